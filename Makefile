@@ -1,0 +1,102 @@
+# dwarf2btf — build, test, install.
+#
+#   make                      library and command, in build/
+#   make check                every test (tests/run.sh)
+#   make SANITIZE=address,undefined check   the same under sanitizers, in build-san/
+#   make install PREFIX=/usr DESTDIR=/tmp/pkg
+#   make DEVELOPER=           distro build: no -Werror
+#   make deps                 install build dependencies (Debian, as root)
+
+CC ?= cc
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+DEVELOPER ?= 1
+
+CFLAGS ?= -O2 -g
+WARNINGS := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wformat=2 \
+	    -Wno-missing-field-initializers
+ifneq ($(DEVELOPER),)
+WARNINGS += -Werror
+endif
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Ilib -D_GNU_SOURCE -pthread -MMD -MP $(CFLAGS)
+ALL_LDFLAGS := -pthread $(LDFLAGS)
+LIBS := -ldw -lelf -lz
+
+ifneq ($(SANITIZE),)
+O ?= build-san
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+else
+O ?= build
+endif
+
+LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+CLI_SRCS := $(sort $(wildcard dwarf2btf/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
+LIBA := $(O)/libdwarf2btf.a
+BIN := $(O)/dwarf2btf
+
+# tests/unit/test_*.c: one program each, linked with the library
+# (tests/unit/*_libbpf.c also with libbpf, when present)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tests/%)
+HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
+
+.PHONY: all check install uninstall clean deps sample tests
+all: $(LIBA) $(BIN)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBA): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIBA)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
+
+$(O)/tests/%: tests/unit/%.c $(LIBA) tests/unit/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIBA) $(ALL_LDFLAGS) $(LIBS) \
+		$(if $(findstring libbpf,$<),$(shell pkg-config --libs libbpf 2>/dev/null))
+
+$(O)/tests/%: tests/tools/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(ALL_LDFLAGS) $(LIBS)
+
+tests: all $(UNIT_BINS) $(TOOL_BINS)
+
+check: tests
+	tests/run.sh $(O)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libdwarf2btf.a
+	install -m 644 lib/dwarf2btf.h $(DESTDIR)$(INCLUDEDIR)/dwarf2btf.h
+	install -m 644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/dwarf2btf $(DESTDIR)$(LIBDIR)/libdwarf2btf.a \
+	      $(DESTDIR)$(INCLUDEDIR)/dwarf2btf.h $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+
+deps:
+	tests/install-deps.sh build
+
+# Quick start: build, then convert the shipped sample and print its BTF.
+sample: all
+	@cp tests/sample/sample.o $(O)/sample.o
+	$(BIN) $(O)/sample.o
+	$(BIN) --dump $(O)/sample.o
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * struct d2b_btf keeps types in their on-disk layout (host byte order) in
+ * one growable array of 32-bit words, with a second array giving the word
+ * offset of each own type.  Because the offset table, not the position in
+ * the word array, orders the types, an ID can be reserved before its body
+ * is written (cycles) and the body appended later.  Strings live in a
+ * deduplicated strtab; a split BTF looks names up in its base first so that
+ * it never duplicates a base string.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "strtab.h"
+#include "vec.h"
+
+enum { OFF_RESERVED = UINT32_MAX };
+
+struct d2b_btf {
+	const struct d2b_btf *base;
+	uint32_t start_id;
+	uint32_t start_str;
+	uint32_t *words;
+	size_t nwords, words_cap;
+	uint32_t *offs;
+	size_t nr, offs_cap;
+	struct strtab *strs;
+	enum d2b_endian endian;
+	uint32_t define_id;	/* next add_*() defines this reserved ID */
+	uint32_t open_id;	/* type accepting members/values/params, or 0 */
+};
+
+static const struct d2b_type void_type;
+
+static const char *const kind_names[] = {
+	[D2B_KIND_UNKN] = "UNKNOWN",
+	[D2B_KIND_INT] = "INT",
+	[D2B_KIND_PTR] = "PTR",
+	[D2B_KIND_ARRAY] = "ARRAY",
+	[D2B_KIND_STRUCT] = "STRUCT",
+	[D2B_KIND_UNION] = "UNION",
+	[D2B_KIND_ENUM] = "ENUM",
+	[D2B_KIND_FWD] = "FWD",
+	[D2B_KIND_TYPEDEF] = "TYPEDEF",
+	[D2B_KIND_VOLATILE] = "VOLATILE",
+	[D2B_KIND_CONST] = "CONST",
+	[D2B_KIND_RESTRICT] = "RESTRICT",
+	[D2B_KIND_FUNC] = "FUNC",
+	[D2B_KIND_FUNC_PROTO] = "FUNC_PROTO",
+	[D2B_KIND_VAR] = "VAR",
+	[D2B_KIND_DATASEC] = "DATASEC",
+	[D2B_KIND_FLOAT] = "FLOAT",
+	[D2B_KIND_DECL_TAG] = "DECL_TAG",
+	[D2B_KIND_TYPE_TAG] = "TYPE_TAG",
+	[D2B_KIND_ENUM64] = "ENUM64",
+};
+
+const char *d2b_kind_name(unsigned int kind)
+{
+	return kind <= D2B_KIND_MAX ? kind_names[kind] : "UNKNOWN";
+}
+
+struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
+{
+	struct d2b_btf *btf = calloc(1, sizeof(*btf));
+
+	if (!btf)
+		return NULL;
+	btf->strs = strtab__new(false);
+	if (!btf->strs) {
+		free(btf);
+		return NULL;
+	}
+	btf->base = base;
+	btf->start_id = base ? d2b_btf__end_id(base) : 1;
+	btf->start_str = base ? btf_end_str(base) : 0;
+	return btf;
+}
+
+void d2b_btf__free(struct d2b_btf *btf)
+{
+	if (!btf)
+		return;
+	strtab__free(btf->strs);
+	free(btf->words);
+	free(btf->offs);
+	free(btf);
+}
+
+const struct d2b_btf *d2b_btf__base(const struct d2b_btf *btf)
+{
+	return btf->base;
+}
+
+uint32_t d2b_btf__start_id(const struct d2b_btf *btf)
+{
+	return btf->start_id;
+}
+
+uint32_t d2b_btf__end_id(const struct d2b_btf *btf)
+{
+	return btf->start_id + btf->nr;
+}
+
+uint32_t d2b_btf__nr_types(const struct d2b_btf *btf)
+{
+	return btf->nr;
+}
+
+struct strtab *btf_strtab(const struct d2b_btf *btf)
+{
+	return btf->strs;
+}
+
+uint32_t btf_start_str(const struct d2b_btf *btf)
+{
+	return btf->start_str;
+}
+
+uint32_t btf_end_str(const struct d2b_btf *btf)
+{
+	return btf->start_str + strtab__size(btf->strs);
+}
+
+enum d2b_endian d2b_btf__endian(const struct d2b_btf *btf)
+{
+	return btf->endian;
+}
+
+void d2b_btf__set_endian(struct d2b_btf *btf, enum d2b_endian endian)
+{
+	btf->endian = endian;
+}
+
+const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
+{
+	uint32_t off;
+
+	if (id == 0)
+		return &void_type;
+	if (id < btf->start_id)
+		return btf->base ? d2b_btf__type(btf->base, id) : NULL;
+	if (id - btf->start_id >= btf->nr)
+		return NULL;
+	off = btf->offs[id - btf->start_id];
+	if (off == OFF_RESERVED)
+		return NULL;
+	return (const struct d2b_type *)(btf->words + off);
+}
+
+struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id)
+{
+	if (id < btf->start_id)
+		return NULL;
+	return (struct d2b_type *)d2b_btf__type(btf, id);
+}
+
+const char *d2b_btf__str(const struct d2b_btf *btf, uint32_t off)
+{
+	if (off == 0)
+		return "";
+	if (off < btf->start_str)
+		return btf->base ? d2b_btf__str(btf->base, off) : NULL;
+	return strtab__str(btf->strs, off - btf->start_str);
+}
+
+const char *d2b_btf__name(const struct d2b_btf *btf, uint32_t id)
+{
+	const struct d2b_type *t = d2b_btf__type(btf, id);
+
+	return t ? d2b_btf__str(btf, t->name_off) : NULL;
+}
+
+size_t btf_type_words(const struct d2b_type *t)
+{
+	size_t vlen = d2b_vlen(t);
+
+	switch (d2b_kind(t)) {
+	case D2B_KIND_INT:
+	case D2B_KIND_VAR:
+	case D2B_KIND_DECL_TAG:
+		return 4;
+	case D2B_KIND_ARRAY:
+		return 6;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_ENUM64:
+	case D2B_KIND_DATASEC:
+		return 3 + 3 * vlen;
+	case D2B_KIND_ENUM:
+	case D2B_KIND_FUNC_PROTO:
+		return 3 + 2 * vlen;
+	default:
+		return 3;
+	}
+}
+
+int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
+{
+	uint64_t mult = 1;
+	int depth;
+
+	for (depth = 0; depth < 64; depth++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+
+		if (!t)
+			return -EINVAL;
+		switch (d2b_kind(t)) {
+		case D2B_KIND_INT:
+		case D2B_KIND_ENUM:
+		case D2B_KIND_ENUM64:
+		case D2B_KIND_STRUCT:
+		case D2B_KIND_UNION:
+		case D2B_KIND_FLOAT:
+		case D2B_KIND_DATASEC:
+			if (t->size && mult > (uint64_t)INT64_MAX / t->size)
+				return -E2BIG;
+			return (int64_t)(mult * t->size);
+		case D2B_KIND_PTR:
+			return (int64_t)(mult * 8);
+		case D2B_KIND_TYPEDEF:
+		case D2B_KIND_VOLATILE:
+		case D2B_KIND_CONST:
+		case D2B_KIND_RESTRICT:
+		case D2B_KIND_TYPE_TAG:
+		case D2B_KIND_VAR:
+			id = t->type;
+			break;
+		case D2B_KIND_ARRAY:
+			if (btf_array(t)->nelems && mult > UINT32_MAX)
+				return -E2BIG;
+			mult *= btf_array(t)->nelems;
+			id = btf_array(t)->type;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return -ELOOP;
+}
+
+/* ---- strings ---- */
+
+int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
+{
+	const struct d2b_btf *b;
+	int64_t off;
+
+	if (!s || !*s)
+		return 0;
+	for (b = btf->base; b; b = b->base) {
+		off = strtab__find(b->strs, s);
+		if (off > 0)
+			return (int)(b->start_str + off);
+	}
+	off = strtab__add(btf->strs, s);
+	if (off < 0)
+		return (int)off;
+	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
+		return -E2BIG;
+	return (int)(btf->start_str + off);
+}
+
+/* ---- types ---- */
+
+int btf_reserve(struct d2b_btf *btf)
+{
+	int err;
+
+	if (btf->start_id + btf->nr > D2B_MAX_TYPE_ID)
+		return -E2BIG;
+	err = VEC_RESERVE(btf->offs, btf->offs_cap, btf->nr, 1);
+	if (err)
+		return err;
+	btf->offs[btf->nr++] = OFF_RESERVED;
+	return (int)(btf->start_id + btf->nr - 1);
+}
+
+int btf_define(struct d2b_btf *btf, uint32_t id)
+{
+	if (id < btf->start_id || id - btf->start_id >= btf->nr ||
+	    btf->offs[id - btf->start_id] != OFF_RESERVED)
+		return -EINVAL;
+	btf->define_id = id;
+	return 0;
+}
+
+bool btf_is_defined(const struct d2b_btf *btf, uint32_t id)
+{
+	return d2b_btf__type(btf, id) != NULL;
+}
+
+/* Start a new type of nwords words; returns its ID and a pointer to it. */
+static int btf_new_type(struct d2b_btf *btf, size_t nwords, struct d2b_type **ret)
+{
+	uint32_t id;
+	int err;
+
+	err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
+	if (err)
+		return err;
+	if (btf->define_id) {
+		id = btf->define_id;
+		btf->define_id = 0;
+	} else {
+		int r = btf_reserve(btf);
+
+		if (r < 0)
+			return r;
+		id = r;
+	}
+	btf->offs[id - btf->start_id] = btf->nwords;
+	*ret = (struct d2b_type *)(btf->words + btf->nwords);
+	memset(*ret, 0, nwords * 4);
+	btf->nwords += nwords;
+	btf->open_id = 0;
+	return id;
+}
+
+/* Grow the open type (the last one written) by nwords trailing words. */
+static int btf_extend_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords,
+			   struct d2b_type **ret_t, uint32_t **ret_tail)
+{
+	struct d2b_type *t;
+	size_t off;
+	int err;
+
+	if (!btf->open_id)
+		return -EINVAL;
+	t = btf_type_mut(btf, btf->open_id);
+	if (!t || !(kind_mask & (1u << d2b_kind(t))))
+		return -EINVAL;
+	if (d2b_vlen(t) >= D2B_MAX_VLEN)
+		return -E2BIG;
+	off = (uint32_t *)t - btf->words;
+	err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
+	if (err)
+		return err;
+	t = (struct d2b_type *)(btf->words + off);
+	*ret_tail = btf->words + btf->nwords;
+	memset(*ret_tail, 0, nwords * 4);
+	btf->nwords += nwords;
+	t->info = d2b_info(d2b_kind(t), d2b_kflag(t), d2b_vlen(t) + 1);
+	*ret_t = t;
+	return 0;
+}
+
+static int btf_simple(struct d2b_btf *btf, const char *name, uint32_t info, uint32_t size_or_type,
+		      size_t nwords, struct d2b_type **ret)
+{
+	struct d2b_type *t;
+	int name_off = d2b_btf__add_str(btf, name);
+	int id;
+
+	if (name_off < 0)
+		return name_off;
+	id = btf_new_type(btf, nwords, &t);
+	if (id < 0)
+		return id;
+	t->name_off = name_off;
+	t->info = info;
+	t->size = size_or_type;
+	if (ret)
+		*ret = t;
+	return id;
+}
+
+int d2b_btf__add_int(struct d2b_btf *btf, const char *name, uint32_t size, unsigned int encoding)
+{
+	struct d2b_type *t;
+	int id;
+
+	if (!name || !*name || size == 0 || size > 16 || (encoding & ~7u))
+		return -EINVAL;
+	id = btf_simple(btf, name, d2b_info(D2B_KIND_INT, false, 0), size, 4, &t);
+	if (id >= 0)
+		*(uint32_t *)(t + 1) = encoding << 24 | size * 8;
+	return id;
+}
+
+int d2b_btf__add_float(struct d2b_btf *btf, const char *name, uint32_t size)
+{
+	if (!name || !*name || (size != 2 && size != 4 && size != 8 && size != 12 && size != 16))
+		return -EINVAL;
+	return btf_simple(btf, name, d2b_info(D2B_KIND_FLOAT, false, 0), size, 3, NULL);
+}
+
+int d2b_btf__add_ref(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t type)
+{
+	bool named = kind == D2B_KIND_TYPEDEF || kind == D2B_KIND_TYPE_TAG;
+
+	switch (kind) {
+	case D2B_KIND_PTR:
+	case D2B_KIND_CONST:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_TYPE_TAG:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (named != (name && *name))
+		return -EINVAL;
+	return btf_simple(btf, named ? name : NULL, d2b_info(kind, false, 0), type, 3, NULL);
+}
+
+int d2b_btf__add_type_tag(struct d2b_btf *btf, const char *value, uint32_t type)
+{
+	return d2b_btf__add_ref(btf, D2B_KIND_TYPE_TAG, value, type);
+}
+
+int d2b_btf__add_array(struct d2b_btf *btf, uint32_t elem_type, uint32_t index_type, uint32_t nelems)
+{
+	struct d2b_type *t;
+	int id = btf_simple(btf, NULL, d2b_info(D2B_KIND_ARRAY, false, 0), 0, 6, &t);
+
+	if (id >= 0) {
+		struct d2b_array *a = (struct d2b_array *)(t + 1);
+
+		a->type = elem_type;
+		a->index_type = index_type;
+		a->nelems = nelems;
+	}
+	return id;
+}
+
+int d2b_btf__add_composite(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t size)
+{
+	int id;
+
+	if (kind != D2B_KIND_STRUCT && kind != D2B_KIND_UNION)
+		return -EINVAL;
+	id = btf_simple(btf, name, d2b_info(kind, false, 0), size, 3, NULL);
+	if (id >= 0)
+		btf->open_id = id;
+	return id;
+}
+
+int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
+			uint32_t bit_offset, uint32_t bitfield_size)
+{
+	struct d2b_type *t;
+	uint32_t *m;
+	int name_off = d2b_btf__add_str(btf, name);
+	int err;
+
+	if (name_off < 0)
+		return name_off;
+	if (bitfield_size > 255 || (bitfield_size && bit_offset > 0xffffff))
+		return -EINVAL;
+	err = btf_extend_open(btf, 1u << D2B_KIND_STRUCT | 1u << D2B_KIND_UNION, 3, &t, &m);
+	if (err)
+		return err;
+	m[0] = name_off;
+	m[1] = type;
+	if (bitfield_size || d2b_kflag(t)) {
+		const struct d2b_member *mm = btf_members(t);
+		unsigned int i, n = d2b_vlen(t) - 1;
+
+		/* switching to kind_flag mode re-encodes earlier members */
+		if (!d2b_kflag(t)) {
+			for (i = 0; i < n; i++) {
+				if (mm[i].offset > 0xffffff)
+					return -E2BIG;
+			}
+			t->info |= 1u << 31;
+		}
+		m[2] = bitfield_size << 24 | bit_offset;
+	} else {
+		m[2] = bit_offset;
+	}
+	return 0;
+}
+
+int d2b_btf__add_fwd(struct d2b_btf *btf, const char *name, bool is_union)
+{
+	if (!name || !*name)
+		return -EINVAL;
+	return btf_simple(btf, name, d2b_info(D2B_KIND_FWD, is_union, 0), 0, 3, NULL);
+}
+
+static int btf_add_enum_kind(struct d2b_btf *btf, enum d2b_kind kind, const char *name,
+			     uint32_t size, bool is_signed)
+{
+	int id;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return -EINVAL;
+	id = btf_simple(btf, name, d2b_info(kind, is_signed, 0), size, 3, NULL);
+	if (id >= 0)
+		btf->open_id = id;
+	return id;
+}
+
+int d2b_btf__add_enum(struct d2b_btf *btf, const char *name, uint32_t size, bool is_signed)
+{
+	return btf_add_enum_kind(btf, D2B_KIND_ENUM, name, size, is_signed);
+}
+
+int d2b_btf__add_enum64(struct d2b_btf *btf, const char *name, uint32_t size, bool is_signed)
+{
+	return btf_add_enum_kind(btf, D2B_KIND_ENUM64, name, size, is_signed);
+}
+
+int d2b_btf__add_enum_value(struct d2b_btf *btf, const char *name, int64_t value)
+{
+	struct d2b_type *t;
+	uint32_t *w;
+	int name_off, err;
+
+	if (!name || !*name)
+		return -EINVAL;
+	name_off = d2b_btf__add_str(btf, name);
+	if (name_off < 0)
+		return name_off;
+	if (!btf->open_id)
+		return -EINVAL;
+	t = btf_type_mut(btf, btf->open_id);
+	if (!t)
+		return -EINVAL;
+	if (d2b_kind(t) == D2B_KIND_ENUM) {
+		if (value < INT32_MIN || value > UINT32_MAX)
+			return -E2BIG;
+		err = btf_extend_open(btf, 1u << D2B_KIND_ENUM, 2, &t, &w);
+		if (err)
+			return err;
+		w[0] = name_off;
+		w[1] = (uint32_t)value;
+	} else {
+		err = btf_extend_open(btf, 1u << D2B_KIND_ENUM64, 3, &t, &w);
+		if (err)
+			return err;
+		w[0] = name_off;
+		w[1] = (uint32_t)value;
+		w[2] = (uint32_t)((uint64_t)value >> 32);
+	}
+	return 0;
+}
+
+int d2b_btf__add_func_proto(struct d2b_btf *btf, uint32_t ret_type)
+{
+	int id = btf_simple(btf, NULL, d2b_info(D2B_KIND_FUNC_PROTO, false, 0), ret_type, 3, NULL);
+
+	if (id >= 0)
+		btf->open_id = id;
+	return id;
+}
+
+int d2b_btf__add_param(struct d2b_btf *btf, const char *name, uint32_t type)
+{
+	struct d2b_type *t;
+	uint32_t *w;
+	int name_off = d2b_btf__add_str(btf, name);
+	int err;
+
+	if (name_off < 0)
+		return name_off;
+	err = btf_extend_open(btf, 1u << D2B_KIND_FUNC_PROTO, 2, &t, &w);
+	if (err)
+		return err;
+	w[0] = name_off;
+	w[1] = type;
+	return 0;
+}
+
+int d2b_btf__add_func(struct d2b_btf *btf, const char *name, enum d2b_linkage linkage, uint32_t proto)
+{
+	if (!name || !*name || linkage > D2B_LINKAGE_EXTERN)
+		return -EINVAL;
+	return btf_simple(btf, name, d2b_info(D2B_KIND_FUNC, false, linkage), proto, 3, NULL);
+}
+
+int d2b_btf__add_var(struct d2b_btf *btf, const char *name, enum d2b_linkage linkage, uint32_t type)
+{
+	struct d2b_type *t;
+	int id;
+
+	if (!name || !*name || linkage > D2B_LINKAGE_EXTERN)
+		return -EINVAL;
+	id = btf_simple(btf, name, d2b_info(D2B_KIND_VAR, false, 0), type, 4, &t);
+	if (id >= 0)
+		((struct d2b_var *)(t + 1))->linkage = linkage;
+	return id;
+}
+
+int d2b_btf__add_datasec(struct d2b_btf *btf, const char *name, uint32_t size)
+{
+	int id;
+
+	if (!name || !*name)
+		return -EINVAL;
+	id = btf_simple(btf, name, d2b_info(D2B_KIND_DATASEC, false, 0), size, 3, NULL);
+	if (id >= 0)
+		btf->open_id = id;
+	return id;
+}
+
+int d2b_btf__add_datasec_var(struct d2b_btf *btf, uint32_t var, uint32_t offset, uint32_t size)
+{
+	struct d2b_type *t;
+	uint32_t *w;
+	int err = btf_extend_open(btf, 1u << D2B_KIND_DATASEC, 3, &t, &w);
+
+	if (err)
+		return err;
+	w[0] = var;
+	w[1] = offset;
+	w[2] = size;
+	return 0;
+}
+
+int d2b_btf__add_decl_tag(struct d2b_btf *btf, const char *value, uint32_t target, int component_idx)
+{
+	struct d2b_type *t;
+	int id;
+
+	if (!value || !*value || component_idx < -1)
+		return -EINVAL;
+	id = btf_simple(btf, value, d2b_info(D2B_KIND_DECL_TAG, false, 0), target, 4, &t);
+	if (id >= 0)
+		((struct d2b_decl_tag *)(t + 1))->component_idx = component_idx;
+	return id;
+}
+
+int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *src)
+{
+	size_t n = btf_type_words(src);
+	struct d2b_type *t;
+	int id;
+
+	if (d2b_kind(src) > D2B_KIND_MAX)
+		return -EINVAL;
+	id = btf_new_type(btf, n, &t);
+	if (id >= 0)
+		memcpy(t, src, n * 4);
+	return id;
+}
+
+/* ---- field iterator ---- */
+
+void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which)
+{
+	unsigned int vlen = d2b_vlen(t), kind = d2b_kind(t);
+
+	memset(it, 0, sizeof(*it));
+	it->words = (uint32_t *)t;
+#define SEG(o, st, c) do { it->seg[it->nseg].off = (o); it->seg[it->nseg].stride = (st); \
+			   it->seg[it->nseg].count = (c); it->nseg++; } while (0)
+	if (which == BTF_FIELD_STRS) {
+		SEG(0, 1, 1);
+		switch (kind) {
+		case D2B_KIND_STRUCT:
+		case D2B_KIND_UNION:
+		case D2B_KIND_ENUM64:
+			SEG(3, 3, vlen);
+			break;
+		case D2B_KIND_ENUM:
+		case D2B_KIND_FUNC_PROTO:
+			SEG(3, 2, vlen);
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	switch (kind) {
+	case D2B_KIND_PTR:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_CONST:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_FUNC:
+	case D2B_KIND_VAR:
+	case D2B_KIND_DECL_TAG:
+	case D2B_KIND_TYPE_TAG:
+		SEG(2, 1, 1);
+		break;
+	case D2B_KIND_ARRAY:
+		SEG(3, 1, 2);
+		break;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+		SEG(4, 3, vlen);
+		break;
+	case D2B_KIND_FUNC_PROTO:
+		SEG(2, 1, 1);
+		SEG(4, 2, vlen);
+		break;
+	case D2B_KIND_DATASEC:
+		SEG(3, 3, vlen);
+		break;
+	default:
+		break;
+	}
+#undef SEG
+}
+
+uint32_t *btf_field_iter__next(struct btf_field_iter *it)
+{
+	while (it->s < it->nseg) {
+		if (it->i < it->seg[it->s].count)
+			return &it->words[it->seg[it->s].off + it->seg[it->s].stride * it->i++];
+		it->s++;
+		it->i = 0;
+	}
+	return NULL;
+}

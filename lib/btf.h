@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internal view of struct d2b_btf: mutable access, the field iterator and
+ * ID reservation, for the modules that build and rewrite type graphs.
+ */
+#ifndef D2B_BTF_H
+#define D2B_BTF_H
+
+#include "dwarf2btf.h"
+
+struct strtab;
+
+/* Number of 32-bit words a type occupies, header included. */
+size_t btf_type_words(const struct d2b_type *t);
+/* A type's size in bytes if its kind has one (INT ENUM* STRUCT UNION FLOAT
+ * DATASEC), else 0. */
+static inline bool btf_kind_has_size(unsigned int kind)
+{
+	return kind == D2B_KIND_INT || kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64 ||
+	       kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION || kind == D2B_KIND_FLOAT ||
+	       kind == D2B_KIND_DATASEC;
+}
+
+/* Own types only; NULL for a base or invalid ID. */
+struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);
+struct strtab *btf_strtab(const struct d2b_btf *btf);
+/* First string offset that is ours (the base's string size), and the end. */
+uint32_t btf_start_str(const struct d2b_btf *btf);
+uint32_t btf_end_str(const struct d2b_btf *btf);
+
+/*
+ * Reservation: a type's ID can be taken before its body is known, so that
+ * cycles (a struct whose members point back at it) close.  The next add_*()
+ * after btf_define(btf, id) writes the body of id instead of a new type.
+ * Until then d2b_btf__type() returns NULL for it, and encoding fails.
+ */
+int btf_reserve(struct d2b_btf *btf);
+int btf_define(struct d2b_btf *btf, uint32_t id);
+bool btf_is_defined(const struct d2b_btf *btf, uint32_t id);
+
+/*
+ * One iterator over the type-ID fields or the string-offset fields of a
+ * type, so that every remapping pass is written once.
+ */
+enum btf_field_kind {
+	BTF_FIELD_IDS,
+	BTF_FIELD_STRS,
+};
+
+struct btf_field_iter {
+	uint32_t *words;
+	struct { uint32_t off, stride, count; } seg[2];
+	unsigned int nseg, s, i;
+};
+
+void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);
+uint32_t *btf_field_iter__next(struct btf_field_iter *it);
+
+static inline const struct d2b_member *btf_members(const struct d2b_type *t)
+{
+	return (const struct d2b_member *)(t + 1);
+}
+
+static inline const struct d2b_param *btf_params(const struct d2b_type *t)
+{
+	return (const struct d2b_param *)(t + 1);
+}
+
+static inline const struct d2b_enum *btf_enums(const struct d2b_type *t)
+{
+	return (const struct d2b_enum *)(t + 1);
+}
+
+static inline const struct d2b_enum64 *btf_enums64(const struct d2b_type *t)
+{
+	return (const struct d2b_enum64 *)(t + 1);
+}
+
+static inline const struct d2b_array *btf_array(const struct d2b_type *t)
+{
+	return (const struct d2b_array *)(t + 1);
+}
+
+static inline const struct d2b_var_secinfo *btf_secinfos(const struct d2b_type *t)
+{
+	return (const struct d2b_var_secinfo *)(t + 1);
+}
+
+static inline uint32_t btf_int_word(const struct d2b_type *t)
+{
+	return *(const uint32_t *)(t + 1);
+}
+
+static inline int32_t btf_decl_tag_idx(const struct d2b_type *t)
+{
+	return ((const struct d2b_decl_tag *)(t + 1))->component_idx;
+}
+
+static inline uint32_t btf_var_linkage(const struct d2b_type *t)
+{
+	return ((const struct d2b_var *)(t + 1))->linkage;
+}
+
+static inline uint64_t btf_enum64_val(const struct d2b_enum64 *e)
+{
+	return (uint64_t)e->val_hi32 << 32 | e->val_lo32;
+}
+
+#endif

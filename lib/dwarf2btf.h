@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * dwarf2btf: convert DWARF debug information into BTF.
+ *
+ * The library's only public header.  Conventions:
+ *  - functions return a negative errno on failure and a value >= 0 (an ID,
+ *    an offset, 0) on success; heap objects come from object__new() and go
+ *    to object__free(), which accepts NULL;
+ *  - the library never prints and never exits: diagnostics go to the
+ *    callback in struct d2b_opts;
+ *  - no global state: everything hangs off the objects below.
+ *
+ * The BTF format structures are spelled out here (rather than taken from
+ * <linux/btf.h>) so the library builds against any kernel headers and does
+ * not clash with libbpf in programs that use both.
+ */
+#ifndef DWARF2BTF_H
+#define DWARF2BTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------
+ * The BTF format (Documentation/bpf/btf.rst)
+ * ------------------------------------------------------------------- */
+
+enum {
+	D2B_BTF_MAGIC = 0xeB9F,
+	D2B_BTF_VERSION = 1,
+	D2B_MAX_TYPE_ID = 0xfffff,	/* the kernel's BTF_MAX_TYPE */
+	D2B_MAX_NAME_OFF = 0xffffff,
+	D2B_MAX_VLEN = 0xffff,
+};
+
+enum d2b_kind {
+	D2B_KIND_UNKN = 0,	/* void */
+	D2B_KIND_INT = 1,
+	D2B_KIND_PTR = 2,
+	D2B_KIND_ARRAY = 3,
+	D2B_KIND_STRUCT = 4,
+	D2B_KIND_UNION = 5,
+	D2B_KIND_ENUM = 6,
+	D2B_KIND_FWD = 7,
+	D2B_KIND_TYPEDEF = 8,
+	D2B_KIND_VOLATILE = 9,
+	D2B_KIND_CONST = 10,
+	D2B_KIND_RESTRICT = 11,
+	D2B_KIND_FUNC = 12,
+	D2B_KIND_FUNC_PROTO = 13,
+	D2B_KIND_VAR = 14,
+	D2B_KIND_DATASEC = 15,
+	D2B_KIND_FLOAT = 16,
+	D2B_KIND_DECL_TAG = 17,
+	D2B_KIND_TYPE_TAG = 18,
+	D2B_KIND_ENUM64 = 19,
+	D2B_KIND_MAX = 19,
+};
+
+/* BTF_KIND_INT encoding bits */
+enum d2b_int_enc {
+	D2B_INT_SIGNED = 1 << 0,
+	D2B_INT_CHAR = 1 << 1,
+	D2B_INT_BOOL = 1 << 2,
+};
+
+/* FUNC linkage (in vlen) and VAR linkage */
+enum d2b_linkage {
+	D2B_LINKAGE_STATIC = 0,
+	D2B_LINKAGE_GLOBAL = 1,
+	D2B_LINKAGE_EXTERN = 2,
+};
+
+struct d2b_header {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t type_off;
+	uint32_t type_len;
+	uint32_t str_off;
+	uint32_t str_len;
+};
+
+/* struct btf_type: info = vlen (bits 0-15) | kind (24-28) | kind_flag (31) */
+struct d2b_type {
+	uint32_t name_off;
+	uint32_t info;
+	union {
+		uint32_t size;	/* INT ENUM ENUM64 STRUCT UNION DATASEC FLOAT */
+		uint32_t type;	/* everything else */
+	};
+};
+
+struct d2b_array {
+	uint32_t type;
+	uint32_t index_type;
+	uint32_t nelems;
+};
+
+struct d2b_member {
+	uint32_t name_off;
+	uint32_t type;
+	uint32_t offset;	/* bits; kind_flag: bitfield_size << 24 | bit_offset */
+};
+
+struct d2b_enum {
+	uint32_t name_off;
+	int32_t val;
+};
+
+struct d2b_enum64 {
+	uint32_t name_off;
+	uint32_t val_lo32;
+	uint32_t val_hi32;
+};
+
+struct d2b_param {
+	uint32_t name_off;
+	uint32_t type;
+};
+
+struct d2b_var {
+	uint32_t linkage;
+};
+
+struct d2b_var_secinfo {
+	uint32_t type;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct d2b_decl_tag {
+	int32_t component_idx;
+};
+
+static inline unsigned int d2b_kind(const struct d2b_type *t)
+{
+	return (t->info >> 24) & 0x1f;
+}
+
+static inline unsigned int d2b_vlen(const struct d2b_type *t)
+{
+	return t->info & 0xffff;
+}
+
+static inline bool d2b_kflag(const struct d2b_type *t)
+{
+	return t->info >> 31;
+}
+
+static inline uint32_t d2b_info(unsigned int kind, bool kflag, unsigned int vlen)
+{
+	return (kflag ? 1u << 31 : 0) | (kind & 0x1f) << 24 | (vlen & 0xffff);
+}
+
+/* The INT kind's trailing word: encoding << 24 | offset << 16 | bits */
+static inline unsigned int d2b_int_encoding(uint32_t w) { return (w >> 24) & 0x0f; }
+static inline unsigned int d2b_int_offset(uint32_t w) { return (w >> 16) & 0xff; }
+static inline unsigned int d2b_int_bits(uint32_t w) { return w & 0xff; }
+
+/* Member offset helpers, honouring the struct's kind_flag */
+static inline uint32_t d2b_member_bit_offset(const struct d2b_type *t, const struct d2b_member *m)
+{
+	return d2b_kflag(t) ? m->offset & 0xffffff : m->offset;
+}
+
+static inline uint32_t d2b_member_bitfield_size(const struct d2b_type *t, const struct d2b_member *m)
+{
+	return d2b_kflag(t) ? m->offset >> 24 : 0;
+}
+
+const char *d2b_kind_name(unsigned int kind);
+
+/* ---------------------------------------------------------------------
+ * struct d2b_btf: a BTF type graph in memory, optionally split over a base
+ *
+ * Type IDs start at 1 (0 is void) or, for split BTF, right after the base's
+ * last ID; string offsets likewise continue after the base's strings.
+ * Pointers returned by d2b_btf__type() are valid until the next add.
+ * ------------------------------------------------------------------- */
+
+struct d2b_btf;
+
+struct d2b_btf *d2b_btf__new(const struct d2b_btf *base);
+void d2b_btf__free(struct d2b_btf *btf);
+
+const struct d2b_btf *d2b_btf__base(const struct d2b_btf *btf);
+/* IDs valid in btf: [1, d2b_btf__end_id()); own types: [start_id, end_id) */
+uint32_t d2b_btf__start_id(const struct d2b_btf *btf);
+uint32_t d2b_btf__end_id(const struct d2b_btf *btf);
+/* own types only */
+uint32_t d2b_btf__nr_types(const struct d2b_btf *btf);
+/* NULL for an invalid ID; the type 0 (void) is a zeroed d2b_type */
+const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id);
+/* "" for offset 0, NULL for an invalid offset */
+const char *d2b_btf__str(const struct d2b_btf *btf, uint32_t off);
+const char *d2b_btf__name(const struct d2b_btf *btf, uint32_t id);
+/* size in bytes of a type, following typedefs, modifiers and arrays; < 0 on error */
+int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id);
+
+/* Builder.  Each add returns the new type's ID or a negative errno.  Names
+ * may be NULL or "" for anonymous types.  Members, values and parameters are
+ * added right after their parent type, in order. */
+int d2b_btf__add_str(struct d2b_btf *btf, const char *s);
+int d2b_btf__add_int(struct d2b_btf *btf, const char *name, uint32_t size, unsigned int encoding);
+int d2b_btf__add_float(struct d2b_btf *btf, const char *name, uint32_t size);
+/* PTR CONST VOLATILE RESTRICT (name NULL); TYPEDEF TYPE_TAG (named) */
+int d2b_btf__add_ref(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t type);
+int d2b_btf__add_array(struct d2b_btf *btf, uint32_t elem_type, uint32_t index_type, uint32_t nelems);
+int d2b_btf__add_composite(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t size);
+/* bit_offset from the start of the struct; bitfield_size 0 for a plain member */
+int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
+			uint32_t bit_offset, uint32_t bitfield_size);
+int d2b_btf__add_fwd(struct d2b_btf *btf, const char *name, bool is_union);
+/* ENUM when size <= 4 and values fit 32 bits (use add_enum64 otherwise) */
+int d2b_btf__add_enum(struct d2b_btf *btf, const char *name, uint32_t size, bool is_signed);
+int d2b_btf__add_enum64(struct d2b_btf *btf, const char *name, uint32_t size, bool is_signed);
+int d2b_btf__add_enum_value(struct d2b_btf *btf, const char *name, int64_t value);
+int d2b_btf__add_func_proto(struct d2b_btf *btf, uint32_t ret_type);
+/* type 0 and name NULL: the varargs marker */
+int d2b_btf__add_param(struct d2b_btf *btf, const char *name, uint32_t type);
+int d2b_btf__add_func(struct d2b_btf *btf, const char *name, enum d2b_linkage linkage, uint32_t proto);
+int d2b_btf__add_var(struct d2b_btf *btf, const char *name, enum d2b_linkage linkage, uint32_t type);
+int d2b_btf__add_datasec(struct d2b_btf *btf, const char *name, uint32_t size);
+int d2b_btf__add_datasec_var(struct d2b_btf *btf, uint32_t var, uint32_t offset, uint32_t size);
+int d2b_btf__add_decl_tag(struct d2b_btf *btf, const char *value, uint32_t target, int component_idx);
+int d2b_btf__add_type_tag(struct d2b_btf *btf, const char *value, uint32_t type);
+/* Append a type in raw form (as d2b_btf__type() returns it), with its
+ * trailing records; name and string fields are offsets into this btf. */
+int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *t);
+
+/* ---------------------------------------------------------------------
+ * Raw BTF in and out
+ * ------------------------------------------------------------------- */
+
+enum d2b_endian {
+	D2B_ENDIAN_NATIVE = 0,
+	D2B_ENDIAN_LITTLE,
+	D2B_ENDIAN_BIG,
+};
+
+/* Parse raw BTF (either byte order) over an optional base.  The data is
+ * copied.  Returns -EINVAL/-EPROTO style errors for malformed input and
+ * fills errbuf (if not NULL) with the reason. */
+int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base,
+		       struct d2b_btf **ret, char *errbuf, size_t errlen);
+/* Read a raw BTF file, or the .BTF section of an ELF file. */
+int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
+		       struct d2b_btf **ret, char *errbuf, size_t errlen);
+/* Byte order the blob was read in (NATIVE for built ones). */
+enum d2b_endian d2b_btf__endian(const struct d2b_btf *btf);
+void d2b_btf__set_endian(struct d2b_btf *btf, enum d2b_endian endian);
+/* Serialize own types and strings (header + types + strings) into a
+ * malloc()ed buffer in the btf's byte order. */
+int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size);
+int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path);
+
+/* Print own types in the format of `bpftool btf dump file F format raw`. */
+int d2b_btf__dump(const struct d2b_btf *btf, FILE *out);
+
+/* ---------------------------------------------------------------------
+ * Diagnostics
+ * ------------------------------------------------------------------- */
+
+enum d2b_level {
+	D2B_ERROR,
+	D2B_WARN,
+	D2B_INFO,	/* "-v": what was skipped and why */
+	D2B_DEBUG,
+};
+
+struct d2b_diag {
+	enum d2b_level level;
+	const char *file;	/* input file, or NULL */
+	const char *cu;		/* compile unit name, or NULL */
+	uint64_t die_off;	/* DIE offset in .debug_info, or UINT64_MAX */
+	int tag;		/* DW_TAG_*, or 0 */
+	const char *msg;
+};
+
+typedef void (*d2b_diag_fn)(const struct d2b_diag *d, void *arg);
+
+/* ---------------------------------------------------------------------
+ * DWARF -> BTF conversion
+ * ------------------------------------------------------------------- */
+
+struct d2b_opts {
+	d2b_diag_fn diag;		/* NULL: silent */
+	void *diag_arg;
+	unsigned int jobs;		/* 0 or 1: single-threaded */
+	bool skip_decl_tags;
+	bool skip_type_tags;
+	bool no_funcs;			/* emit no FUNC types */
+	bool no_vars;			/* emit no VAR/DATASEC types */
+	bool no_float;			/* floats as INT (old kernels) */
+	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */
+	bool no_dedup;			/* keep every CU's types (debugging) */
+	bool stats;			/* report per-phase statistics as D2B_INFO */
+};
+
+/* Convert the DWARF of an ELF file (or of the debug file it points to).
+ * base: split BTF over this base (a module over vmlinux), or NULL. */
+int d2b_convert_file(const char *path, const struct d2b_btf *base,
+		     const struct d2b_opts *opts, struct d2b_btf **ret);
+
+/* ---------------------------------------------------------------------
+ * ELF output
+ * ------------------------------------------------------------------- */
+
+/* Write btf (and, if not NULL, a .BTF.base section with base_btf) into the
+ * ELF file path as section .BTF, replacing existing .BTF/.BTF.base.  The new
+ * file is built beside path and renamed over it, keeping mode and owner; on
+ * any failure path is left byte-identical.  errbuf gets the reason. */
+int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
+		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DWARF2BTF_H */

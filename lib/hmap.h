@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A small open-addressing multimap from a 64-bit key to 64-bit values.
+ *
+ * The key is either a full hash (callers then compare the candidates it
+ * returns: strings, types) or an exact key (a DIE address).  Several
+ * entries may share a key; hmap__next() walks them in a deterministic order.
+ * Slots are chosen by a mix of the key, so exact keys need no hashing of
+ * their own.  force_collisions stores every key as 0: all entries collide
+ * and callers' equality checks, not the hash, decide — a test switch.
+ */
+#ifndef D2B_HMAP_H
+#define D2B_HMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hmap_entry {
+	uint64_t key;
+	uint64_t val;
+	bool used;
+};
+
+struct hmap {
+	struct hmap_entry *slots;
+	size_t cap;		/* power of two, or 0 */
+	size_t len;
+	bool force_collisions;
+};
+
+struct hmap_iter {
+	size_t pos;
+	size_t probes;
+	uint64_t key;
+};
+
+void hmap__init(struct hmap *m, bool force_collisions);
+void hmap__release(struct hmap *m);
+void hmap__clear(struct hmap *m);
+int hmap__add(struct hmap *m, uint64_t key, uint64_t val);
+/* Start a walk over the values stored under key. */
+void hmap__iter_init(const struct hmap *m, uint64_t key, struct hmap_iter *it);
+bool hmap__next(const struct hmap *m, struct hmap_iter *it, uint64_t *val);
+/* First value under key; false if none. */
+bool hmap__find(const struct hmap *m, uint64_t key, uint64_t *val);
+/* Replace the value of the first entry under key, or add it. */
+int hmap__set(struct hmap *m, uint64_t key, uint64_t val);
+
+/* Hash helpers */
+uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
+uint64_t hash_str(const char *s);
+static inline uint64_t hash_combine(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+#endif

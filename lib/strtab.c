@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The index maps a string's hash to its offset; the buffer is the truth.
+ * Keys are offsets, never pointers, because the buffer moves as it grows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmap.h"
+#include "strtab.h"
+#include "vec.h"
+
+struct strtab {
+	char *data;
+	size_t len, cap;
+	struct hmap index;	/* hash -> offset */
+};
+
+struct strtab *strtab__new(bool force_collisions)
+{
+	struct strtab *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	hmap__init(&st->index, force_collisions);
+	if (VEC_RESERVE(st->data, st->cap, 0, 256)) {
+		free(st);
+		return NULL;
+	}
+	st->data[0] = '\0';
+	st->len = 1;
+	return st;
+}
+
+void strtab__free(struct strtab *st)
+{
+	if (!st)
+		return;
+	hmap__release(&st->index);
+	free(st->data);
+	free(st);
+}
+
+static int64_t strtab_lookup(const struct strtab *st, const char *s, size_t len, uint64_t h)
+{
+	struct hmap_iter it;
+	uint64_t off;
+
+	hmap__iter_init(&st->index, h, &it);
+	while (hmap__next(&st->index, &it, &off)) {
+		if (off + len < st->len && st->data[off + len] == '\0' &&
+		    memcmp(st->data + off, s, len) == 0)
+			return off;
+	}
+	return -ENOENT;
+}
+
+int64_t strtab__add_len(struct strtab *st, const char *s, size_t len)
+{
+	uint64_t h;
+	int64_t off;
+	int err;
+
+	if (len == 0)
+		return 0;
+	h = hash_bytes(s, len, 0);
+	off = strtab_lookup(st, s, len, h);
+	if (off >= 0)
+		return off;
+	if (st->len + len + 1 > (size_t)INT32_MAX)
+		return -E2BIG;
+	err = VEC_RESERVE(st->data, st->cap, st->len, len + 1);
+	if (err)
+		return err;
+	off = st->len;
+	memcpy(st->data + off, s, len);
+	st->data[off + len] = '\0';
+	err = hmap__add(&st->index, h, off);
+	if (err)
+		return err;
+	st->len += len + 1;
+	return off;
+}
+
+int64_t strtab__add(struct strtab *st, const char *s)
+{
+	return s ? strtab__add_len(st, s, strlen(s)) : 0;
+}
+
+int64_t strtab__find(const struct strtab *st, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0)
+		return 0;
+	return strtab_lookup(st, s, len, hash_bytes(s, len, 0));
+}
+
+int strtab__load(struct strtab *st, const char *data, size_t len)
+{
+	size_t i, start;
+	int err;
+
+	if (st->len != 1 || st->index.len)
+		return -EBUSY;
+	if (len == 0)
+		return 0;
+	if (data[len - 1] != '\0')
+		return -EINVAL;
+	err = VEC_RESERVE(st->data, st->cap, 0, len);
+	if (err)
+		return err;
+	memcpy(st->data, data, len);
+	st->len = len;
+	for (start = 0, i = 0; i < len; i++) {
+		size_t n;
+		uint64_t h;
+
+		if (data[i] != '\0')
+			continue;
+		n = i - start;
+		h = hash_bytes(data + start, n, 0);
+		if (n && strtab_lookup(st, data + start, n, h) < 0) {
+			err = hmap__add(&st->index, h, start);
+			if (err)
+				return err;
+		}
+		start = i + 1;
+	}
+	return 0;
+}
+
+const char *strtab__str(const struct strtab *st, uint32_t off)
+{
+	return off < st->len ? st->data + off : NULL;
+}
+
+const char *strtab__data(const struct strtab *st)
+{
+	return st->data;
+}
+
+size_t strtab__size(const struct strtab *st)
+{
+	return st->len;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct strtab: a deduplicated string table in BTF layout (offset 0 is "",
+ * every string NUL-terminated).  Offsets are stable; the buffer may move.
+ */
+#ifndef D2B_STRTAB_H
+#define D2B_STRTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strtab;
+
+struct strtab *strtab__new(bool force_collisions);
+void strtab__free(struct strtab *st);
+/* offset of s (added if missing), or negative errno */
+int64_t strtab__add(struct strtab *st, const char *s);
+int64_t strtab__add_len(struct strtab *st, const char *s, size_t len);
+/* offset of s if present, else -ENOENT */
+int64_t strtab__find(const struct strtab *st, const char *s);
+/* Fill a new table with raw table data (from a parsed BTF) byte for byte,
+ * indexing every string; a duplicate inside data keeps its first offset in
+ * the index.  data must end with a NUL.  -EBUSY if the table is not new. */
+int strtab__load(struct strtab *st, const char *data, size_t len);
+const char *strtab__str(const struct strtab *st, uint32_t off);
+const char *strtab__data(const struct strtab *st);
+size_t strtab__size(const struct strtab *st);
+
+#endif

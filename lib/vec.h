@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The one growable-array helper: grow *data so that it holds at least
+ * len + add elements of elem_size bytes, doubling capacity, with every
+ * multiplication checked for overflow.  Returns 0 or -ENOMEM/-EOVERFLOW.
+ */
+#ifndef D2B_VEC_H
+#define D2B_VEC_H
+
+#include <stddef.h>
+
+int vec__reserve(void **data, size_t *cap, size_t len, size_t add, size_t elem_size);
+
+/* VEC_RESERVE(ptr, cap, len, add) for a typed pointer */
+#define VEC_RESERVE(ptr, cap, len, add) \
+	vec__reserve((void **)&(ptr), &(cap), (len), (add), sizeof(*(ptr)))
+
+#endif

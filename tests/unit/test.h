@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The unit-test harness.  Protocol shared with every test in tests/ (C or
+ * shell): one line per test case, "PASS name", "FAIL name: why" or
+ * "SKIP name: why"; tests/run.sh counts them.  A program that exits
+ * non-zero without printing FAIL is counted as one failure.
+ *
+ *	static void test_foo(void) { CHECK(1 + 1 == 2); CHECK_EQ(x, 3); }
+ *	int main(void) { RUN(test_foo); return test_done(); }
+ */
+#ifndef D2B_TEST_H
+#define D2B_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test_failed_now;
+static int test_nfail;
+
+#define CHECK(cond) do {							\
+	if (!(cond)) {								\
+		printf("#   %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+		test_failed_now = 1;						\
+	}									\
+} while (0)
+
+#define CHECK_EQ(a, b) do {							\
+	long long _a = (long long)(a), _b = (long long)(b);			\
+	if (_a != _b) {								\
+		printf("#   %s:%d: %s == %lld, expected %s == %lld\n",		\
+		       __FILE__, __LINE__, #a, _a, #b, _b);			\
+		test_failed_now = 1;						\
+	}									\
+} while (0)
+
+#define CHECK_STR(a, b) do {							\
+	const char *_a = (a), *_b = (b);					\
+	if (!_a || !_b || strcmp(_a, _b)) {					\
+		printf("#   %s:%d: %s == \"%s\", expected \"%s\"\n",		\
+		       __FILE__, __LINE__, #a, _a ? _a : "(null)", _b ? _b : "(null)"); \
+		test_failed_now = 1;						\
+	}									\
+} while (0)
+
+/* Abort the current test case early (after a failed CHECK on which the rest depends). */
+#define REQUIRE(cond) do { CHECK(cond); if (test_failed_now) return; } while (0)
+
+static inline void test_run(void (*fn)(void), const char *name)
+{
+	test_failed_now = 0;
+	fflush(stdout);
+	fn();
+	if (test_failed_now) {
+		printf("FAIL %s: see above\n", name);
+		test_nfail++;
+	} else {
+		printf("PASS %s\n", name);
+	}
+	fflush(stdout);
+}
+
+#define RUN(fn) test_run(fn, #fn)
+
+static inline int test_done(void)
+{
+	return test_nfail ? 1 : 0;
+}
+
+#endif
