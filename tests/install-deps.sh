@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Make sure the Debian 12 packages dwarf2btf needs are installed:
+#
+#	tests/install-deps.sh build	compiler, make, libdw/libelf/zlib headers
+#	tests/install-deps.sh test	the above, plus what the tests use:
+#					clang-14 and clang-19, bpftool, libbpf,
+#					binutils, elfutils, python3, llvm, pahole
+#
+# Only missing packages are installed (apt-get update runs once, first, and
+# only then).  Not root: prints the exact command to run and exits 1.
+
+set -euo pipefail
+
+what=${1:-build}
+build_pkgs=(gcc make pkg-config libc6-dev libdw-dev libelf-dev zlib1g-dev)
+test_pkgs=(g++ clang clang-14 clang-19 lld bpftool libbpf-dev binutils elfutils python3
+	   llvm llvm-19 pahole e2fsprogs coreutils)
+
+case $what in
+build) pkgs=("${build_pkgs[@]}") ;;
+test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+*)
+	echo "usage: $0 [build|test]" >&2
+	exit 2
+	;;
+esac
+
+if ! command -v dpkg >/dev/null 2>&1; then
+	echo "install-deps: no dpkg: not a Debian system; install by hand: ${pkgs[*]}" >&2
+	exit 1
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	# "install ok installed" is the only state in which the package is usable
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all $what dependencies present (${#pkgs[@]} packages)"
+	exit 0
+fi
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing: ${missing[*]}" >&2
+	echo "install-deps: as root, run: apt-get update && $cmd" >&2
+	exit 1
+fi
+
+echo "install-deps: installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
