@@ -272,6 +272,7 @@ enum d2b_level {
 	D2B_ERROR,
 	D2B_WARN,
 	D2B_INFO,	/* "-v": what was skipped and why */
+	D2B_STATS,	/* "--stats": counts, times and memory per phase */
 	D2B_DEBUG,
 };
 

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * dwarf2btf: the command line.  Parses options, calls the library, prints
+ * its diagnostics.  Everything else lives in lib/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+
+#include "dwarf2btf.h"
+
+#ifndef D2B_VERSION
+#define D2B_VERSION "0.1"
+#endif
+
+static const char *prog = "dwarf2btf";
+
+struct cli {
+	int verbose;
+	bool stats;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s [OPTION]... FILE\n"
+		"Convert the DWARF debug information of the ELF file FILE into BTF and\n"
+		"write it into FILE as section .BTF (replacing an existing one).\n"
+		"\n"
+		"Output:\n"
+		"  -o, --output=OUT     write raw BTF to OUT instead of into FILE\n"
+		"  -b, --base=BASE      write split BTF over BASE (an ELF file with .BTF, or raw BTF),\n"
+		"                       as for a kernel module over vmlinux\n"
+		"      --dump           print the BTF of FILE (raw BTF, or an ELF file's .BTF)\n"
+		"                       in the format of 'bpftool btf dump file'; with --base, FILE\n"
+		"                       is split BTF over BASE\n"
+		"\n"
+		"Conversion:\n"
+		"  -j, --jobs[=N]       walk compile units on N threads (default: one per CPU);\n"
+		"                       the output does not depend on N\n"
+		"      --no-decl-tags   leave out DECL_TAG (kernels before 5.16 reject it)\n"
+		"      --no-type-tags   leave out TYPE_TAG (kernels before 5.17 reject it)\n"
+		"      --no-funcs       leave out FUNC\n"
+		"      --no-vars        leave out VAR and DATASEC\n"
+		"      --no-float       encode floating-point types as INT\n"
+		"      --no-enum64      encode 64-bit enums as ENUM (values truncated)\n"
+		"      --no-dedup       keep every compile unit's types (debugging)\n"
+		"\n"
+		"Reporting:\n"
+		"  -v, --verbose        explain what was left out and why (twice: more)\n"
+		"      --stats          print type counts, time and memory per phase\n"
+		"  -h, --help           print this help\n"
+		"  -V, --version        print the version\n"
+		"\n"
+		"Exit status: 0 on success, 1 on error (one line on stderr naming the file\n"
+		"and the problem), 2 on a usage error.\n",
+		prog);
+}
+
+static const char *level_name(enum d2b_level level)
+{
+	switch (level) {
+	case D2B_ERROR:
+		return "error";
+	case D2B_WARN:
+		return "warning";
+	default:
+		return NULL;
+	}
+}
+
+static void print_diag(const struct d2b_diag *d, void *arg)
+{
+	const struct cli *cli = arg;
+	const char *lvl;
+
+	if (d->level == D2B_STATS) {
+		if (cli->stats)
+			fprintf(stderr, "%s: stats: %s\n", prog, d->msg);
+		return;
+	}
+	if ((d->level == D2B_INFO && cli->verbose < 1) || (d->level == D2B_DEBUG && cli->verbose < 2))
+		return;
+	/* warnings are about input we could not use: shown with -v only */
+	if (d->level == D2B_WARN && cli->verbose < 1)
+		return;
+	lvl = level_name(d->level);
+	fprintf(stderr, "%s: %s: ", prog, d->file ? d->file : "?");
+	if (lvl && d->level != D2B_ERROR)
+		fprintf(stderr, "%s: ", lvl);
+	if (d->cu && cli->verbose)
+		fprintf(stderr, "%s: ", d->cu);
+	if (d->die_off != UINT64_MAX && cli->verbose)
+		fprintf(stderr, "DIE 0x%" PRIx64 ": ", d->die_off);
+	fprintf(stderr, "%s\n", d->msg);
+}
+
+static int load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret)
+{
+	char err[512] = "";
+	int r = d2b_btf__load_file(path, base, ret, err, sizeof(err));
+
+	if (r < 0)
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err[0] ? err : strerror(-r));
+	return r;
+}
+
+enum {
+	OPT_DUMP = 256,
+	OPT_NO_DECL_TAGS,
+	OPT_NO_TYPE_TAGS,
+	OPT_NO_FUNCS,
+	OPT_NO_VARS,
+	OPT_NO_FLOAT,
+	OPT_NO_ENUM64,
+	OPT_NO_DEDUP,
+	OPT_STATS,
+};
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "base", required_argument, NULL, 'b' },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "jobs", optional_argument, NULL, 'j' },
+	{ "no-decl-tags", no_argument, NULL, OPT_NO_DECL_TAGS },
+	{ "no-type-tags", no_argument, NULL, OPT_NO_TYPE_TAGS },
+	{ "no-funcs", no_argument, NULL, OPT_NO_FUNCS },
+	{ "no-vars", no_argument, NULL, OPT_NO_VARS },
+	{ "no-float", no_argument, NULL, OPT_NO_FLOAT },
+	{ "no-enum64", no_argument, NULL, OPT_NO_ENUM64 },
+	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_jobs(const char *arg, unsigned int *ret)
+{
+	char *end;
+	long n;
+
+	if (!arg) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		*ret = cpus > 0 ? (unsigned int)cpus : 1;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *end || n < 1 || n > 1024)
+		return -EINVAL;
+	*ret = (unsigned int)n;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { 0 };
+	struct d2b_opts opts = { .diag = print_diag, .diag_arg = &cli };
+	const char *output = NULL, *base_path = NULL, *file;
+	struct d2b_btf *base = NULL, *btf = NULL;
+	bool dump = false;
+	char errbuf[512] = "";
+	int c, err, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "o:b:j::vhV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'b':
+			base_path = optarg;
+			break;
+		case 'j':
+			if (parse_jobs(optarg, &opts.jobs)) {
+				fprintf(stderr, "%s: invalid job count '%s'\n", prog, optarg);
+				return 2;
+			}
+			break;
+		case OPT_DUMP:
+			dump = true;
+			break;
+		case OPT_NO_DECL_TAGS:
+			opts.skip_decl_tags = true;
+			break;
+		case OPT_NO_TYPE_TAGS:
+			opts.skip_type_tags = true;
+			break;
+		case OPT_NO_FUNCS:
+			opts.no_funcs = true;
+			break;
+		case OPT_NO_VARS:
+			opts.no_vars = true;
+			break;
+		case OPT_NO_FLOAT:
+			opts.no_float = true;
+			break;
+		case OPT_NO_ENUM64:
+			opts.no_enum64 = true;
+			break;
+		case OPT_NO_DEDUP:
+			opts.no_dedup = true;
+			break;
+		case OPT_STATS:
+			opts.stats = cli.stats = true;
+			break;
+		case 'v':
+			cli.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("dwarf2btf %s\n", D2B_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog, optind >= argc ? "no input file" : "too many arguments");
+		usage(stderr);
+		return 2;
+	}
+	file = argv[optind];
+
+	if (base_path && load_btf(base_path, NULL, &base) < 0)
+		goto out;
+
+	if (dump) {
+		if (load_btf(file, base, &btf) < 0)
+			goto out;
+		err = d2b_btf__dump(btf, stdout);
+		if (err < 0 || fflush(stdout) != 0) {
+			fprintf(stderr, "%s: %s: cannot print: %s\n", prog, file, strerror(err < 0 ? -err : errno));
+			goto out;
+		}
+		rc = 0;
+		goto out;
+	}
+
+	if (d2b_convert_file(file, base, &opts, &btf) < 0)
+		goto out;	/* the library reported the error */
+
+	if (output) {
+		err = d2b_btf__write_raw(btf, output);
+		if (err < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(-err));
+			goto out;
+		}
+	} else {
+		err = d2b_elf__write_btf(file, btf, NULL, errbuf, sizeof(errbuf));
+		if (err < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, file, errbuf[0] ? errbuf : strerror(-err));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	d2b_btf__free(btf);
+	d2b_btf__free(base);
+	return rc;
+}

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * DWARF to BTF, the whole pipeline:
+ *
+ *   open     libdwfl: relocations, compression, separate debug file
+ *   walk     each compile unit into a standalone BTF "unit" (cu_walk.c);
+ *            units are independent, so with jobs > 1 worker threads walk
+ *            them while this thread merges
+ *   merge    units, strictly in .debug_info order, into one deduplicated
+ *            BTF (dedup.c); the order makes the output independent of the
+ *            number of threads and of their timing
+ *   finish   forward declarations resolved, final renumbering (dedup.c)
+ *   datasec  VARs and DATASECs from the units' variables (datasec.c)
+ *
+ * Threads: workers claim the next unit number, walk it into a slot of a
+ * ring of 2 * jobs + 2 slots, and never run further ahead than the ring, so
+ * memory stays bounded by a few units whatever the file.  libdw reads
+ * different units concurrently; the shared lazily-built state it has (the
+ * unit list, dwfl's section table) is built before the workers start.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "btf.h"
+#include "cu_walk.h"
+#include "datasec.h"
+#include "dedup.h"
+#include "dwarf_file.h"
+#include "strtab.h"
+
+struct slot {
+	struct cu_walk w;
+	int err;
+	bool done;
+};
+
+struct conv {
+	const char *path;
+	const struct d2b_opts *opts;
+	struct dwarf_file *df;
+	struct dwarf_units units;
+	struct d2b_btf *out;
+	struct dedup *dd;
+	struct datasec_set *ds;
+	uint32_t *map;
+	size_t map_cap;
+
+	/* threads */
+	struct slot *slots;
+	size_t nr_slots;
+	size_t next_cu;		/* next unit a worker claims */
+	size_t merged;		/* units merged so far */
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+
+	/* statistics */
+	size_t units_skipped;
+	double t_walk, t_merge;
+};
+
+static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
+		      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
+		      const char *fmt, ...)
+{
+	struct d2b_diag d = {
+		.level = level, .file = c->path, .cu = cu, .die_off = die_off, .tag = tag,
+	};
+	char buf[1024];
+	va_list ap;
+
+	if (!c->opts->diag)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	d.msg = buf;
+	c->opts->diag(&d, c->opts->diag_arg);
+}
+
+static void datasec_note(void *arg, const char *fmt, ...)
+{
+	struct conv *c = arg;
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "%s", buf);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+static void *worker(void *arg)
+{
+	struct conv *c = arg;
+
+	for (;;) {
+		struct slot *s;
+		size_t i;
+		int err;
+
+		pthread_mutex_lock(&c->lock);
+		while (!c->stop && c->next_cu < c->units.nr && c->next_cu >= c->merged + c->nr_slots)
+			pthread_cond_wait(&c->cond, &c->lock);
+		if (c->stop || c->next_cu >= c->units.nr) {
+			pthread_mutex_unlock(&c->lock);
+			return NULL;
+		}
+		i = c->next_cu++;
+		pthread_mutex_unlock(&c->lock);
+
+		s = &c->slots[i % c->nr_slots];
+		err = cu_walk__run(&s->w, c->opts, c->df, &c->units.dies[i]);
+
+		pthread_mutex_lock(&c->lock);
+		s->err = err;
+		s->done = true;
+		pthread_cond_broadcast(&c->cond);
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+/* Merge one walked unit into the output, then hand its diagnostics on. */
+static int merge_unit(struct conv *c, struct cu_walk *w, int walk_err)
+{
+	const char *cu = w->cu_name;
+	uint32_t n;
+	size_t i;
+	int err = walk_err;
+
+	for (i = 0; i < w->nr_diags; i++)
+		conv_diag(c, w->diags[i].level, cu, w->diags[i].die_off, w->diags[i].tag, "%s",
+			  w->diags[i].msg);
+	if (w->oom)
+		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
+	if (err < 0) {
+		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s", cu ?: "(unnamed)",
+			  strerror(-err));
+		return err;
+	}
+	if (w->skipped) {
+		c->units_skipped++;
+		return 0;
+	}
+	n = d2b_btf__end_id(w->btf);
+	if (n > c->map_cap) {
+		uint32_t *m = realloc(c->map, n * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		c->map = m;
+		c->map_cap = n;
+	}
+	err = dedup__add_unit(c->dd, w->btf, c->map);
+	if (err < 0) {
+		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "merging compile unit %s: %s",
+			  cu ?: "(unnamed)", strerror(-err));
+		return err;
+	}
+	for (i = 0; i < w->nr_vars; i++) {
+		const struct cu_var *v = &w->vars[i];
+		const char *tags[ANNOT_MAX];
+		uint32_t t;
+
+		for (t = 0; t < v->nr_tags && t < ANNOT_MAX; t++)
+			tags[t] = d2b_btf__str(w->btf, w->tag_offs[v->tags_start + t]);
+		err = datasec_set__add(c->ds, d2b_btf__str(w->btf, v->name_off), v->linkage,
+				       c->map[v->type], v->shndx, v->offset, tags, t);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int walk_and_merge(struct conv *c)
+{
+	unsigned int jobs = c->opts->jobs > 1 ? c->opts->jobs : 1;
+	pthread_t *threads = NULL;
+	unsigned int started = 0, t;
+	struct cu_walk w;
+	size_t i;
+	int err = 0;
+
+	if (jobs > c->units.nr)
+		jobs = c->units.nr ? (unsigned int)c->units.nr : 1;
+	if (jobs == 1) {
+		for (i = 0; i < c->units.nr && !err; i++) {
+			double t0 = now();
+
+			err = cu_walk__run(&w, c->opts, c->df, &c->units.dies[i]);
+			c->t_walk += now() - t0;
+			t0 = now();
+			err = merge_unit(c, &w, err);
+			c->t_merge += now() - t0;
+			cu_walk__release(&w);
+		}
+		return err;
+	}
+
+	c->nr_slots = 2 * jobs + 2;
+	c->slots = calloc(c->nr_slots, sizeof(*c->slots));
+	threads = calloc(jobs, sizeof(*threads));
+	if (!c->slots || !threads) {
+		free(threads);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	for (t = 0; t < jobs; t++) {
+		if (pthread_create(&threads[t], NULL, worker, c) != 0)
+			break;
+		started++;
+	}
+	if (!started) {
+		err = -EAGAIN;
+		goto out;
+	}
+	for (i = 0; i < c->units.nr && !err; i++) {
+		struct slot *s = &c->slots[i % c->nr_slots];
+		double t0 = now();
+
+		pthread_mutex_lock(&c->lock);
+		while (!s->done)
+			pthread_cond_wait(&c->cond, &c->lock);
+		pthread_mutex_unlock(&c->lock);
+		c->t_walk += now() - t0;	/* time spent waiting for walkers */
+
+		t0 = now();
+		err = merge_unit(c, &s->w, s->err);
+		c->t_merge += now() - t0;
+		cu_walk__release(&s->w);
+
+		pthread_mutex_lock(&c->lock);
+		s->done = false;
+		c->merged++;
+		if (err)
+			c->stop = true;
+		pthread_cond_broadcast(&c->cond);
+		pthread_mutex_unlock(&c->lock);
+	}
+out:
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	for (t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	/* units walked but not merged (after an error) */
+	for (i = 0; i < c->nr_slots; i++) {
+		if (c->slots[i].done)
+			cu_walk__release(&c->slots[i].w);
+	}
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	free(threads);
+	return err;
+}
+
+static void report_stats(struct conv *c, double t_open, double t_finish, double t_datasec)
+{
+	struct dedup_stats st;
+	unsigned int k;
+
+	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u",
+		  c->units.nr, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1);
+	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
+		  t_open, c->t_walk, c->t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
+	dedup__stats(c->dd, &st);
+	for (k = 1; k <= D2B_KIND_MAX; k++) {
+		if (!st.in[k] && !st.out[k])
+			continue;
+		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "%-10s %10llu in units, %8llu after dedup",
+			  d2b_kind_name(k), (unsigned long long)st.in[k], (unsigned long long)st.out[k]);
+	}
+	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "output: %u types", d2b_btf__nr_types(c->out));
+}
+
+int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
+		     struct d2b_btf **ret)
+{
+	static const struct d2b_opts default_opts;
+	struct dedup_opts dopts = { 0 };
+	struct conv c = { .path = path, .opts = opts ? opts : &default_opts };
+	const uint32_t *final_map = NULL;
+	double t0 = now(), t_open, t_finish, t_datasec;
+	char errbuf[256];
+	size_t skipped, shndx;
+	uint64_t off;
+	int err;
+
+	*ret = NULL;
+	err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
+		return err;
+	}
+	err = dwarf_file__units(c.df, &c.units, &skipped);
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot read compile units: %s",
+			  dwarf_errmsg(-1));
+		goto out;
+	}
+	if (skipped)
+		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
+			  "%zu type or skeleton units not walked directly", skipped);
+	/* build dwfl's section table now, before any worker thread asks */
+	dwarf_file__addr_section(c.df, 0, &shndx, &off);
+	t_open = now() - t0;
+
+	c.out = d2b_btf__new(base);
+	c.ds = datasec_set__new();
+	if (!c.out || !c.ds) {
+		err = -ENOMEM;
+		goto out;
+	}
+	dopts.append_only = c.opts->no_dedup;
+	err = dedup__new(c.out, &dopts, &c.dd);
+	if (err)
+		goto out;
+
+	err = walk_and_merge(&c);
+	if (err)
+		goto out;
+
+	t0 = now();
+	err = dedup__finish(c.dd, &final_map);
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "deduplication failed: %s", strerror(-err));
+		goto out;
+	}
+	if (final_map)
+		datasec_set__remap(c.ds, final_map);
+	t_finish = now() - t0;
+
+	t0 = now();
+	err = datasec_set__emit(c.ds, c.out, c.df, datasec_note, &c);
+	t_datasec = now() - t0;
+	if (err)
+		goto out;
+	if (c.opts->stats)
+		report_stats(&c, t_open, t_finish, t_datasec);
+	*ret = c.out;
+	c.out = NULL;
+out:
+	if (err == -ENOMEM)
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");
+	dedup__free(c.dd);
+	datasec_set__free(c.ds);
+	d2b_btf__free(c.out);
+	free(c.map);
+	free(c.slots);
+	free(c.units.dies);
+	dwarf_file__free(c.df);
+	return err;
+}

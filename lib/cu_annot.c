@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * BTF annotations in DWARF, in the three encodings compilers use:
+ *
+ *  1. clang (14 and later): DW_TAG_LLVM_annotation children named
+ *     "btf_decl_tag" on declarations, and "btf_type_tag" on a
+ *     DW_TAG_pointer_type, where they describe the *pointee*.
+ *  2. "btf:type_tag" (the v2 placement): DW_TAG_LLVM_annotation children
+ *     named "btf:type_tag" on the annotated type itself.  Producers emit
+ *     form 1 beside it for old consumers; a pointer whose pointee carries
+ *     form 2 tags therefore has its form 1 children ignored (cu_types.c),
+ *     so no tag is counted twice and the new form wins where they differ.
+ *  3. GCC 16: the DIE has a DW_AT_GNU_annotation reference to a
+ *     DW_TAG_GNU_annotation DIE (name "btf_decl_tag" or "btf_type_tag",
+ *     value in DW_AT_const_value), which may chain to the next one through
+ *     its own DW_AT_GNU_annotation.  Type tags sit on the annotated type,
+ *     as in form 2.
+ *
+ * Whatever the encoding, tags are returned in DWARF order, and TYPE_TAG
+ * chains are built with the first tag nearest to the type, which is what
+ * LLVM's BPF backend writes for the same source.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "btf.h"
+#include "cu_walk.h"
+
+enum {
+	TAG_LLVM_annotation = 0x6000,
+	TAG_GNU_annotation = 0x6001,
+	AT_GNU_annotation = 0x2139,
+};
+
+static const char *annot_value(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr(die, DW_AT_const_value, &attr))
+		return NULL;
+	return dwarf_formstring(&attr);
+}
+
+int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
+		      const char **vals, int max)
+{
+	const char *llvm_name, *gnu_name;
+	Dwarf_Attribute attr;
+	Dwarf_Die child, ann;
+	int n = 0, hops;
+
+	switch (kind) {
+	case ANNOT_DECL_TAG:
+		llvm_name = gnu_name = "btf_decl_tag";
+		break;
+	case ANNOT_TYPE_TAG_PTR:
+		llvm_name = "btf_type_tag";
+		gnu_name = NULL;
+		break;
+	default:
+		llvm_name = "btf:type_tag";
+		gnu_name = "btf_type_tag";
+		break;
+	}
+
+	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+		do {
+			const char *name, *val;
+
+			if (dwarf_tag(&child) != TAG_LLVM_annotation)
+				continue;
+			name = dwarf_diename(&child);
+			if (!name || strcmp(name, llvm_name))
+				continue;
+			val = annot_value(&child);
+			if (!val || !*val) {
+				cu_walk__diag(w, D2B_INFO, &child, "%s annotation without a string value", name);
+				continue;
+			}
+			if (n < max)
+				vals[n] = val;
+			n++;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+
+	if (!gnu_name || !dwarf_attr(die, AT_GNU_annotation, &attr))
+		return n;
+	/* the chain is bounded: a malformed file may make it a cycle */
+	for (hops = 0; hops < ANNOT_MAX && dwarf_formref_die(&attr, &ann); hops++) {
+		const char *name, *val;
+
+		if (dwarf_tag(&ann) != TAG_GNU_annotation)
+			break;
+		name = dwarf_diename(&ann);
+		val = annot_value(&ann);
+		if (name && !strcmp(name, gnu_name) && val && *val) {
+			if (n < max)
+				vals[n] = val;
+			n++;
+		}
+		if (!dwarf_attr(&ann, AT_GNU_annotation, &attr))
+			break;
+	}
+	return n;
+}
+
+int cu_annot__decl_tags(struct cu_walk *w, Dwarf_Die *die, uint32_t target, int component_idx)
+{
+	const char *vals[ANNOT_MAX];
+	int i, n, err;
+
+	if (w->opts->skip_decl_tags)
+		return 0;
+	n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, ANNOT_MAX);
+	if (n > ANNOT_MAX)
+		n = ANNOT_MAX;
+	for (i = 0; i < n; i++) {
+		err = d2b_btf__add_decl_tag(w->btf, vals[i], target, component_idx);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int cu_annot__wrap(struct cu_walk *w, uint32_t type, const char **vals, int n)
+{
+	int i, id = (int)type;
+
+	for (i = 0; i < n; i++) {
+		id = d2b_btf__add_type_tag(w->btf, vals[i], id);
+		if (id < 0)
+			return id;
+	}
+	return id;
+}

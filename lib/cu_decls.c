@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Declarations of one compile unit: defined functions become FUNC (with a
+ * FUNC_PROTO naming the parameters), variables with a static address become
+ * cu_var records for the DATASECs made after all units are merged.
+ *
+ * A function's DIE may be an out-of-line instance of an inlined one, or a
+ * definition completing an earlier declaration: its name, type, linkage and
+ * parameter list are then read from the DIE it points to
+ * (DW_AT_abstract_origin, DW_AT_specification), which describes the
+ * function as declared, not as the optimizer left it.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "btf.h"
+#include "cu_walk.h"
+#include "dwarf_file.h"
+#include "vec.h"
+
+static bool has_flag(Dwarf_Die *die, unsigned int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	if (dwarf_attr_integrate(die, name, &attr))
+		dwarf_formflag(&attr, &flag);
+	return flag;
+}
+
+/* The DIE that declares what die defines (bounded: files can loop). */
+static void declaring_die(Dwarf_Die *die, Dwarf_Die *ret)
+{
+	Dwarf_Attribute attr;
+	int hops;
+
+	*ret = *die;
+	for (hops = 0; hops < 8; hops++) {
+		if (!dwarf_attr(ret, DW_AT_abstract_origin, &attr) &&
+		    !dwarf_attr(ret, DW_AT_specification, &attr))
+			return;
+		if (!dwarf_formref_die(&attr, ret))
+			return;
+	}
+}
+
+/* All parameters named?  (FUNC requires it of every non-varargs one.) */
+static const char *unnamed_param(Dwarf_Die *decl)
+{
+	Dwarf_Die child;
+
+	if (!dwarf_haschildren(decl) || dwarf_child(decl, &child) != 0)
+		return NULL;
+	do {
+		const char *name;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		name = dwarf_diename(&child);
+		if (!name || !*name)
+			return "unnamed parameter";
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
+int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
+{
+	Dwarf_Die decl, child;
+	const char *name, *why;
+	int proto, func, err, idx;
+
+	if (w->opts->no_funcs || has_flag(die, DW_AT_declaration))
+		return 0;
+	/* only functions with code here; inline-only ones have none */
+	if (!dwarf_hasattr(die, DW_AT_low_pc) && !dwarf_hasattr(die, DW_AT_ranges))
+		return 0;
+	declaring_die(die, &decl);
+	name = dwarf_diename(&decl);
+	if (!name || !*name)
+		return 0;
+	why = unnamed_param(&decl);
+	if (why) {
+		cu_walk__diag(w, D2B_INFO, die, "function '%s' left out: %s", name, why);
+		return 0;
+	}
+	proto = cu_walk__proto(w, &decl, true);
+	if (proto < 0)
+		return proto;
+	func = d2b_btf__add_func(w->btf, name,
+				 has_flag(&decl, DW_AT_external) ? D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC,
+				 proto);
+	if (func < 0)
+		return func;
+	if (w->opts->skip_decl_tags)
+		return 0;
+	err = cu_annot__decl_tags(w, &decl, func, -1);
+	if (!err && decl.addr != die->addr)
+		err = cu_annot__decl_tags(w, die, func, -1);
+	if (err < 0 || !dwarf_haschildren(&decl) || dwarf_child(&decl, &child) != 0)
+		return err;
+	idx = 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		err = cu_annot__decl_tags(w, &child, func, idx++);
+		if (err < 0)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* The static address of a variable, if its location is just that. */
+static bool variable_address(Dwarf_Die *die, uint64_t *ret)
+{
+	Dwarf_Attribute attr, addr_attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Addr addr;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) || dwarf_getlocation(&attr, &ops, &nops) != 0 ||
+	    nops != 1)
+		return false;
+	switch (ops[0].atom) {
+	case DW_OP_addr:
+		*ret = ops[0].number;
+		return true;
+	case DW_OP_addrx:
+	case DW_OP_GNU_addr_index:
+		if (dwarf_getlocation_attr(&attr, &ops[0], &addr_attr) != 0 ||
+		    dwarf_formaddr(&addr_attr, &addr) != 0)
+			return false;
+		*ret = addr;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cu_walk__variable(struct cu_walk *w, Dwarf_Die *die)
+{
+	const char *vals[ANNOT_MAX];
+	struct cu_var *v;
+	const char *name;
+	uint64_t addr, off;
+	size_t shndx;
+	int type, name_off, n, i, err;
+
+	if (w->opts->no_vars || has_flag(die, DW_AT_declaration))
+		return 0;
+	name = dwarf_diename(die);
+	if (!name || !*name)
+		return 0;
+	if (!variable_address(die, &addr)) {
+		if (dwarf_hasattr(die, DW_AT_location))
+			cu_walk__diag(w, D2B_INFO, die, "variable '%s' left out: no static address", name);
+		return 0;
+	}
+	if (dwarf_file__addr_section(w->df, addr, &shndx, &off) != 0 &&
+	    dwarf_file__symbol_section(w->df, name, &shndx, &off) != 0) {
+		cu_walk__diag(w, D2B_INFO, die, "variable '%s' left out: address 0x%" PRIx64
+			      " is in no allocated section", name, addr);
+		return 0;
+	}
+	type = cu_walk__type_of(w, die);
+	if (type <= 0) {
+		if (type == 0)
+			cu_walk__diag(w, D2B_INFO, die, "variable '%s' of void type left out", name);
+		return type;
+	}
+	name_off = d2b_btf__add_str(w->btf, name);
+	if (name_off < 0)
+		return name_off;
+	err = VEC_RESERVE(w->vars, w->vars_cap, w->nr_vars, 1);
+	if (err)
+		return err;
+	v = &w->vars[w->nr_vars];
+	memset(v, 0, sizeof(*v));
+	v->name_off = name_off;
+	v->type = type;
+	v->linkage = has_flag(die, DW_AT_external) ? D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC;
+	v->shndx = shndx;
+	v->offset = off;
+	v->tags_start = w->nr_tag_offs;
+	if (!w->opts->skip_decl_tags) {
+		Dwarf_Die decl;
+
+		n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, ANNOT_MAX);
+		if (n == 0) {
+			declaring_die(die, &decl);
+			if (decl.addr != die->addr)
+				n = cu_annot__collect(w, &decl, ANNOT_DECL_TAG, vals, ANNOT_MAX);
+		}
+		if (n > ANNOT_MAX)
+			n = ANNOT_MAX;
+		for (i = 0; i < n; i++) {
+			int off_tag = d2b_btf__add_str(w->btf, vals[i]);
+
+			if (off_tag < 0)
+				return off_tag;
+			err = VEC_RESERVE(w->tag_offs, w->tag_offs_cap, w->nr_tag_offs, 1);
+			if (err)
+				return err;
+			w->tag_offs[w->nr_tag_offs++] = off_tag;
+		}
+		v->nr_tags = w->nr_tag_offs - v->tags_start;
+	}
+	w->nr_vars++;
+	return 0;
+}

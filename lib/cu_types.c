@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * DWARF type DIEs to BTF types, for one compile unit.
+ *
+ * One dispatcher (cu_walk__type) on dwarf_tag(), one translator per tag,
+ * and a map from DIE to BTF ID, filled for every DIE it has seen, so that
+ * each DIE is translated once.
+ *
+ * Cycles.  C type graphs are cyclic only through structs and unions
+ * (struct list_head { struct list_head *next; }).  A composite's ID is
+ * reserved when it is first met and the DIE is put on a worklist; its
+ * members are walked later by cu_walk__drain().  So recursion only follows
+ * chains of pointers, modifiers, typedefs, arrays and prototypes, which are
+ * short, and never the long pointer chains between structs.  A cycle that
+ * does not pass through a composite (malformed DWARF) is met as an
+ * IN_PROGRESS mark in the map and becomes void, with a diagnostic.
+ *
+ * Two passes over children.  A composite's members (and a prototype's
+ * parameters) must follow it contiguously in BTF, but walking their types
+ * may add other types.  So the first pass walks every child's type (filling
+ * the map), the second writes the members, getting each type from the map
+ * without adding anything.
+ *
+ * Type tags.  The kernel (up to 6.18) wants TYPE_TAGs first in any chain of
+ * modifiers and typedefs.  Whenever a CONST, VOLATILE, RESTRICT or TYPEDEF
+ * would be put above a TYPE_TAG, the tags are lifted above it instead
+ * (hoisted_ref).  Pointers, members, parameters and variables may point at
+ * a tag chain as is.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "cu_walk.h"
+#include "vec.h"
+
+enum {
+	IN_PROGRESS = UINT32_MAX,
+	MAX_DEPTH = 512,
+	MAX_DIMS = 64,
+};
+
+static uint64_t die_key(Dwarf_Die *die)
+{
+	return (uint64_t)(uintptr_t)die->addr;
+}
+
+int cu_walk__int(struct cu_walk *w)
+{
+	int id;
+
+	if (w->int_id)
+		return w->int_id;
+	id = d2b_btf__add_int(w->btf, "int", 4, D2B_INT_SIGNED);
+	if (id > 0)
+		w->int_id = id;
+	return id;
+}
+
+static int unsigned_char(struct cu_walk *w)
+{
+	return d2b_btf__add_int(w->btf, "unsigned char", 1, 0);
+}
+
+static bool attr_udata(Dwarf_Die *die, unsigned int name, uint64_t *ret)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+
+	if (!dwarf_attr_integrate(die, name, &attr) || dwarf_formudata(&attr, &v) != 0)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static bool attr_flag(Dwarf_Die *die, unsigned int name)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	if (dwarf_attr_integrate(die, name, &attr))
+		dwarf_formflag(&attr, &flag);
+	return flag;
+}
+
+int cu_walk__type_of(struct cu_walk *w, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+		return 0;
+	if (!dwarf_formref_die(&attr, &type)) {
+		cu_walk__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s",
+			      dwarf_errmsg(-1));
+		return 0;
+	}
+	return cu_walk__type(w, &type);
+}
+
+/* A type BTF cannot express keeps its size as an array of bytes. */
+static int byte_array(struct cu_walk *w, Dwarf_Die *die, uint64_t size, const char *why)
+{
+	int uc, idx;
+
+	cu_walk__diag(w, D2B_INFO, die, "%s '%s' (%" PRIu64 " bytes) has no BTF equivalent: %s",
+		      dwarf_tag(die) == DW_TAG_base_type ? "base type" : "type",
+		      dwarf_diename(die) ?: "(anon)", size, why);
+	if (size == 0 || size > UINT32_MAX)
+		return 0;
+	uc = unsigned_char(w);
+	if (uc < 0)
+		return uc;
+	idx = cu_walk__int(w);
+	if (idx < 0)
+		return idx;
+	return d2b_btf__add_array(w->btf, uc, idx, (uint32_t)size);
+}
+
+static bool float_size_ok(uint64_t size)
+{
+	return size == 2 || size == 4 || size == 8 || size == 12 || size == 16;
+}
+
+/* "complex float" -> "float": the name of one component. */
+static const char *complex_component_name(const char *name)
+{
+	static const char prefix[] = "complex ";
+
+	if (name && !strncmp(name, prefix, sizeof(prefix) - 1))
+		return name + sizeof(prefix) - 1;
+	if (name && !strncmp(name, "_Complex ", 9))
+		return name + 9;
+	return NULL;
+}
+
+static int base_type(struct cu_walk *w, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	uint64_t size = 0, enc = 0, bits = 0;
+	unsigned int btf_enc = 0;
+
+	attr_udata(die, DW_AT_byte_size, &size);
+	attr_udata(die, DW_AT_encoding, &enc);
+	if (!attr_udata(die, DW_AT_bit_size, &bits))
+		bits = size * 8;
+	if (!name || !*name)
+		name = "(anon)";
+
+	switch (enc) {
+	case DW_ATE_float:
+		if (!float_size_ok(size))
+			return byte_array(w, die, size, "unsupported float size");
+		if (w->opts->no_float)
+			break;
+		return d2b_btf__add_float(w->btf, name, (uint32_t)size);
+	case DW_ATE_complex_float: {
+		const char *comp = complex_component_name(name);
+		int f, idx;
+
+		if (w->opts->no_float || !comp || size % 2 || !float_size_ok(size / 2))
+			return byte_array(w, die, size, "complex type");
+		/* documented choice: _Complex T is an array of two T */
+		f = d2b_btf__add_float(w->btf, comp, (uint32_t)(size / 2));
+		if (f < 0)
+			return f;
+		idx = cu_walk__int(w);
+		if (idx < 0)
+			return idx;
+		return d2b_btf__add_array(w->btf, f, idx, 2);
+	}
+	case DW_ATE_signed:
+	case DW_ATE_signed_char:
+		btf_enc = D2B_INT_SIGNED;
+		break;
+	case DW_ATE_boolean:
+		btf_enc = D2B_INT_BOOL;
+		break;
+	case DW_ATE_unsigned:
+	case DW_ATE_unsigned_char:
+	case DW_ATE_UTF:
+		break;
+	default:
+		return byte_array(w, die, size, "unsupported DW_AT_encoding");
+	}
+	if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)
+		return byte_array(w, die, size, "integer size not 1, 2, 4, 8 or 16");
+	if (bits == 0 || bits > size * 8)
+		return byte_array(w, die, size, "bit size out of range");
+	{
+		int id = d2b_btf__add_int(w->btf, name, (uint32_t)size, btf_enc);
+		struct d2b_type *t;
+
+		if (id > 0 && bits != size * 8) {
+			t = btf_type_mut(w->btf, id);
+			*(uint32_t *)(t + 1) = btf_enc << 24 | (uint32_t)bits;
+		}
+		return id;
+	}
+}
+
+/*
+ * kind over target, with any TYPE_TAGs at the top of target lifted above
+ * it; *ret_core gets the ID of the new modifier itself.
+ */
+static int hoisted_ref(struct cu_walk *w, enum d2b_kind kind, const char *name, uint32_t target,
+		       uint32_t *ret_core)
+{
+	uint32_t tags[ANNOT_MAX];
+	const struct d2b_type *t;
+	int n = 0, id;
+
+	while (n < ANNOT_MAX && (t = d2b_btf__type(w->btf, target)) && target &&
+	       d2b_kind(t) == D2B_KIND_TYPE_TAG) {
+		tags[n++] = target;
+		target = t->type;
+	}
+	id = d2b_btf__add_ref(w->btf, kind, name, target);
+	if (id < 0)
+		return id;
+	if (ret_core)
+		*ret_core = id;
+	/* re-wrap innermost first; names are read now, after any string growth */
+	while (n-- > 0) {
+		id = d2b_btf__add_type_tag(w->btf, d2b_btf__name(w->btf, tags[n]), id);
+		if (id < 0)
+			return id;
+	}
+	return id;
+}
+
+static int pointer_type(struct cu_walk *w, Dwarf_Die *die)
+{
+	const char *vals[ANNOT_MAX];
+	Dwarf_Attribute attr;
+	Dwarf_Die target_die;
+	int target = 0, n;
+
+	if (dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &target_die)) {
+		target = cu_walk__type(w, &target_die);
+		if (target < 0)
+			return target;
+		if (!w->opts->skip_type_tags && dwarf_haschildren(die)) {
+			n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, ANNOT_MAX);
+			if (n > ANNOT_MAX)
+				n = ANNOT_MAX;
+			/* the v2 form on the pointee supersedes the old form */
+			if (n && !cu_annot__collect(w, &target_die, ANNOT_TYPE_TAG_SELF, NULL, 0)) {
+				target = cu_annot__wrap(w, target, vals, n);
+				if (target < 0)
+					return target;
+			}
+		}
+	}
+	return d2b_btf__add_ref(w->btf, D2B_KIND_PTR, NULL, target);
+}
+
+static int modifier_type(struct cu_walk *w, Dwarf_Die *die, enum d2b_kind kind)
+{
+	int target = cu_walk__type_of(w, die);
+
+	if (target < 0)
+		return target;
+	return hoisted_ref(w, kind, NULL, target, NULL);
+}
+
+static int typedef_type(struct cu_walk *w, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	int target = cu_walk__type_of(w, die), id, err;
+	uint32_t core;
+
+	if (target < 0)
+		return target;
+	if (!name || !*name) {
+		cu_walk__diag(w, D2B_INFO, die, "DW_TAG_typedef without a name: using its type");
+		return target;
+	}
+	id = hoisted_ref(w, D2B_KIND_TYPEDEF, name, target, &core);
+	if (id < 0)
+		return id;
+	err = cu_annot__decl_tags(w, die, core, -1);
+	return err < 0 ? err : id;
+}
+
+/* Number of elements of one DW_TAG_subrange_type: 0 for flexible and
+ * variable-length arrays. */
+static uint64_t subrange_count(Dwarf_Die *sub)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word count;
+	Dwarf_Sword upper, lower = 0;
+
+	if (dwarf_attr(sub, DW_AT_count, &attr)) {
+		if (dwarf_whatform(&attr) == DW_FORM_exprloc || dwarf_formudata(&attr, &count) != 0)
+			return 0;
+		return count;
+	}
+	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr))
+		return 0;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_sdata:
+	case DW_FORM_udata:
+	case DW_FORM_implicit_const:
+		break;
+	default:	/* a reference or an expression: a VLA */
+		return 0;
+	}
+	if (dwarf_formsdata(&attr, &upper) != 0)
+		return 0;
+	if (dwarf_attr(sub, DW_AT_lower_bound, &attr) && dwarf_formsdata(&attr, &lower) != 0)
+		return 0;
+	/* gcc says [0] with upper bound -1 (sometimes as an all-ones data8) */
+	if (upper < lower || (uint64_t)upper == UINT64_MAX || (dwarf_whatform(&attr) == DW_FORM_data4 &&
+							       (uint64_t)upper == UINT32_MAX))
+		return 0;
+	return (uint64_t)(upper - lower) + 1;
+}
+
+static int array_type(struct cu_walk *w, Dwarf_Die *die)
+{
+	uint64_t dims[MAX_DIMS];
+	int elem, idx, id, ndims = 0, i;
+	Dwarf_Die child;
+
+	elem = cu_walk__type_of(w, die);
+	if (elem < 0)
+		return elem;
+	if (elem == 0) {
+		cu_walk__diag(w, D2B_INFO, die, "array of void: using an array of bytes");
+		elem = unsigned_char(w);
+		if (elem < 0)
+			return elem;
+	}
+	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+
+			if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
+				continue;
+			if (ndims == MAX_DIMS) {
+				cu_walk__diag(w, D2B_WARN, die, "array with more than %d dimensions", MAX_DIMS);
+				break;
+			}
+			dims[ndims++] = tag == DW_TAG_subrange_type ? subrange_count(&child) : 0;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (ndims == 0)
+		dims[ndims++] = 0;
+	idx = cu_walk__int(w);
+	if (idx < 0)
+		return idx;
+	/* int a[5][6]: ARRAY 5 of ARRAY 6 of int, innermost made first */
+	id = elem;
+	for (i = ndims - 1; i >= 0; i--) {
+		if (dims[i] > UINT32_MAX) {
+			cu_walk__diag(w, D2B_WARN, die, "array dimension %" PRIu64 " too large for BTF", dims[i]);
+			dims[i] = 0;
+		}
+		id = d2b_btf__add_array(w->btf, id, idx, (uint32_t)dims[i]);
+		if (id < 0)
+			return id;
+	}
+	return id;
+}
+
+static int composite_type(struct cu_walk *w, Dwarf_Die *die, int tag)
+{
+	const char *name = dwarf_diename(die);
+	int id, err;
+
+	if (attr_flag(die, DW_AT_declaration)) {
+		if (!name || !*name) {
+			cu_walk__diag(w, D2B_INFO, die, "anonymous declaration: void");
+			return 0;
+		}
+		return d2b_btf__add_fwd(w->btf, name, tag == DW_TAG_union_type);
+	}
+	id = btf_reserve(w->btf);
+	if (id < 0)
+		return id;
+	err = VEC_RESERVE(w->pending, w->pending_cap, w->nr_pending, 1);
+	if (err)
+		return err;
+	w->pending[w->nr_pending].die = *die;
+	w->pending[w->nr_pending].id = id;
+	w->nr_pending++;
+	return id;
+}
+
+/* Bit offset of a member from the start of its struct, in any of the
+ * encodings DWARF versions have used. */
+static int member_bit_offset(struct cu_walk *w, Dwarf_Die *m, uint32_t type, uint64_t bit_size,
+			     uint64_t *ret)
+{
+	Dwarf_Attribute attr;
+	uint64_t byte_off = 0, bit_off, storage;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Word v;
+
+	if (attr_udata(m, DW_AT_data_bit_offset, ret))
+		return 0;
+	if (dwarf_attr(m, DW_AT_data_member_location, &attr)) {
+		if (dwarf_formudata(&attr, &v) == 0) {
+			byte_off = v;
+		} else if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+			   (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
+			byte_off = ops[0].number;
+		} else {
+			cu_walk__diag(w, D2B_INFO, m, "member location is not a constant");
+			return -ENOENT;
+		}
+	}
+	if (!bit_size || !attr_udata(m, DW_AT_bit_offset, &bit_off)) {
+		*ret = byte_off * 8;
+		return 0;
+	}
+	/* DWARF 2/3: DW_AT_bit_offset counts from the most significant bit
+	 * of a storage unit of DW_AT_byte_size bytes */
+	if (!attr_udata(m, DW_AT_byte_size, &storage)) {
+		int64_t s = d2b_btf__resolve_size(w->btf, type);
+
+		storage = s > 0 ? (uint64_t)s : 0;
+	}
+	if (w->big_endian)
+		*ret = byte_off * 8 + bit_off;
+	else if (storage * 8 >= bit_off + bit_size)
+		*ret = byte_off * 8 + storage * 8 - bit_off - bit_size;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+static bool is_data_member(Dwarf_Die *child)
+{
+	/* C++ static members are DW_TAG_member declarations in DWARF 4 */
+	return dwarf_tag(child) == DW_TAG_member && !attr_flag(child, DW_AT_declaration) &&
+	       !attr_flag(child, DW_AT_external);
+}
+
+static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
+{
+	enum d2b_kind kind = dwarf_tag(die) == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
+	const char *name = dwarf_diename(die);
+	uint64_t size = 0;
+	uint32_t end;
+	Dwarf_Die child, first;
+	bool has_children = dwarf_haschildren(die) && dwarf_child(die, &first) == 0;
+	int err, idx;
+
+	attr_udata(die, DW_AT_byte_size, &size);
+	if (size > UINT32_MAX) {
+		cu_walk__diag(w, D2B_WARN, die, "struct size %" PRIu64 " too large for BTF", size);
+		size = 0;
+	}
+	/* pass 1: the members' types */
+	if (has_children) {
+		child = first;
+		do {
+			if (!is_data_member(&child))
+				continue;
+			err = cu_walk__type_of(w, &child);
+			if (err < 0)
+				return err;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	/* pass 2: the members, contiguous after the composite */
+	end = d2b_btf__end_id(w->btf);
+	err = btf_define(w->btf, id);
+	if (!err)
+		err = d2b_btf__add_composite(w->btf, kind, name, (uint32_t)size);
+	if (err < 0)
+		return err;
+	if (has_children) {
+		child = first;
+		do {
+			const char *mname;
+			uint64_t bit_size = 0, bit_off;
+			int type;
+
+			if (!is_data_member(&child))
+				continue;
+			type = cu_walk__type_of(w, &child);
+			if (type < 0)
+				return type;
+			mname = dwarf_diename(&child);
+			if (type == 0) {
+				cu_walk__diag(w, D2B_INFO, &child, "member '%s' of void type left out",
+					      mname ?: "(anon)");
+				continue;
+			}
+			attr_udata(&child, DW_AT_bit_size, &bit_size);
+			if (member_bit_offset(w, &child, type, bit_size, &bit_off) < 0 ||
+			    bit_off > UINT32_MAX || bit_size > 255 || (bit_size && bit_off > 0xffffff)) {
+				cu_walk__diag(w, D2B_INFO, &child, "member '%s' with an unusable offset left out",
+					      mname ?: "(anon)");
+				continue;
+			}
+			err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
+			if (err < 0)
+				return err;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (d2b_btf__end_id(w->btf) != end)
+		return -EFAULT;	/* pass 2 must not add types */
+
+	if (w->opts->skip_decl_tags)
+		return 0;
+	err = cu_annot__decl_tags(w, die, id, -1);
+	if (err < 0 || !has_children)
+		return err;
+	child = first;
+	idx = 0;
+	do {
+		if (!is_data_member(&child))
+			continue;
+		err = cu_annot__decl_tags(w, &child, id, idx++);
+		if (err < 0)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+int cu_walk__drain(struct cu_walk *w)
+{
+	size_t i;
+	int err;
+
+	/* defining one composite may reserve more: the list grows as we go */
+	for (i = 0; i < w->nr_pending; i++) {
+		Dwarf_Die die = w->pending[i].die;
+
+		err = define_composite(w, &die, w->pending[i].id);
+		if (err < 0)
+			return err;
+	}
+	w->nr_pending = 0;
+	return 0;
+}
+
+/* An enumerator's value, sign-extended when the enum is signed. */
+static int64_t enumerator_value(Dwarf_Attribute *attr, bool is_signed)
+{
+	Dwarf_Word u = 0;
+	Dwarf_Sword s = 0;
+
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		dwarf_formsdata(attr, &s);
+		return s;
+	case DW_FORM_data1:
+		dwarf_formudata(attr, &u);
+		return is_signed ? (int8_t)u : (int64_t)u;
+	case DW_FORM_data2:
+		dwarf_formudata(attr, &u);
+		return is_signed ? (int16_t)u : (int64_t)u;
+	case DW_FORM_data4:
+		dwarf_formudata(attr, &u);
+		return is_signed ? (int32_t)u : (int64_t)u;
+	default:
+		dwarf_formudata(attr, &u);
+		return (int64_t)u;
+	}
+}
+
+static bool enum_is_signed(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die under, child;
+	uint64_t enc;
+	int hops;
+
+	if (dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &under)) {
+		/* the underlying type, through typedefs and qualifiers */
+		for (hops = 0; hops < 16 && dwarf_tag(&under) != DW_TAG_base_type; hops++) {
+			if (!dwarf_attr(&under, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &under))
+				break;
+		}
+		if (attr_udata(&under, DW_AT_encoding, &enc))
+			return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	}
+	/* no underlying type: signed iff some value is negative as written */
+	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) != DW_TAG_enumerator ||
+			    !dwarf_attr(&child, DW_AT_const_value, &attr))
+				continue;
+			if ((dwarf_whatform(&attr) == DW_FORM_sdata || dwarf_whatform(&attr) == DW_FORM_implicit_const) &&
+			    enumerator_value(&attr, true) < 0)
+				return true;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return false;
+}
+
+static int enum_type(struct cu_walk *w, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	uint64_t size = 4;
+	bool is_signed = enum_is_signed(die), wide = false;
+	Dwarf_Die child, first;
+	bool has_children = !attr_flag(die, DW_AT_declaration) && dwarf_haschildren(die) &&
+			    dwarf_child(die, &first) == 0;
+	Dwarf_Attribute attr;
+	int id, err;
+
+	attr_udata(die, DW_AT_byte_size, &size);
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		cu_walk__diag(w, D2B_WARN, die, "enum size %" PRIu64 " not 1, 2, 4 or 8: using 4", size);
+		size = 4;
+	}
+	if (has_children) {
+		child = first;
+		do {
+			int64_t v;
+
+			if (dwarf_tag(&child) != DW_TAG_enumerator ||
+			    !dwarf_attr(&child, DW_AT_const_value, &attr))
+				continue;
+			v = enumerator_value(&attr, is_signed);
+			if (is_signed ? (v < INT32_MIN || v > INT32_MAX) : (uint64_t)v > UINT32_MAX)
+				wide = true;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (wide && !w->opts->no_enum64)
+		id = d2b_btf__add_enum64(w->btf, name, (uint32_t)size, is_signed);
+	else
+		id = d2b_btf__add_enum(w->btf, name, (uint32_t)size, is_signed);
+	if (id < 0 || !has_children)
+		return id;
+	child = first;
+	do {
+		const char *vname;
+		int64_t v;
+
+		if (dwarf_tag(&child) != DW_TAG_enumerator || !dwarf_attr(&child, DW_AT_const_value, &attr))
+			continue;
+		vname = dwarf_diename(&child);
+		v = enumerator_value(&attr, is_signed);
+		if (!wide || w->opts->no_enum64)
+			v = is_signed ? (int32_t)v : (int64_t)(uint32_t)v;
+		err = d2b_btf__add_enum_value(w->btf, vname, v);
+		if (err == -E2BIG) {
+			cu_walk__diag(w, D2B_WARN, die, "enum with more than %d values: rest left out",
+				      D2B_MAX_VLEN);
+			break;
+		}
+		if (err < 0) {
+			cu_walk__diag(w, D2B_INFO, &child, "enumerator '%s' left out", vname ?: "(anon)");
+			continue;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return id;
+}
+
+int cu_walk__proto(struct cu_walk *w, Dwarf_Die *die, bool names)
+{
+	Dwarf_Die child, first;
+	bool has_children = dwarf_haschildren(die) && dwarf_child(die, &first) == 0;
+	int ret, id, err;
+	uint32_t end;
+
+	ret = cu_walk__type_of(w, die);
+	if (ret < 0)
+		return ret;
+	if (has_children) {
+		child = first;
+		do {
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+				continue;
+			err = cu_walk__type_of(w, &child);
+			if (err < 0)
+				return err;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	end = d2b_btf__end_id(w->btf);
+	id = d2b_btf__add_func_proto(w->btf, ret);
+	if (id < 0 || !has_children)
+		return id;
+	child = first;
+	do {
+		int tag = dwarf_tag(&child), type;
+
+		if (tag == DW_TAG_unspecified_parameters) {
+			err = d2b_btf__add_param(w->btf, NULL, 0);
+			if (err < 0)
+				return err;
+			break;	/* varargs come last */
+		}
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		type = cu_walk__type_of(w, &child);
+		if (type < 0)
+			return type;
+		if (type == 0) {
+			cu_walk__diag(w, D2B_INFO, &child, "parameter of void type: using int");
+			type = cu_walk__int(w);
+			if (type < 0)
+				return type;
+		}
+		err = d2b_btf__add_param(w->btf, names ? dwarf_diename(&child) : NULL, type);
+		if (err < 0)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (d2b_btf__end_id(w->btf) != end + 1)
+		return -EFAULT;
+	return id;
+}
+
+static int translate(struct cu_walk *w, Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	switch (tag) {
+	case DW_TAG_base_type:
+		return base_type(w, die);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return pointer_type(w, die);
+	case DW_TAG_const_type:
+		return modifier_type(w, die, D2B_KIND_CONST);
+	case DW_TAG_volatile_type:
+		return modifier_type(w, die, D2B_KIND_VOLATILE);
+	case DW_TAG_restrict_type:
+		return modifier_type(w, die, D2B_KIND_RESTRICT);
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+	case DW_TAG_shared_type:
+		/* BTF has no such qualifier: the type itself */
+		return cu_walk__type_of(w, die);
+	case DW_TAG_typedef:
+		return typedef_type(w, die);
+	case DW_TAG_unspecified_type:
+		return 0;
+	case DW_TAG_array_type:
+		return array_type(w, die);
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return composite_type(w, die, tag);
+	case DW_TAG_enumeration_type:
+		return enum_type(w, die);
+	case DW_TAG_subroutine_type:
+		return cu_walk__proto(w, die, false);
+	default:
+		cu_walk__diag(w, D2B_INFO, die, "DWARF tag 0x%x is not a type BTF can express: void", tag);
+		return 0;
+	}
+}
+
+int cu_walk__type(struct cu_walk *w, Dwarf_Die *die)
+{
+	const char *vals[ANNOT_MAX];
+	uint64_t key = die_key(die), v;
+	int id, n, err;
+
+	if (hmap__find(&w->die_map, key, &v)) {
+		if (v == IN_PROGRESS) {
+			cu_walk__diag(w, D2B_WARN, die, "type refers to itself other than through a struct: void");
+			return 0;
+		}
+		return (int)v;
+	}
+	if (w->depth >= MAX_DEPTH) {
+		cu_walk__diag(w, D2B_WARN, die, "types nested deeper than %d: void", MAX_DEPTH);
+		id = 0;
+		goto out;
+	}
+	err = hmap__add(&w->die_map, key, IN_PROGRESS);
+	if (err)
+		return err;
+	w->depth++;
+	id = translate(w, die);
+	if (id >= 0 && !w->opts->skip_type_tags &&
+	    (dwarf_haschildren(die) || dwarf_hasattr(die, 0x2139))) {
+		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_SELF, vals, ANNOT_MAX);
+		if (n > ANNOT_MAX)
+			n = ANNOT_MAX;
+		if (n)
+			id = cu_annot__wrap(w, id, vals, n);
+	}
+	w->depth--;
+	if (id < 0)
+		return id;
+out:
+	err = hmap__set(&w->die_map, key, (uint64_t)id);
+	return err ? err : id;
+}

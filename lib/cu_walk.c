@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * One compile unit, start to end: decide whether its language is one we
+ * convert, walk its top-level DIEs (every type, defined function and
+ * variable, in DIE order, so type IDs follow the order types are first
+ * met), then define the composites reserved on the way.  Diagnostics are
+ * kept with the unit and handed on when the unit is merged, so that their
+ * order does not depend on which thread walked which unit.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "cu_walk.h"
+#include "dwarf_file.h"
+#include "vec.h"
+
+void cu_walk__diag(struct cu_walk *w, enum d2b_level level, Dwarf_Die *die, const char *fmt, ...)
+{
+	struct cu_diag *d;
+	va_list ap;
+	char *msg;
+
+	if (!w->opts->diag)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg || VEC_RESERVE(w->diags, w->diags_cap, w->nr_diags, 1)) {
+		free(msg);
+		w->oom = true;
+		return;
+	}
+	d = &w->diags[w->nr_diags++];
+	d->level = level;
+	d->die_off = die ? dwarf_dieoffset(die) : UINT64_MAX;
+	d->tag = die ? dwarf_tag(die) : 0;
+	d->msg = msg;
+}
+
+/* The languages whose types BTF describes: C, and assembly (no types). */
+static bool language_converted(int lang)
+{
+	switch (lang) {
+	case -1:		/* no DW_AT_language: assume C */
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case 0x002c:		/* DW_LANG_C17 */
+	case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const char *language_name(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+		return "C++";
+	case DW_LANG_Rust:
+		return "Rust";
+	case DW_LANG_Go:
+		return "Go";
+	case DW_LANG_Fortran77:
+	case DW_LANG_Fortran90:
+	case DW_LANG_Fortran95:
+	case DW_LANG_Fortran03:
+	case DW_LANG_Fortran08:
+		return "Fortran";
+	case DW_LANG_Ada83:
+	case DW_LANG_Ada95:
+		return "Ada";
+	default:
+		return NULL;
+	}
+}
+
+static bool is_type_tag(int tag)
+{
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_typedef:
+	case DW_TAG_array_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_subroutine_type:
+	case DW_TAG_unspecified_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_file *df,
+		 Dwarf_Die *cu_die)
+{
+	Dwarf_Die child;
+	int lang, err = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->opts = opts;
+	w->df = df;
+	w->cu_die = *cu_die;
+	w->cu_name = dwarf_diename(cu_die);
+	w->big_endian = dwarf_file__big_endian(df);
+	w->addr_size = dwarf_file__addr_size(df);
+	hmap__init(&w->die_map, false);
+	w->btf = d2b_btf__new(NULL);
+	if (!w->btf)
+		return -ENOMEM;
+
+	lang = dwarf_srclang(cu_die);
+	if (!language_converted(lang)) {
+		const char *lname = language_name(lang);
+
+		if (lname)
+			cu_walk__diag(w, D2B_INFO, cu_die, "compile unit left out: language %s", lname);
+		else
+			cu_walk__diag(w, D2B_INFO, cu_die, "compile unit left out: language 0x%x", lang);
+		w->skipped = true;
+		return 0;
+	}
+	if (!dwarf_haschildren(cu_die) || dwarf_child(cu_die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (is_type_tag(tag))
+			err = cu_walk__type(w, &child);
+		else if (tag == DW_TAG_subprogram)
+			err = cu_walk__subprogram(w, &child);
+		else if (tag == DW_TAG_variable)
+			err = cu_walk__variable(w, &child);
+		else if (tag == DW_TAG_imported_unit)
+			cu_walk__diag(w, D2B_INFO, &child, "imported (partial) unit not followed");
+		if (err < 0)
+			return err;
+		/* keep the worklist short and the IDs in meeting order */
+		err = cu_walk__drain(w);
+		if (err < 0)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+void cu_walk__release(struct cu_walk *w)
+{
+	size_t i;
+
+	hmap__release(&w->die_map);
+	d2b_btf__free(w->btf);
+	free(w->pending);
+	free(w->vars);
+	free(w->tag_offs);
+	for (i = 0; i < w->nr_diags; i++)
+		free(w->diags[i].msg);
+	free(w->diags);
+	memset(w, 0, sizeof(*w));
+}

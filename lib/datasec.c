@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * DATASECs, built once every unit is merged, because a section's variables
+ * come from many units.  Variables are sorted by (section, offset, order of
+ * meeting), so the result is deterministic; a DATASEC lists them by offset
+ * and the kernel refuses overlaps, zero sizes and entries past the section:
+ * such variables are left out (an alias at the address of another, a
+ * variable of incomplete type), each with a note.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "datasec.h"
+#include "dwarf_file.h"
+#include "strtab.h"
+#include "vec.h"
+
+struct ds_var {
+	uint32_t name_off;	/* in ds->strs */
+	uint32_t type;
+	enum d2b_linkage linkage;
+	size_t shndx;
+	uint64_t offset;
+	uint64_t seq;
+	uint32_t tags_start, nr_tags;
+};
+
+struct datasec_set {
+	struct strtab *strs;
+	struct ds_var *vars;
+	size_t nr, cap;
+	uint32_t *tags;
+	size_t nr_tags, tags_cap;
+};
+
+struct datasec_set *datasec_set__new(void)
+{
+	struct datasec_set *ds = calloc(1, sizeof(*ds));
+
+	if (!ds)
+		return NULL;
+	ds->strs = strtab__new(false);
+	if (!ds->strs) {
+		free(ds);
+		return NULL;
+	}
+	return ds;
+}
+
+void datasec_set__free(struct datasec_set *ds)
+{
+	if (!ds)
+		return;
+	strtab__free(ds->strs);
+	free(ds->vars);
+	free(ds->tags);
+	free(ds);
+}
+
+int datasec_set__add(struct datasec_set *ds, const char *name, enum d2b_linkage linkage,
+		     uint32_t type, size_t shndx, uint64_t offset, const char *const *tags,
+		     unsigned int nr_tags)
+{
+	struct ds_var *v;
+	int64_t off;
+	unsigned int i;
+	int err;
+
+	off = strtab__add(ds->strs, name);
+	if (off < 0)
+		return (int)off;
+	err = VEC_RESERVE(ds->vars, ds->cap, ds->nr, 1);
+	if (!err)
+		err = VEC_RESERVE(ds->tags, ds->tags_cap, ds->nr_tags, nr_tags);
+	if (err)
+		return err;
+	v = &ds->vars[ds->nr];
+	v->name_off = (uint32_t)off;
+	v->type = type;
+	v->linkage = linkage;
+	v->shndx = shndx;
+	v->offset = offset;
+	v->seq = ds->nr;
+	v->tags_start = ds->nr_tags;
+	v->nr_tags = nr_tags;
+	for (i = 0; i < nr_tags; i++) {
+		int64_t t = strtab__add(ds->strs, tags[i]);
+
+		if (t < 0)
+			return (int)t;
+		ds->tags[ds->nr_tags++] = (uint32_t)t;
+	}
+	ds->nr++;
+	return 0;
+}
+
+void datasec_set__remap(struct datasec_set *ds, const uint32_t *map)
+{
+	size_t i;
+
+	for (i = 0; i < ds->nr; i++)
+		ds->vars[i].type = map[ds->vars[i].type];
+}
+
+static int ds_var_cmp(const void *pa, const void *pb)
+{
+	const struct ds_var *a = pa, *b = pb;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+struct ds_entry {
+	uint32_t var, offset, size;
+};
+
+static int emit_section(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_file *df,
+			size_t first, size_t end, struct ds_entry *ents, datasec_note_fn note,
+			void *note_arg)
+{
+	const char *secname;
+	uint64_t secsize, prev_end = 0;
+	size_t i, n = 0;
+	int id, err;
+
+	if (dwarf_file__section(df, ds->vars[first].shndx, &secname, &secsize) != 0)
+		return 0;
+	if (secsize == 0 || secsize > UINT32_MAX) {
+		note(note_arg, "section %s: size %llu unusable for a DATASEC", secname,
+		     (unsigned long long)secsize);
+		return 0;
+	}
+	for (i = first; i < end; i++) {
+		const struct ds_var *v = &ds->vars[i];
+		const char *name = strtab__str(ds->strs, v->name_off);
+		int64_t size = d2b_btf__resolve_size(btf, v->type);
+		unsigned int t;
+
+		if (size <= 0) {
+			note(note_arg, "variable '%s' left out: type has no size", name);
+			continue;
+		}
+		if (v->offset + (uint64_t)size > secsize) {
+			note(note_arg, "variable '%s' left out: extends past the end of %s", name, secname);
+			continue;
+		}
+		if (n && v->offset < prev_end) {
+			note(note_arg, "variable '%s' left out: overlaps another in %s", name, secname);
+			continue;
+		}
+		id = d2b_btf__add_var(btf, name, v->linkage, v->type);
+		if (id < 0)
+			return id;
+		for (t = 0; t < v->nr_tags; t++) {
+			err = d2b_btf__add_decl_tag(btf, strtab__str(ds->strs, ds->tags[v->tags_start + t]),
+						    id, -1);
+			if (err < 0)
+				return err;
+		}
+		ents[n].var = id;
+		ents[n].offset = (uint32_t)v->offset;
+		ents[n].size = (uint32_t)size;
+		n++;
+		prev_end = v->offset + (uint64_t)size;
+	}
+	if (!n)
+		return 0;
+	id = d2b_btf__add_datasec(btf, secname, (uint32_t)secsize);
+	if (id < 0)
+		return id;
+	for (i = 0; i < n; i++) {
+		if (i == D2B_MAX_VLEN) {
+			note(note_arg, "section %s: more than %d variables, rest left out", secname, D2B_MAX_VLEN);
+			break;
+		}
+		err = d2b_btf__add_datasec_var(btf, ents[i].var, ents[i].offset, ents[i].size);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_file *df,
+		      datasec_note_fn note, void *note_arg)
+{
+	struct ds_entry *ents;
+	size_t i, j;
+	int err = 0;
+
+	if (!ds->nr)
+		return 0;
+	qsort(ds->vars, ds->nr, sizeof(*ds->vars), ds_var_cmp);
+	ents = calloc(ds->nr, sizeof(*ents));
+	if (!ents)
+		return -ENOMEM;
+	for (i = 0; i < ds->nr && !err; i = j) {
+		for (j = i + 1; j < ds->nr && ds->vars[j].shndx == ds->vars[i].shndx; j++)
+			;
+		err = emit_section(ds, btf, df, i, j, ents, note, note_arg);
+	}
+	free(ents);
+	return err;
+}

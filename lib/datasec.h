@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct datasec_set: the variables of all units, turned into VARs and one
+ * DATASEC per ELF section once the types are final.
+ */
+#ifndef D2B_DATASEC_H
+#define D2B_DATASEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf2btf.h"
+
+struct dwarf_file;
+struct datasec_set;
+
+struct datasec_set *datasec_set__new(void);
+void datasec_set__free(struct datasec_set *ds);
+/* Record a variable; type is an ID in the output (before dedup__finish). */
+int datasec_set__add(struct datasec_set *ds, const char *name, enum d2b_linkage linkage,
+		     uint32_t type, size_t shndx, uint64_t offset, const char *const *tags,
+		     unsigned int nr_tags);
+/* Translate every recorded type through map (old ID -> new ID). */
+void datasec_set__remap(struct datasec_set *ds, const uint32_t *map);
+
+typedef void (*datasec_note_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Add VARs, their DECL_TAGs and DATASECs to btf.  note reports dropped variables. */
+int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_file *df,
+		      datasec_note_fn note, void *note_arg);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct dedup: merge the BTF of compile units, one at a time, into one
+ * deduplicated BTF (see dedup.c for the theory).
+ *
+ *	dedup__new(out, &opts, &d);          out: empty, or split over a base
+ *	for each unit, in a fixed order:
+ *		dedup__add_unit(d, unit, map);   unit: standalone BTF (IDs from 1,
+ *						  own strings, no VAR/DATASEC)
+ *	dedup__finish(d, &final_map);         FWD resolution, final merge,
+ *					      string compaction
+ *
+ * Determinism: the result depends only on the sequence of units.
+ */
+#ifndef D2B_DEDUP_H
+#define D2B_DEDUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dwarf2btf.h"
+
+struct dedup;
+
+struct dedup_opts {
+	bool force_collisions;	/* test switch: every hash is 0 */
+	bool append_only;	/* no merging: every unit type is appended (debugging) */
+};
+
+/* Per-kind counters, for --stats */
+struct dedup_stats {
+	uint64_t in[D2B_KIND_MAX + 1];	/* unit types seen */
+	uint64_t out[D2B_KIND_MAX + 1];	/* types in out after finish */
+};
+
+int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup **ret);
+void dedup__free(struct dedup *d);
+
+/*
+ * Merge unit into out.  map, if not NULL, must hold d2b_btf__end_id(unit)
+ * entries; it receives each unit ID's ID in out (map[0] = 0).  Those IDs
+ * stay valid until dedup__finish().
+ */
+int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
+
+/*
+ * Resolve leftover forward declarations (to the one STRUCT/UNION of that
+ * name, when there is exactly one), merge the types that became equal,
+ * renumber out compactly and drop unreferenced strings.  *final_map
+ * (owned by d, may be NULL if unwanted) translates an out ID from before
+ * finish to its ID after.  Base types (split BTF) never change.
+ */
+int dedup__finish(struct dedup *d, const uint32_t **final_map);
+
+void dedup__stats(const struct dedup *d, struct dedup_stats *ret);
+
+#endif

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libdwfl in "offline" mode does three things for us that plain
+ * dwarf_begin_elf() does not: it applies an ET_REL file's relocations to
+ * its debug sections (without that, every string in a kernel module's
+ * DWARF is garbage), it lays out ET_REL sections at distinct addresses so
+ * that a variable's DW_OP_addr names its section, and it follows
+ * .gnu_debuglink / build-id to a separate debug file.  libdw itself inflates
+ * SHF_COMPRESSED and legacy .zdebug sections.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+
+#include "dwarf_file.h"
+#include "hmap.h"
+
+struct dwarf_file {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Elf *elf;		/* the main file */
+	size_t shstrndx;
+	bool big_endian;
+	bool is_rel;
+	unsigned int addr_size;
+	/* ET_REL: data symbol name hash -> symbol index, built at open */
+	struct hmap syms;
+	Elf_Data *symtab;
+	size_t symstr_ndx;
+	GElf_Shdr symtab_shdr;
+};
+
+static char *debuginfo_path_none;	/* NULL: the standard search path */
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path_none,
+};
+
+static int elf_check_header(int fd, char *errbuf, size_t errlen)
+{
+	unsigned char ident[EI_NIDENT];
+	ssize_t n = pread(fd, ident, sizeof(ident), 0);
+
+	if (n < 0) {
+		snprintf(errbuf, errlen, "read failed: %s", strerror(errno));
+		return -errno;
+	}
+	if (n < SELFMAG || memcmp(ident, ELFMAG, SELFMAG) != 0) {
+		snprintf(errbuf, errlen, "not an ELF file");
+		return -ENOEXEC;
+	}
+	if (n < EI_NIDENT) {
+		snprintf(errbuf, errlen, "truncated ELF header");
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+static bool data_symbol(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_OBJECT || type == STT_NOTYPE || type == STT_TLS) &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE && sym->st_name;
+}
+
+static int index_symbols(struct dwarf_file *df)
+{
+	Elf_Scn *scn = NULL;
+	size_t i, n;
+
+	while ((scn = elf_nextscn(df->elf, scn))) {
+		if (!gelf_getshdr(scn, &df->symtab_shdr) || df->symtab_shdr.sh_type != SHT_SYMTAB)
+			continue;
+		df->symtab = elf_getdata(scn, NULL);
+		df->symstr_ndx = df->symtab_shdr.sh_link;
+		break;
+	}
+	if (!df->symtab || !df->symtab_shdr.sh_entsize)
+		return 0;
+	n = df->symtab->d_size / df->symtab_shdr.sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int err;
+
+		if (!gelf_getsym(df->symtab, (int)i, &sym) || !data_symbol(&sym))
+			continue;
+		name = elf_strptr(df->elf, df->symstr_ndx, sym.st_name);
+		if (!name)
+			continue;
+		err = hmap__add(&df->syms, hash_str(name), i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int dwarf_file__symbol_section(struct dwarf_file *df, const char *name, size_t *ret_shndx,
+			       uint64_t *ret_off)
+{
+	struct hmap_iter it;
+	uint64_t idx;
+
+	if (!df->is_rel || !df->symtab)
+		return -ENOENT;
+	hmap__iter_init(&df->syms, hash_str(name), &it);
+	while (hmap__next(&df->syms, &it, &idx)) {
+		GElf_Sym sym;
+		const char *s;
+
+		if (!gelf_getsym(df->symtab, (int)idx, &sym))
+			continue;
+		s = elf_strptr(df->elf, df->symstr_ndx, sym.st_name);
+		if (s && !strcmp(s, name)) {
+			*ret_shndx = sym.st_shndx;
+			*ret_off = sym.st_value;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen)
+{
+	struct dwarf_file *df;
+	GElf_Ehdr ehdr;
+	int fd, err;
+
+	*ret = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s", strerror(errno));
+		return err;
+	}
+	err = elf_check_header(fd, errbuf, errlen);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	df = calloc(1, sizeof(*df));
+	if (!df) {
+		close(fd);
+		return -ENOMEM;
+	}
+	df->dwfl = dwfl_begin(&offline_callbacks);
+	if (!df->dwfl) {
+		close(fd);
+		err = -ENOMEM;
+		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		goto fail;
+	}
+	dwfl_report_begin(df->dwfl);
+	/* dwfl owns fd from here on, on success and failure alike */
+	df->mod = dwfl_report_offline(df->dwfl, path, path, fd);
+	if (!df->mod) {
+		snprintf(errbuf, errlen, "cannot read ELF: %s", dwfl_errmsg(-1));
+		err = -ENOEXEC;
+		goto fail;
+	}
+	if (dwfl_report_end(df->dwfl, NULL, NULL) != 0) {
+		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		err = -EINVAL;
+		goto fail;
+	}
+	df->elf = dwfl_module_getelf(df->mod, &df->bias);
+	if (!df->elf || !gelf_getehdr(df->elf, &ehdr)) {
+		snprintf(errbuf, errlen, "cannot read ELF header: %s", dwfl_errmsg(-1));
+		err = -ENOEXEC;
+		goto fail;
+	}
+	if (elf_getshdrstrndx(df->elf, &df->shstrndx) != 0) {
+		snprintf(errbuf, errlen, "cannot read section names: %s", elf_errmsg(-1));
+		err = -ENOEXEC;
+		goto fail;
+	}
+	df->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	df->is_rel = ehdr.e_type == ET_REL;
+	hmap__init(&df->syms, false);
+	if (df->is_rel) {
+		err = index_symbols(df);
+		if (err) {
+			snprintf(errbuf, errlen, "cannot read the symbol table");
+			goto fail;
+		}
+	}
+	df->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	df->dw = dwfl_module_getdwarf(df->mod, &df->bias);
+	if (!df->dw) {
+		int e = dwfl_errno();
+
+		snprintf(errbuf, errlen, "no DWARF debug information (%s)",
+			 e ? dwfl_errmsg(e) : "no .debug_info");
+		err = -ENODATA;
+		goto fail;
+	}
+	*ret = df;
+	return 0;
+fail:
+	dwarf_file__free(df);
+	return err;
+}
+
+void dwarf_file__free(struct dwarf_file *df)
+{
+	if (!df)
+		return;
+	hmap__release(&df->syms);
+	if (df->dwfl)
+		dwfl_end(df->dwfl);
+	free(df);
+}
+
+Dwarf *dwarf_file__dwarf(const struct dwarf_file *df)
+{
+	return df->dw;
+}
+
+bool dwarf_file__big_endian(const struct dwarf_file *df)
+{
+	return df->big_endian;
+}
+
+unsigned int dwarf_file__addr_size(const struct dwarf_file *df)
+{
+	return df->addr_size;
+}
+
+int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped)
+{
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Die cudie, subdie;
+	size_t cap = 0;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	int r;
+
+	units->dies = NULL;
+	units->nr = 0;
+	*skipped = 0;
+	while ((r = dwarf_get_units(df->dw, cu, &next, &version, &unit_type, &cudie, &subdie)) == 0) {
+		cu = next;
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
+			(*skipped)++;
+			continue;
+		}
+		if (units->nr == cap) {
+			Dwarf_Die *p;
+
+			cap = cap ? cap * 2 : 64;
+			p = realloc(units->dies, cap * sizeof(*p));
+			if (!p) {
+				free(units->dies);
+				units->dies = NULL;
+				return -ENOMEM;
+			}
+			units->dies = p;
+		}
+		units->dies[units->nr++] = cudie;
+	}
+	if (r < 0) {
+		free(units->dies);
+		units->dies = NULL;
+		units->nr = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_shndx,
+			     uint64_t *ret_off)
+{
+	Dwarf_Addr a = addr + df->bias, bias;
+	Elf_Scn *scn = dwfl_module_address_section(df->mod, &a, &bias);
+	GElf_Shdr shdr;
+
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		return -ENOENT;
+	*ret_shndx = elf_ndxscn(scn);
+	*ret_off = a;
+	return 0;
+}
+
+int dwarf_file__section(struct dwarf_file *df, size_t shndx, const char **ret_name,
+			uint64_t *ret_size)
+{
+	Elf_Scn *scn = elf_getscn(df->elf, shndx);
+	GElf_Shdr shdr;
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return -ENOENT;
+	name = elf_strptr(df->elf, df->shstrndx, shdr.sh_name);
+	if (!name)
+		return -ENOENT;
+	*ret_name = name;
+	*ret_size = shdr.sh_size;
+	return 0;
+}

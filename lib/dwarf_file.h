@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct dwarf_file: an ELF file opened for its DWARF through libdwfl, so
+ * that ET_REL objects get their debug sections relocated, compressed
+ * sections are inflated, and a .gnu_debuglink'ed debug file is found.
+ */
+#ifndef D2B_DWARF_FILE_H
+#define D2B_DWARF_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+struct dwarf_file;
+
+/* Every compile unit's DIE, in .debug_info order. */
+struct dwarf_units {
+	Dwarf_Die *dies;
+	size_t nr;
+};
+
+int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen);
+void dwarf_file__free(struct dwarf_file *df);
+Dwarf *dwarf_file__dwarf(const struct dwarf_file *df);
+bool dwarf_file__big_endian(const struct dwarf_file *df);
+unsigned int dwarf_file__addr_size(const struct dwarf_file *df);
+/* List the compile units (skeleton and type units are left out and
+ * counted in *skipped).  Caller frees units->dies. */
+int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped);
+/*
+ * Map a DWARF address (a DW_OP_addr operand) to the allocated ELF section
+ * holding it: section index and offset inside it.  -ENOENT if none.
+ */
+int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_shndx,
+			     uint64_t *ret_off);
+/*
+ * ET_REL only: the section and offset of the defined data symbol name,
+ * for objects whose relocations libdwfl cannot apply (BPF targets with
+ * elfutils < 0.190): their DW_OP_addr operands are not resolved.
+ */
+int dwarf_file__symbol_section(struct dwarf_file *df, const char *name, size_t *ret_shndx,
+			       uint64_t *ret_off);
+/* Name and size of a section of the main ELF file, by index. */
+int dwarf_file__section(struct dwarf_file *df, size_t shndx, const char **ret_name,
+			uint64_t *ret_size);
+
+#endif
