@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Raw BTF in and out.
+ *
+ * Parsing treats the blob as hostile and runs in passes over a private,
+ * word-aligned copy of the type section:
+ *
+ *   1. header: magic in either byte order (a swapped magic means every
+ *      field of the blob is swapped), version, flags, header length, and
+ *      the bytes of a longer header, which we must understand (none yet:
+ *      they must be zero);
+ *   2. sections: inside the data, not overlapping, types 4-aligned, strings
+ *      NUL-terminated (and NUL-first unless split);
+ *   3. type walk: each type's kind is known and its trailing records end
+ *      inside the section; this counts the types, which fixes the end ID;
+ *   4. fields: every string offset and type ID, visited by the shared field
+ *      iterator, lies in range; then the type is appended as-is.
+ *
+ * Only after all four does the caller get a d2b_btf, so a bad blob never
+ * leaves a half-built object behind.  Split BTF continues the base's type
+ * IDs and string offsets; its string section may be empty or start in the
+ * middle of nothing (no leading NUL), as libbpf and pahole write it.
+ *
+ * Encoding writes header, types in ID order and strings, in the byte order
+ * the BTF was read in (host order for built BTF), so that parse + encode
+ * reproduces the input byte for byte.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "btf.h"
+#include "strtab.h"
+
+enum {
+	HDR_SIZE = sizeof(struct d2b_header),
+};
+
+static enum d2b_endian host_endian(void)
+{
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? D2B_ENDIAN_LITTLE : D2B_ENDIAN_BIG;
+}
+
+static bool endian_swaps(enum d2b_endian e)
+{
+	return e != D2B_ENDIAN_NATIVE && e != host_endian();
+}
+
+static int __attribute__((format(printf, 4, 5)))
+io_err(int err, char *errbuf, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errbuf && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(errbuf, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* ---- parsing ---- */
+
+struct raw_parse {
+	const uint8_t *data;
+	size_t size;
+	const struct d2b_btf *base;
+	bool swap;
+	struct d2b_header hdr;
+	uint32_t *words;	/* the type section, host order */
+	size_t nwords;
+	uint32_t start_id, end_id;
+	uint32_t start_str, end_str;
+	char *errbuf;
+	size_t errlen;
+};
+
+static int raw_parse_header(struct raw_parse *p)
+{
+	struct d2b_header *h = &p->hdr;
+	size_t i;
+
+	if (p->size < HDR_SIZE)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "%zu bytes are too few for a BTF header (%d)", p->size, HDR_SIZE);
+	memcpy(h, p->data, HDR_SIZE);
+	if (h->magic == __builtin_bswap16(D2B_BTF_MAGIC)) {
+		p->swap = true;
+		h->magic = D2B_BTF_MAGIC;
+		h->hdr_len = __builtin_bswap32(h->hdr_len);
+		h->type_off = __builtin_bswap32(h->type_off);
+		h->type_len = __builtin_bswap32(h->type_len);
+		h->str_off = __builtin_bswap32(h->str_off);
+		h->str_len = __builtin_bswap32(h->str_len);
+	} else if (h->magic != D2B_BTF_MAGIC) {
+		return io_err(-EINVAL, p->errbuf, p->errlen, "bad BTF magic 0x%04x", h->magic);
+	}
+	if (h->version != D2B_BTF_VERSION)
+		return io_err(-EINVAL, p->errbuf, p->errlen, "unsupported BTF version %u", h->version);
+	if (h->flags)
+		return io_err(-EINVAL, p->errbuf, p->errlen, "unsupported BTF header flags 0x%x",
+			      h->flags);
+	if (h->hdr_len < HDR_SIZE)
+		return io_err(-EINVAL, p->errbuf, p->errlen, "header length %u is below %d",
+			      h->hdr_len, HDR_SIZE);
+	if (h->hdr_len > p->size)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "header length %u runs past the end of the data (%zu bytes)",
+			      h->hdr_len, p->size);
+	/* a longer header from a newer format: fine only if we lose nothing */
+	for (i = HDR_SIZE; i < h->hdr_len; i++) {
+		if (p->data[i])
+			return io_err(-EINVAL, p->errbuf, p->errlen,
+				      "unknown header field at byte %zu is not zero", i);
+	}
+	return 0;
+}
+
+static int raw_parse_sections(struct raw_parse *p)
+{
+	const struct d2b_header *h = &p->hdr;
+	uint64_t body = p->size - h->hdr_len;
+	uint64_t type_end = (uint64_t)h->type_off + h->type_len;
+	uint64_t str_end = (uint64_t)h->str_off + h->str_len;
+	const char *strs;
+
+	if (type_end > body)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "type section [%u, %llu) runs past the end of the data (%llu bytes after the header)",
+			      h->type_off, (unsigned long long)type_end, (unsigned long long)body);
+	if (str_end > body)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "string section [%u, %llu) runs past the end of the data (%llu bytes after the header)",
+			      h->str_off, (unsigned long long)str_end, (unsigned long long)body);
+	if (h->type_len && h->str_len && h->type_off < str_end && h->str_off < type_end)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "type section [%u, %llu) and string section [%u, %llu) overlap",
+			      h->type_off, (unsigned long long)type_end,
+			      h->str_off, (unsigned long long)str_end);
+	if (h->type_off % 4)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "type section offset %u is not 4-byte aligned", h->type_off);
+	if (h->type_len % 4)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "type section length %u is not a multiple of 4", h->type_len);
+
+	strs = (const char *)p->data + h->hdr_len + h->str_off;
+	if (!p->base && !h->str_len)
+		return io_err(-EINVAL, p->errbuf, p->errlen, "string section is empty");
+	if (!p->base && strs[0])
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "string section does not start with a NUL");
+	if (h->str_len && strs[h->str_len - 1])
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "string section does not end with a NUL");
+	p->start_str = p->base ? btf_end_str(p->base) : 0;
+	if (h->str_len && (uint64_t)p->start_str + h->str_len - 1 > D2B_MAX_NAME_OFF)
+		return io_err(-E2BIG, p->errbuf, p->errlen,
+			      "string section of %u bytes ends past the largest offset 0x%x",
+			      h->str_len, D2B_MAX_NAME_OFF);
+	p->end_str = p->start_str + h->str_len;
+	return 0;
+}
+
+/* Pass 3: copy the types into host order and find where each one ends. */
+static int raw_parse_walk(struct raw_parse *p)
+{
+	size_t pos = 0, i;
+	uint32_t id = p->start_id;
+
+	p->nwords = p->hdr.type_len / 4;
+	p->words = malloc(p->nwords ? p->nwords * 4 : 1);
+	if (!p->words)
+		return -ENOMEM;
+	memcpy(p->words, p->data + p->hdr.hdr_len + p->hdr.type_off, p->nwords * 4);
+	if (p->swap) {
+		for (i = 0; i < p->nwords; i++)
+			p->words[i] = __builtin_bswap32(p->words[i]);
+	}
+	while (pos < p->nwords) {
+		const struct d2b_type *t = (const struct d2b_type *)(p->words + pos);
+		unsigned int kind;
+		size_t n;
+
+		if (id > D2B_MAX_TYPE_ID)
+			return io_err(-E2BIG, p->errbuf, p->errlen,
+				      "more types than the largest ID %u", D2B_MAX_TYPE_ID);
+		if (p->nwords - pos < 3)
+			return io_err(-EINVAL, p->errbuf, p->errlen,
+				      "type [%u] at byte %zu of the type section is cut short",
+				      id, pos * 4);
+		kind = d2b_kind(t);
+		if (kind == D2B_KIND_UNKN || kind > D2B_KIND_MAX)
+			return io_err(-EINVAL, p->errbuf, p->errlen,
+				      "type [%u] at byte %zu of the type section has invalid kind %u",
+				      id, pos * 4, kind);
+		n = btf_type_words(t);
+		if (n > p->nwords - pos)
+			return io_err(-EINVAL, p->errbuf, p->errlen,
+				      "type [%u] %s with vlen %u runs past the end of the type section",
+				      id, d2b_kind_name(kind), d2b_vlen(t));
+		pos += n;
+		id++;
+	}
+	p->end_id = id;
+	return 0;
+}
+
+/* Name the field at word w of t, for error messages. */
+static void field_name(const struct d2b_type *t, size_t w, char *buf, size_t len)
+{
+	unsigned int kind = d2b_kind(t);
+	const char *rec = "member";
+	size_t stride = 3, r;
+
+	if (w == 0) {
+		snprintf(buf, len, "name");
+		return;
+	}
+	if (w == 2) {
+		snprintf(buf, len, kind == D2B_KIND_FUNC_PROTO ? "return type" : "type");
+		return;
+	}
+	if (kind == D2B_KIND_ARRAY) {
+		snprintf(buf, len, w == 3 ? "element type" : "index type");
+		return;
+	}
+	switch (kind) {
+	case D2B_KIND_ENUM:
+		stride = 2;
+		/* fallthrough */
+	case D2B_KIND_ENUM64:
+		rec = "value";
+		break;
+	case D2B_KIND_FUNC_PROTO:
+		stride = 2;
+		rec = "param";
+		break;
+	case D2B_KIND_DATASEC:
+		rec = "var";
+		break;
+	default:
+		break;
+	}
+	r = (w - 3) / stride;
+	if (kind == D2B_KIND_DATASEC)
+		snprintf(buf, len, "%s %zu type", rec, r);
+	else
+		snprintf(buf, len, "%s %zu %s", rec, r, (w - 3) % stride ? "type" : "name");
+}
+
+static int raw_parse_fields(struct raw_parse *p, struct d2b_type *t, uint32_t id)
+{
+	struct btf_field_iter it;
+	uint32_t *f;
+	char what[64];
+
+	btf_field_iter__init(&it, t, BTF_FIELD_STRS);
+	while ((f = btf_field_iter__next(&it))) {
+		if (*f < p->end_str || *f == 0)
+			continue;
+		field_name(t, f - (uint32_t *)t, what, sizeof(what));
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "type [%u] %s: %s offset 0x%x out of range (strings end at 0x%x)",
+			      id, d2b_kind_name(d2b_kind(t)), what, *f, p->end_str);
+	}
+	btf_field_iter__init(&it, t, BTF_FIELD_IDS);
+	while ((f = btf_field_iter__next(&it))) {
+		if (*f < p->end_id)
+			continue;
+		field_name(t, f - (uint32_t *)t, what, sizeof(what));
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "type [%u] %s: %s ID %u out of range (last type is [%u])",
+			      id, d2b_kind_name(d2b_kind(t)), what, *f, p->end_id - 1);
+	}
+	return 0;
+}
+
+int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base,
+		       struct d2b_btf **ret, char *errbuf, size_t errlen)
+{
+	struct raw_parse p = {
+		.data = data, .size = size, .base = base, .errbuf = errbuf, .errlen = errlen,
+	};
+	struct d2b_btf *btf = NULL;
+	size_t pos;
+	uint32_t id;
+	int err;
+
+	*ret = NULL;
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
+	if (!data && size)
+		return -EINVAL;
+	p.start_id = base ? d2b_btf__end_id(base) : 1;
+	err = raw_parse_header(&p);
+	if (err)
+		goto out;
+	err = raw_parse_sections(&p);
+	if (err)
+		goto out;
+	err = raw_parse_walk(&p);
+	if (err)
+		goto out;
+
+	btf = d2b_btf__new(base);
+	if (!btf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = strtab__load(btf_strtab(btf), (const char *)p.data + p.hdr.hdr_len + p.hdr.str_off,
+			   p.hdr.str_len);
+	if (err) {
+		io_err(err, errbuf, errlen, "cannot load the string section");
+		goto out;
+	}
+	for (pos = 0, id = p.start_id; pos < p.nwords; id++) {
+		struct d2b_type *t = (struct d2b_type *)(p.words + pos);
+		int r;
+
+		err = raw_parse_fields(&p, t, id);
+		if (err)
+			goto out;
+		r = d2b_btf__add_raw(btf, t);
+		if (r < 0) {
+			err = io_err(r, errbuf, errlen, "type [%u]: cannot add it", id);
+			goto out;
+		}
+		pos += btf_type_words(t);
+	}
+	d2b_btf__set_endian(btf, p.swap ? (host_endian() == D2B_ENDIAN_LITTLE ?
+					    D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE) : host_endian());
+	*ret = btf;
+	btf = NULL;
+out:
+	d2b_btf__free(btf);
+	free(p.words);
+	return err;
+}
+
+/* ---- files ---- */
+
+/* Read fd to its end; size is only a hint (sysfs files may report 4096). */
+static int read_all(int fd, size_t hint, uint8_t **ret, size_t *ret_len)
+{
+	size_t cap = hint + 1, len = 0;
+	uint8_t *buf = NULL, *nb;
+	int err = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len == cap) {
+			if (buf && cap > SIZE_MAX / 2) {
+				err = -E2BIG;
+				goto out;
+			}
+			cap = buf ? cap * 2 : cap;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+		}
+		n = pread(fd, buf + len, cap - len, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	*ret = buf;
+	*ret_len = len;
+	buf = NULL;
+out:
+	free(buf);
+	return err;
+}
+
+static int load_elf(int fd, const char *path, const struct d2b_btf *base,
+		    struct d2b_btf **ret, char *errbuf, size_t errlen)
+{
+	Elf *elf = NULL;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	size_t shstrndx;
+	char why[256];
+	int err;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return io_err(-EINVAL, errbuf, errlen, "%s: libelf is unusable", path);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		err = io_err(-EINVAL, errbuf, errlen, "%s: not a valid ELF file: %s", path,
+			     elf_errmsg(-1));
+		goto out;
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx)) {
+		err = io_err(-EINVAL, errbuf, errlen, "%s: no section name table: %s", path,
+			     elf_errmsg(-1));
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".BTF"))
+			continue;
+		if (sh.sh_type == SHT_NOBITS) {
+			err = io_err(-EINVAL, errbuf, errlen, "%s: .BTF section has no data", path);
+			goto out;
+		}
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
+			err = io_err(-EINVAL, errbuf, errlen, "%s: cannot decompress .BTF: %s",
+				     path, elf_errmsg(-1));
+			goto out;
+		}
+		break;
+	}
+	if (!scn) {
+		err = io_err(-ENOENT, errbuf, errlen, "%s: no .BTF section", path);
+		goto out;
+	}
+	d = elf_rawdata(scn, NULL);
+	if (!d) {
+		err = io_err(-EINVAL, errbuf, errlen, "%s: cannot read .BTF: %s", path,
+			     elf_errmsg(-1));
+		goto out;
+	}
+	err = d2b_btf__parse_raw(d->d_buf, d->d_size, base, ret, why, sizeof(why));
+	if (err)
+		io_err(err, errbuf, errlen, "%s: .BTF: %s", path, why);
+out:
+	elf_end(elf);
+	return err;
+}
+
+int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
+		       struct d2b_btf **ret, char *errbuf, size_t errlen)
+{
+	uint8_t magic[4] = { 0 }, *buf = NULL;
+	struct stat st;
+	size_t len = 0;
+	char why[256];
+	int fd, err;
+	ssize_t n;
+
+	*ret = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return io_err(-errno, errbuf, errlen, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		err = io_err(-errno, errbuf, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	n = pread(fd, magic, sizeof(magic), 0);
+	if (n == 4 && !memcmp(magic, "\177ELF", 4)) {
+		err = load_elf(fd, path, base, ret, errbuf, errlen);
+		goto out;
+	}
+	if (n < 2 || !((magic[0] == 0x9f && magic[1] == 0xeb) ||
+		       (magic[0] == 0xeb && magic[1] == 0x9f))) {
+		err = io_err(-EINVAL, errbuf, errlen, "%s: neither an ELF file nor raw BTF", path);
+		goto out;
+	}
+	err = read_all(fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &buf, &len);
+	if (err) {
+		io_err(err, errbuf, errlen, "%s: %s", path, strerror(-err));
+		goto out;
+	}
+	err = d2b_btf__parse_raw(buf, len, base, ret, why, sizeof(why));
+	if (err)
+		io_err(err, errbuf, errlen, "%s: %s", path, why);
+out:
+	free(buf);
+	close(fd);
+	return err;
+}
+
+/* ---- encoding ---- */
+
+/* Split BTF whose only string is the strtab's own leading NUL, unused by any
+ * type, came from an empty string section: write it back empty. */
+static bool strings_empty_split(const struct d2b_btf *btf)
+{
+	uint32_t id, start = btf_start_str(btf);
+
+	if (!d2b_btf__base(btf) || strtab__size(btf_strtab(btf)) != 1)
+		return false;
+	for (id = d2b_btf__start_id(btf); id < d2b_btf__end_id(btf); id++) {
+		struct d2b_type *t = btf_type_mut((struct d2b_btf *)btf, id);
+		struct btf_field_iter it;
+		uint32_t *f;
+
+		if (!t)
+			return false;
+		btf_field_iter__init(&it, t, BTF_FIELD_STRS);
+		while ((f = btf_field_iter__next(&it))) {
+			if (*f == start)
+				return false;
+		}
+	}
+	return true;
+}
+
+int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
+{
+	bool swap = endian_swaps(d2b_btf__endian(btf));
+	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf);
+	struct d2b_header hdr = { 0 };
+	uint64_t type_len = 0, str_len, total;
+	uint8_t *buf, *pos;
+
+	*ret = NULL;
+	*ret_size = 0;
+	for (id = start; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+
+		if (!t)
+			return -EINVAL;	/* reserved and never defined */
+		type_len += btf_type_words(t) * 4;
+	}
+	str_len = strings_empty_split(btf) ? 0 : strtab__size(btf_strtab(btf));
+	total = HDR_SIZE + type_len + str_len;
+	if (type_len + str_len > UINT32_MAX)
+		return -E2BIG;
+	buf = malloc(total);
+	if (!buf)
+		return -ENOMEM;
+
+	hdr.magic = D2B_BTF_MAGIC;
+	hdr.version = D2B_BTF_VERSION;
+	hdr.hdr_len = HDR_SIZE;
+	hdr.type_off = 0;
+	hdr.type_len = type_len;
+	hdr.str_off = type_len;
+	hdr.str_len = str_len;
+	if (swap) {
+		hdr.magic = __builtin_bswap16(hdr.magic);
+		hdr.hdr_len = __builtin_bswap32(hdr.hdr_len);
+		hdr.type_len = __builtin_bswap32(hdr.type_len);
+		hdr.str_off = __builtin_bswap32(hdr.str_off);
+		hdr.str_len = __builtin_bswap32(hdr.str_len);
+	}
+	memcpy(buf, &hdr, HDR_SIZE);
+	pos = buf + HDR_SIZE;
+	for (id = start; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		size_t i, n = btf_type_words(t);
+
+		if (swap) {
+			for (i = 0; i < n; i++) {
+				uint32_t w = __builtin_bswap32(((const uint32_t *)t)[i]);
+
+				memcpy(pos + i * 4, &w, 4);
+			}
+		} else {
+			memcpy(pos, t, n * 4);
+		}
+		pos += n * 4;
+	}
+	memcpy(pos, strtab__data(btf_strtab(btf)), str_len);
+	*ret = buf;
+	*ret_size = total;
+	return 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Create path.tmp.PID.N exclusively; mode 0666 less the umask, like any new file. */
+static int open_temp(const char *path, char **ret)
+{
+	size_t len = strlen(path) + 48;
+	char *tmp = malloc(len);
+	unsigned int i;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (i = 0; i < 1000; i++) {
+		int fd;
+
+		snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), i);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			*ret = tmp;
+			return fd;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	i = errno;
+	free(tmp);
+	return -(int)i;
+}
+
+int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path)
+{
+	void *data = NULL;
+	char *tmp = NULL;
+	struct stat st;
+	size_t size;
+	int fd, err;
+
+	err = d2b_btf__encode(btf, &data, &size);
+	if (err)
+		return err;
+	fd = open_temp(path, &tmp);
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	err = write_all(fd, data, size);
+	/* replacing a file keeps its mode */
+	if (!err && !stat(path, &st) && fchmod(fd, st.st_mode & 07777))
+		err = -errno;
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(data);
+	return err;
+}
