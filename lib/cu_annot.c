@@ -50,6 +50,8 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 	Dwarf_Die child, ann;
 	int n = 0, hops;
 
+	if (!w->has_annotations)
+		return 0;
 	switch (kind) {
 	case ANNOT_DECL_TAG:
 		llvm_name = gnu_name = "btf_decl_tag";

@@ -65,12 +65,13 @@ static int unsigned_char(struct cu_walk *w)
 	return d2b_btf__add_int(w->btf, "unsigned char", 1, 0);
 }
 
+/* Type DIEs have no abstract origin: plain dwarf_attr, not _integrate. */
 static bool attr_udata(Dwarf_Die *die, unsigned int name, uint64_t *ret)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word v;
 
-	if (!dwarf_attr_integrate(die, name, &attr) || dwarf_formudata(&attr, &v) != 0)
+	if (!dwarf_attr(die, name, &attr) || dwarf_formudata(&attr, &v) != 0)
 		return false;
 	*ret = v;
 	return true;
@@ -81,7 +82,7 @@ static bool attr_flag(Dwarf_Die *die, unsigned int name)
 	Dwarf_Attribute attr;
 	bool flag = false;
 
-	if (dwarf_attr_integrate(die, name, &attr))
+	if (dwarf_attr(die, name, &attr))
 		dwarf_formflag(&attr, &flag);
 	return flag;
 }
@@ -781,7 +782,7 @@ int cu_walk__type(struct cu_walk *w, Dwarf_Die *die)
 		return err;
 	w->depth++;
 	id = translate(w, die);
-	if (id >= 0 && !w->opts->skip_type_tags &&
+	if (id >= 0 && !w->opts->skip_type_tags && w->has_annotations &&
 	    (dwarf_haschildren(die) || dwarf_hasattr(die, 0x2139))) {
 		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_SELF, vals, ANNOT_MAX);
 		if (n > ANNOT_MAX)

@@ -108,6 +108,38 @@ static bool is_type_tag(int tag)
 	}
 }
 
+/*
+ * Can this unit hold annotations at all?  Its abbreviation table answers
+ * for the whole unit at once: no DW_TAG_LLVM/GNU_annotation abbreviation
+ * and no DW_AT_GNU_annotation attribute means no DIE needs to be searched
+ * for them (true of every gcc < 16 unit, so of most kernels).
+ */
+static bool unit_has_annotations(Dwarf_Die *cu_die)
+{
+	Dwarf_Off off = 0;
+	size_t len, n, i;
+	Dwarf_Abbrev *ab;
+	int guard;
+
+	for (guard = 0; guard < 100000; guard++) {
+		ab = dwarf_getabbrev(cu_die, off, &len);
+		if (!ab || ab == (Dwarf_Abbrev *)-1l || len == 0)
+			return false;
+		if (dwarf_getabbrevtag(ab) == 0x6000 || dwarf_getabbrevtag(ab) == 0x6001)
+			return true;
+		if (dwarf_getattrcnt(ab, &n) == 0) {
+			for (i = 0; i < n; i++) {
+				unsigned int name, form;
+
+				if (dwarf_getabbrevattr(ab, i, &name, &form, NULL) == 0 && name == 0x2139)
+					return true;
+			}
+		}
+		off += len;
+	}
+	return true;	/* could not tell: look everywhere */
+}
+
 int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_file *df,
 		 Dwarf_Die *cu_die)
 {
@@ -137,6 +169,7 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 		w->skipped = true;
 		return 0;
 	}
+	w->has_annotations = unit_has_annotations(cu_die);
 	if (!dwarf_haschildren(cu_die) || dwarf_child(cu_die, &child) != 0)
 		return 0;
 	do {

@@ -48,6 +48,7 @@ struct cu_walk {
 	bool big_endian;
 	unsigned int addr_size;
 	bool skipped;		/* whole unit left out (language) */
+	bool has_annotations;	/* the unit's abbrevs can express annotations */
 
 	struct d2b_btf *btf;	/* the unit */
 	struct hmap die_map;	/* DIE address -> type ID (or IN_PROGRESS) */
