@@ -73,7 +73,10 @@ $(O)/tests/%: tests/tools/%.c $(LIBA)
 
 tests: all $(UNIT_BINS) $(TOOL_BINS)
 
-check: tests
+# Installs missing test dependencies first when run as root (else says how).
+check:
+	-@tests/install-deps.sh test
+	$(MAKE) tests
 	tests/run.sh $(O)
 
 install: all
@@ -91,8 +94,10 @@ deps:
 	tests/install-deps.sh build
 
 # Quick start: build, then convert the shipped sample and print its BTF.
-sample: all
-	@cp tests/sample/sample.o $(O)/sample.o
+sample:
+	tests/install-deps.sh build
+	$(MAKE) all
+	cp tests/sample/sample.o $(O)/sample.o
 	$(BIN) $(O)/sample.o
 	$(BIN) --dump $(O)/sample.o
 

@@ -195,6 +195,10 @@ static int base_type(struct cu_walk *w, Dwarf_Die *die)
 		int id = d2b_btf__add_int(w->btf, name, (uint32_t)size, btf_enc);
 		struct d2b_type *t;
 
+		/* the unit's own int doubles as the array index type */
+		if (id > 0 && !w->int_id && size == 4 && bits == 32 && btf_enc == D2B_INT_SIGNED &&
+		    !strcmp(name, "int"))
+			w->int_id = id;
 		if (id > 0 && bits != size * 8) {
 			t = btf_type_mut(w->btf, id);
 			*(uint32_t *)(t + 1) = btf_enc << 24 | (uint32_t)bits;
