@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Unit tests for the foundation: hmap, strtab, the d2b_btf builder. */
+#include <errno.h>
+
+#include "btf.h"
+#include "hmap.h"
+#include "strtab.h"
+#include "test.h"
+
+static void hmap_case(bool collide)
+{
+	struct hmap m;
+	struct hmap_iter it;
+	uint64_t v, i, n;
+
+	hmap__init(&m, collide);
+	for (i = 0; i < 1000; i++)
+		CHECK_EQ(hmap__add(&m, i * 7919, i), 0);
+	CHECK_EQ(hmap__add(&m, 7919 * 5, 12345), 0);	/* second value under one key */
+	for (i = 0; i < 1000; i++) {
+		hmap__iter_init(&m, i * 7919, &it);
+		n = 0;
+		while (hmap__next(&m, &it, &v)) {
+			/* with collisions every value comes back: the caller filters */
+			if (v == i || (i == 5 && v == 12345))
+				n++;
+		}
+		CHECK_EQ(n, i == 5 ? 2 : 1);
+	}
+	CHECK(!hmap__find(&m, 1, &v) || collide);
+	CHECK_EQ(hmap__set(&m, 3 * 7919, 99), 0);
+	if (!collide) {
+		CHECK(hmap__find(&m, 3 * 7919, &v));
+		CHECK_EQ(v, 99);
+	}
+	hmap__release(&m);
+}
+
+static void test_hmap(void)
+{
+	hmap_case(false);
+}
+
+static void test_hmap_forced_collisions(void)
+{
+	hmap_case(true);
+}
+
+static void test_strtab(void)
+{
+	struct strtab *st = strtab__new(false), *st2 = strtab__new(true);
+	int64_t a, b, c;
+
+	REQUIRE(st && st2);
+	CHECK_EQ(strtab__add(st, ""), 0);
+	CHECK_EQ(strtab__add(st, NULL), 0);
+	a = strtab__add(st, "foo");
+	b = strtab__add(st, "bar");
+	c = strtab__add(st, "foo");
+	CHECK_EQ(a, 1);
+	CHECK_EQ(b, 5);
+	CHECK_EQ(c, a);
+	CHECK_EQ(strtab__find(st, "bar"), b);
+	CHECK_EQ(strtab__find(st, "baz"), -ENOENT);
+	CHECK_STR(strtab__str(st, a), "foo");
+	CHECK_EQ(strtab__size(st), 9);
+	CHECK(strtab__str(st, 100) == NULL);
+	/* equality, not the hash, decides */
+	CHECK_EQ(strtab__add(st2, "x"), 1);
+	CHECK_EQ(strtab__add(st2, "y"), 3);
+	CHECK_EQ(strtab__add(st2, "x"), 1);
+	CHECK_EQ(strtab__add_len(st2, "yz", 1), 3);
+	/* load keeps bytes and offsets, including duplicates */
+	CHECK_EQ(strtab__load(st2, "\0a\0a\0", 5), -EBUSY);
+	strtab__free(st2);
+	st2 = strtab__new(false);
+	CHECK_EQ(strtab__load(st2, "\0a\0b\0a\0", 7), 0);
+	CHECK_EQ(strtab__find(st2, "a"), 1);
+	CHECK_EQ(strtab__find(st2, "b"), 3);
+	CHECK_EQ(strtab__size(st2), 7);
+	strtab__free(st);
+	strtab__free(st2);
+}
+
+static void test_builder_kinds(void)
+{
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	const struct d2b_type *t;
+	int i_int, i_s, i_e, i_fp, i_f, i_v, i_ds, i_arr;
+
+	REQUIRE(btf);
+	i_int = d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED);
+	CHECK_EQ(i_int, 1);
+	CHECK_EQ(d2b_btf__add_int(btf, "", 4, 0), -EINVAL);	/* INT needs a name */
+	i_s = d2b_btf__add_composite(btf, D2B_KIND_STRUCT, "s", 8);
+	CHECK_EQ(d2b_btf__add_member(btf, "a", i_int, 0, 0), 0);
+	CHECK_EQ(d2b_btf__add_member(btf, "b", i_int, 32, 3), 0);
+	t = d2b_btf__type(btf, i_s);
+	REQUIRE(t);
+	CHECK_EQ(d2b_kind(t), D2B_KIND_STRUCT);
+	CHECK_EQ(d2b_vlen(t), 2);
+	CHECK(d2b_kflag(t));
+	CHECK_EQ(d2b_member_bit_offset(t, &btf_members(t)[1]), 32);
+	CHECK_EQ(d2b_member_bitfield_size(t, &btf_members(t)[1]), 3);
+	CHECK_EQ(d2b_member_bitfield_size(t, &btf_members(t)[0]), 0);
+	i_e = d2b_btf__add_enum64(btf, "big", 8, false);
+	CHECK_EQ(d2b_btf__add_enum_value(btf, "V", 0x100000001LL), 0);
+	t = d2b_btf__type(btf, i_e);
+	CHECK_EQ(btf_enum64_val(&btf_enums64(t)[0]), 0x100000001LL);
+	CHECK_EQ(d2b_btf__add_enum(btf, "small", 4, true) > 0, 1);
+	CHECK_EQ(d2b_btf__add_enum_value(btf, "TOO_BIG", 0x100000000LL), -E2BIG);
+	i_fp = d2b_btf__add_func_proto(btf, i_int);
+	CHECK_EQ(d2b_btf__add_param(btf, "x", i_int), 0);
+	CHECK_EQ(d2b_btf__add_param(btf, NULL, 0), 0);
+	i_f = d2b_btf__add_func(btf, "f", D2B_LINKAGE_GLOBAL, i_fp);
+	CHECK_EQ(d2b_vlen(d2b_btf__type(btf, i_f)), D2B_LINKAGE_GLOBAL);
+	i_v = d2b_btf__add_var(btf, "v", D2B_LINKAGE_STATIC, i_s);
+	i_ds = d2b_btf__add_datasec(btf, ".data", 64);
+	CHECK_EQ(d2b_btf__add_datasec_var(btf, i_v, 8, 8), 0);
+	/* members only go to the open type */
+	CHECK_EQ(d2b_btf__add_member(btf, "x", i_int, 0, 0), -EINVAL);
+	i_arr = d2b_btf__add_array(btf, i_s, i_int, 4);
+	CHECK_EQ(d2b_btf__resolve_size(btf, i_arr), 32);
+	CHECK_EQ(d2b_btf__resolve_size(btf, i_v), 8);
+	CHECK_EQ(d2b_btf__add_decl_tag(btf, "tag", i_s, 1) > 0, 1);
+	CHECK_EQ(d2b_btf__add_decl_tag(btf, "tag", i_s, -2), -EINVAL);
+	CHECK_EQ(d2b_btf__add_type_tag(btf, "user", i_int) > 0, 1);
+	CHECK_EQ(d2b_btf__add_ref(btf, D2B_KIND_PTR, "named", i_int), -EINVAL);
+	CHECK_EQ(d2b_btf__add_ref(btf, D2B_KIND_TYPEDEF, NULL, i_int), -EINVAL);
+	CHECK_EQ(d2b_btf__add_float(btf, "f3", 3), -EINVAL);
+	CHECK_STR(d2b_btf__name(btf, i_ds), ".data");
+	CHECK(d2b_btf__type(btf, 1000) == NULL);
+	CHECK_EQ(d2b_kind(d2b_btf__type(btf, 0)), D2B_KIND_UNKN);
+	CHECK_STR(d2b_kind_name(D2B_KIND_ENUM64), "ENUM64");
+	d2b_btf__free(btf);
+}
+
+static void test_reserve_define(void)
+{
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	int s, p, i;
+
+	REQUIRE(btf);
+	s = btf_reserve(btf);
+	CHECK_EQ(s, 1);
+	CHECK(d2b_btf__type(btf, s) == NULL);	/* not yet defined */
+	p = d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, s);
+	i = d2b_btf__add_int(btf, "int", 4, 0);
+	CHECK_EQ(btf_define(btf, s), 0);
+	CHECK_EQ(d2b_btf__add_composite(btf, D2B_KIND_STRUCT, "node", 16), s);
+	CHECK_EQ(d2b_btf__add_member(btf, "next", p, 0, 0), 0);
+	CHECK_EQ(d2b_btf__add_member(btf, "v", i, 64, 0), 0);
+	CHECK(d2b_btf__type(btf, s) != NULL);
+	CHECK_EQ(d2b_vlen(d2b_btf__type(btf, s)), 2);
+	CHECK_EQ(btf_define(btf, s), -EINVAL);	/* defined once */
+	CHECK_EQ(d2b_btf__end_id(btf), 4);
+	d2b_btf__free(btf);
+}
+
+static void test_field_iter(void)
+{
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	struct btf_field_iter it;
+	uint32_t *f;
+	int n, i, fp;
+
+	REQUIRE(btf);
+	i = d2b_btf__add_int(btf, "int", 4, 0);
+	fp = d2b_btf__add_func_proto(btf, i);
+	d2b_btf__add_param(btf, "a", i);
+	d2b_btf__add_param(btf, "b", i);
+	btf_field_iter__init(&it, btf_type_mut(btf, fp), BTF_FIELD_IDS);
+	for (n = 0; (f = btf_field_iter__next(&it)); n++)
+		CHECK_EQ(*f, (uint32_t)i);
+	CHECK_EQ(n, 3);
+	btf_field_iter__init(&it, btf_type_mut(btf, fp), BTF_FIELD_STRS);
+	for (n = 0; (f = btf_field_iter__next(&it)); n++)
+		;
+	CHECK_EQ(n, 3);	/* name_off + two parameter names */
+	btf_field_iter__init(&it, btf_type_mut(btf, i), BTF_FIELD_IDS);
+	CHECK(btf_field_iter__next(&it) == NULL);
+	d2b_btf__free(btf);
+}
+
+static void test_split_strings(void)
+{
+	struct d2b_btf *base = d2b_btf__new(NULL), *split;
+	int in_base, off;
+
+	REQUIRE(base);
+	in_base = d2b_btf__add_str(base, "shared");
+	d2b_btf__add_int(base, "int", 4, 0);
+	split = d2b_btf__new(base);
+	REQUIRE(split);
+	CHECK_EQ(d2b_btf__start_id(split), 2);
+	CHECK_EQ(d2b_btf__add_str(split, "shared"), in_base);	/* reuses the base string */
+	off = d2b_btf__add_str(split, "own");
+	CHECK((uint32_t)off >= btf_end_str(base));
+	CHECK_STR(d2b_btf__str(split, off), "own");
+	CHECK_STR(d2b_btf__name(split, 1), "int");
+	d2b_btf__free(split);
+	d2b_btf__free(base);
+}
+
+int main(void)
+{
+	RUN(test_hmap);
+	RUN(test_hmap_forced_collisions);
+	RUN(test_strtab);
+	RUN(test_builder_kinds);
+	RUN(test_reserve_define);
+	RUN(test_field_iter);
+	RUN(test_split_strings);
+	return test_done();
+}
