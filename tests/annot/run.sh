@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# tests/annot/run.sh BUILD_DIR
+#
+# BTF annotations (issue 3): btf_decl_tag -> DECL_TAG, btf_type_tag ->
+# TYPE_TAG, in clang's form, the btf:type_tag (v2) form and GCC 16's
+# DW_TAG_GNU_annotation form.
+#
+#  1. tests/annot/*.dg: hand-written DWARF (tests/dwarfgen), converted with
+#     BUILD_DIR/dwarf2btf in three modes (default, --no-type-tags,
+#     --no-decl-tags) and checked against *.expect by meaning
+#     (btfchain.py check; the options' results are derived from the same
+#     expectations with the dropped tags taken out).
+#  2. clang_tags.c built by clang-14 and clang-19, x86_64 and bpf: our
+#     conversion of each object's DWARF is compared by meaning with the
+#     .BTF LLVM's BPF backend wrote into that compiler's bpf object.
+#  3. gcc_plain.c (no annotations) built by gcc: the output is the same
+#     byte for byte with and without --no-type-tags/--no-decl-tags.
+#  Every output is also loaded into the kernel with BUILD_DIR/tests/btf_load
+#  (exit 2 = cannot test here: SKIP).
+#
+# One line per case: PASS name / FAIL name: why / SKIP name: why.
+# Exit status: 1 if anything failed.
+
+B=${1:?usage: $0 BUILD_DIR}
+HERE=$(cd "$(dirname "$0")" && pwd)
+GEN="$HERE/../dwarfgen/dwarfgen.py"
+CHK="$HERE/btfchain.py"
+D2B="$B/dwarf2btf"
+LOAD="$B/tests/btf_load"
+TMP=$(mktemp -d /tmp/annot-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+status=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; status=1; }
+skip() { echo "SKIP $1: $2"; }
+# indent a tool's message under the FAIL line, at most 20 lines
+details() { head -20 "$1" | sed 's/^/    /'; }
+
+for tool in python3 bpftool as; do
+	if ! command -v "$tool" >/dev/null; then
+		fail annot/setup "$tool not found"
+		exit 1
+	fi
+done
+if [ ! -x "$D2B" ] || [ -d "$D2B" ]; then
+	fail annot/setup "no dwarf2btf program at $D2B"
+	exit 1
+fi
+
+# load NAME FILE: the kernel must accept the BTF
+load() {
+	local name=$1 file=$2 rc
+	if [ ! -x "$LOAD" ]; then
+		skip "$name/load" "no $LOAD"
+		return
+	fi
+	"$LOAD" "$file" >"$TMP/load.out" 2>&1
+	rc=$?
+	case $rc in
+	0) pass "$name/load" ;;
+	2) skip "$name/load" "$(tail -1 "$TMP/load.out")" ;;
+	*) fail "$name/load" "kernel rejected it (exit $rc)"; details "$TMP/load.out" ;;
+	esac
+}
+
+# convert NAME OBJ OUT [OPTION...]: run dwarf2btf; false if it failed
+convert() {
+	local name=$1 obj=$2 out=$3
+	shift 3
+	if ! "$D2B" "$@" -o "$out" "$obj" >"$TMP/d2b.out" 2>&1; then
+		fail "$name" "dwarf2btf $* failed"
+		details "$TMP/d2b.out"
+		return 1
+	fi
+	if [ ! -s "$out" ]; then
+		fail "$name" "dwarf2btf $* wrote no output"
+		return 1
+	fi
+}
+
+# 1. generated fixtures
+for dg in "$HERE"/*.dg; do
+	base=$(basename "$dg" .dg)
+	name="annot/$base"
+	obj="$TMP/$base.o"
+	if ! python3 "$GEN" "$dg" -o "$obj" 2>"$TMP/gen.out"; then
+		fail "$name/generate" "dwarfgen failed"
+		details "$TMP/gen.out"
+		continue
+	fi
+	for mode in full no-type-tags no-decl-tags; do
+		case $mode in
+		full) opt= ;;
+		*) opt=--$mode ;;
+		esac
+		out="$TMP/$base.$mode.btf"
+		convert "$name/$mode" "$obj" "$out" $opt || continue
+		if python3 "$CHK" check --mode "$mode" "$out" "$HERE/$base.expect" >"$TMP/chk.out" 2>&1; then
+			pass "$name/$mode"
+		else
+			fail "$name/$mode" "BTF differs from $base.expect"
+			details "$TMP/chk.out"
+		fi
+		load "$name/$mode" "$out"
+	done
+done
+
+# 2. clang: our DWARF conversion against LLVM's own .BTF
+SRC="$HERE/clang_tags.c"
+for cc in clang-14 clang-19; do
+	if ! command -v "$cc" >/dev/null; then
+		skip "annot/$cc" "$cc not installed"
+		continue
+	fi
+	if ! "$cc" -O2 -g -target bpf -c "$SRC" -o "$TMP/$cc.bpf.o" 2>"$TMP/cc.out" ||
+	   ! "$cc" -O2 -g -c "$SRC" -o "$TMP/$cc.x86.o" 2>>"$TMP/cc.out"; then
+		fail "annot/$cc/build" "cannot compile clang_tags.c"
+		details "$TMP/cc.out"
+		continue
+	fi
+	oracle="$TMP/$cc.bpf.o"
+	known=()
+	[ -f "$HERE/$cc.known" ] && known=(--known "$HERE/$cc.known")
+	for arch in bpf x86; do
+		obj="$TMP/$cc.$arch.o"
+		for mode in full no-type-tags no-decl-tags; do
+			name="annot/$cc/$arch/$mode"
+			out="$TMP/$cc.$arch.$mode.btf"
+			case $mode in
+			full) opt=; strip=() ;;
+			no-type-tags) opt=--no-type-tags; strip=(--strip-type-tags) ;;
+			no-decl-tags) opt=--no-decl-tags; strip=(--strip-decl-tags) ;;
+			esac
+			convert "$name" "$obj" "$out" $opt || continue
+			if python3 "$CHK" compare "${strip[@]}" "${known[@]}" "$out" "$oracle" \
+			   >"$TMP/cmp.out" 2>&1; then
+				pass "$name"
+			else
+				fail "$name" "differs from LLVM's .BTF (missing = only LLVM has it)"
+				details "$TMP/cmp.out"
+			fi
+			load "$name" "$out"
+		done
+	done
+done
+
+# 3. no annotations: the options change nothing
+name=annot/gcc-plain
+if ! command -v gcc >/dev/null; then
+	skip "$name" "gcc not installed"
+elif ! gcc -O2 -g -c "$HERE/gcc_plain.c" -o "$TMP/plain.o" 2>"$TMP/cc.out"; then
+	fail "$name/build" "cannot compile gcc_plain.c"
+	details "$TMP/cc.out"
+elif convert "$name" "$TMP/plain.o" "$TMP/plain.btf"; then
+	ok=1
+	for opts in --no-type-tags --no-decl-tags "--no-type-tags --no-decl-tags"; do
+		convert "$name$opts" "$TMP/plain.o" "$TMP/plain.opt.btf" $opts || { ok=0; continue; }
+		if ! cmp -s "$TMP/plain.btf" "$TMP/plain.opt.btf"; then
+			fail "$name" "output differs with $opts"
+			ok=0
+		fi
+	done
+	if python3 "$CHK" show "$TMP/plain.btf" 2>&1 | grep -q "^VAR plain_var"; then
+		[ $ok = 1 ] && pass "$name"
+	else
+		fail "$name" "output lacks VAR plain_var: not a real conversion"
+	fi
+	load "$name" "$TMP/plain.btf"
+fi
+
+exit $status
