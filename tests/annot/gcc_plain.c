@@ -25,3 +25,8 @@ __attribute__((noinline)) int plain_fn(node_t *n, union u x)
 {
 	return n->vals[0] + (int)x.l;
 }
+
+/* declared, then defined: the defining DIE has only DW_AT_specification
+ * and DW_AT_location (its name and type are the declaration's) */
+extern int plain_spec;
+int plain_spec = 1;

@@ -163,10 +163,18 @@ elif convert "$name" "$TMP/plain.o" "$TMP/plain.btf"; then
 			ok=0
 		fi
 	done
-	if python3 "$CHK" show "$TMP/plain.btf" 2>&1 | grep -q "^VAR plain_var"; then
-		[ $ok = 1 ] && pass "$name"
-	else
+	python3 "$CHK" show "$TMP/plain.btf" >"$TMP/plain.txt" 2>&1
+	if ! grep -q "^VAR plain_var: TYPEDEF node_t -> STRUCT node$" "$TMP/plain.txt"; then
 		fail "$name" "output lacks VAR plain_var: not a real conversion"
+	elif [ $ok = 1 ]; then
+		pass "$name"
+	fi
+	# GCC's "extern int v; int v = 1;": the defining DIE has only
+	# DW_AT_specification and DW_AT_location (GCC 16 puts decl tags there too)
+	if grep -q "^VAR plain_spec: INT int$" "$TMP/plain.txt"; then
+		pass "$name/specification"
+	else
+		fail "$name/specification" "no VAR plain_spec (defined through DW_AT_specification)"
 	fi
 	load "$name" "$TMP/plain.btf"
 fi

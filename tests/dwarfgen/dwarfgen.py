@@ -155,7 +155,7 @@ def parse(text):
             # sym NAME section=.data|.bss|.text size=N [local]
             if len(toks) < 2:
                 raise GenError(f"line {lineno}: sym needs a name")
-            sym = {"section": ".bss", "size": 8, "local": False, "line": lineno}
+            sym = {"section": ".bss", "size": 64, "local": False, "line": lineno}
             for t in toks[2:]:
                 k, _, v = t.partition("=")
                 if k == "section":
@@ -222,11 +222,12 @@ def parse(text):
         die.force_children = force
         for t in attr_toks:
             die.attrs.append(parse_attr(t, strform, lineno))
-        # symbols named by DW_OP_addr locations default to 8 bytes of .bss
+        # symbols named by DW_OP_addr locations default to 64 bytes of .bss:
+        # more than any fixture's variable, so that none overlaps the next
         for code, form, value in die.attrs:
             if form == "exprloc" and value.startswith("addr:"):
                 sym = re.split(r"[+-]", value[5:], 1)[0]
-                syms.setdefault(sym, {"section": ".bss", "size": 8, "local": False,
+                syms.setdefault(sym, {"section": ".bss", "size": 64, "local": False,
                                       "line": lineno})
         parent.children.append(die)
         stack.append((indent, die))
