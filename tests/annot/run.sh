@@ -36,8 +36,9 @@ status=0
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; status=1; }
 skip() { echo "SKIP $1: $2"; }
-# indent a tool's message under the FAIL line, at most 20 lines
-details() { head -20 "$1" | sed 's/^/    /'; }
+# failx NAME WHY FILE: FAIL with FILE's first 20 lines before it, as "# "
+# lines (tests/run.sh shows those with the FAIL)
+failx() { head -20 "$3" | sed 's/^ */# /'; fail "$1" "$2"; }
 
 for tool in python3 bpftool as; do
 	if ! command -v "$tool" >/dev/null; then
@@ -62,7 +63,7 @@ load() {
 	case $rc in
 	0) pass "$name/load" ;;
 	2) skip "$name/load" "$(tail -1 "$TMP/load.out")" ;;
-	*) fail "$name/load" "kernel rejected it (exit $rc)"; details "$TMP/load.out" ;;
+	*) failx "$name/load" "kernel rejected it (exit $rc)" "$TMP/load.out" ;;
 	esac
 }
 
@@ -71,8 +72,7 @@ convert() {
 	local name=$1 obj=$2 out=$3
 	shift 3
 	if ! "$D2B" "$@" -o "$out" "$obj" >"$TMP/d2b.out" 2>&1; then
-		fail "$name" "dwarf2btf $* failed"
-		details "$TMP/d2b.out"
+		failx "$name" "dwarf2btf $* failed" "$TMP/d2b.out"
 		return 1
 	fi
 	if [ ! -s "$out" ]; then
@@ -87,8 +87,7 @@ for dg in "$HERE"/*.dg; do
 	name="annot/$base"
 	obj="$TMP/$base.o"
 	if ! python3 "$GEN" "$dg" -o "$obj" 2>"$TMP/gen.out"; then
-		fail "$name/generate" "dwarfgen failed"
-		details "$TMP/gen.out"
+		failx "$name/generate" "dwarfgen failed" "$TMP/gen.out"
 		continue
 	fi
 	for mode in full no-type-tags no-decl-tags; do
@@ -101,8 +100,7 @@ for dg in "$HERE"/*.dg; do
 		if python3 "$CHK" check --mode "$mode" "$out" "$HERE/$base.expect" >"$TMP/chk.out" 2>&1; then
 			pass "$name/$mode"
 		else
-			fail "$name/$mode" "BTF differs from $base.expect"
-			details "$TMP/chk.out"
+			failx "$name/$mode" "BTF differs from $base.expect" "$TMP/chk.out"
 		fi
 		load "$name/$mode" "$out"
 	done
@@ -117,8 +115,7 @@ for cc in clang-14 clang-19; do
 	fi
 	if ! "$cc" -O2 -g -target bpf -c "$SRC" -o "$TMP/$cc.bpf.o" 2>"$TMP/cc.out" ||
 	   ! "$cc" -O2 -g -c "$SRC" -o "$TMP/$cc.x86.o" 2>>"$TMP/cc.out"; then
-		fail "annot/$cc/build" "cannot compile clang_tags.c"
-		details "$TMP/cc.out"
+		failx "annot/$cc/build" "cannot compile clang_tags.c" "$TMP/cc.out"
 		continue
 	fi
 	oracle="$TMP/$cc.bpf.o"
@@ -139,8 +136,7 @@ for cc in clang-14 clang-19; do
 			   >"$TMP/cmp.out" 2>&1; then
 				pass "$name"
 			else
-				fail "$name" "differs from LLVM's .BTF (missing = only LLVM has it)"
-				details "$TMP/cmp.out"
+				failx "$name" "differs from LLVM's .BTF (missing = only LLVM has it)" "$TMP/cmp.out"
 			fi
 			load "$name" "$out"
 		done
@@ -152,8 +148,7 @@ name=annot/gcc-plain
 if ! command -v gcc >/dev/null; then
 	skip "$name" "gcc not installed"
 elif ! gcc -O2 -g -c "$HERE/gcc_plain.c" -o "$TMP/plain.o" 2>"$TMP/cc.out"; then
-	fail "$name/build" "cannot compile gcc_plain.c"
-	details "$TMP/cc.out"
+	failx "$name/build" "cannot compile gcc_plain.c" "$TMP/cc.out"
 elif convert "$name" "$TMP/plain.o" "$TMP/plain.btf"; then
 	ok=1
 	for opts in --no-type-tags --no-decl-tags "--no-type-tags --no-decl-tags"; do
