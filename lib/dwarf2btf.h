@@ -321,6 +321,79 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base,
 int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen);
 
+/* ---------------------------------------------------------------------
+ * Comparing two BTF graphs by meaning (lib/btf_compare.c)
+ *
+ * Type IDs and order do not matter: named types (INT FLOAT STRUCT UNION
+ * ENUM/ENUM64 FWD TYPEDEF FUNC VAR DATASEC) are matched by kind and name
+ * (ENUM and ENUM64 share a name space), anonymous ones by their structure,
+ * and a reference to a named type is its kind and name.  Several same-name
+ * variants (two different `struct foo`) compare as multisets; so do the
+ * anonymous types of each kind.  Only own types are compared (a split BTF's
+ * base is only looked through for names).
+ * ------------------------------------------------------------------- */
+
+enum d2b_diff_what {
+	D2B_DIFF_ONLY_A,	/* a named type is in A only */
+	D2B_DIFF_ONLY_B,	/* a named type is in B only */
+	D2B_DIFF_CHANGED,	/* both have it, defined differently: one call per detail */
+	D2B_DIFF_VARIANTS,	/* several same-name variants that do not pair up */
+	D2B_DIFF_ANON,		/* an anonymous type occurs a different number of times */
+};
+
+struct d2b_compare_diff {
+	enum d2b_diff_what what;
+	unsigned int kind;	/* D2B_KIND_* (A's when both sides have the type) */
+	const char *name;	/* "" for anonymous types */
+	uint32_t id_a, id_b;	/* a sample type on each side, 0 if none */
+	uint32_t count_a, count_b;	/* VARIANTS, ANON: occurrences on each side */
+	const char *detail;	/* CHANGED: "member 'foo' type 'int' vs 'long'";
+				 * ANON: the type written C-like; else "" */
+};
+
+/* Return 0 to go on, a negative errno to stop (d2b_btf__compare returns it). */
+typedef int (*d2b_compare_fn)(const struct d2b_compare_diff *d, void *arg);
+
+struct d2b_compare_opts {
+	uint32_t kinds;		/* 1 << D2B_KIND_*: kinds to compare; 0: all */
+	uint32_t quiet_presence;	/* 1 << D2B_KIND_*: ONLY_A/ONLY_B of these kinds
+					 * are counted but not passed to the callback
+					 * (FUNC/VAR: encoder policy, not meaning) */
+	bool flatten_arrays;	/* int[5][6] == int[30] (pahole flattens) */
+	bool fwd_as_struct;	/* a reference to FWD foo == a reference to STRUCT/UNION foo */
+	bool ignore_index_type;	/* ARRAY index types do not matter */
+	bool no_anon;		/* do not compare the anonymous types */
+	bool anon_sets;		/* anonymous types: compare which forms occur, not how
+				 * often (options above can merge two forms of one side) */
+};
+
+struct d2b_compare_kind_stats {
+	uint32_t nr_a, nr_b;		/* own types of the kind */
+	uint32_t anon_a, anon_b;	/* ...of which anonymous */
+	uint32_t same;			/* named: names whose variants all match */
+	uint32_t only_a, only_b;	/* named: names on one side only */
+	uint32_t changed;		/* named: names on both sides, defined differently */
+	uint32_t anon_extra_a, anon_extra_b;	/* anonymous: occurrences without a match */
+};
+
+struct d2b_compare_summary {
+	struct d2b_compare_kind_stats kind[D2B_KIND_MAX + 1];	/* by the type's own kind */
+	uint32_t nr_diffs;		/* differences found, quiet ones included */
+};
+
+/* Compare a and b by meaning, calling cb (may be NULL) once per difference
+ * in a deterministic order (by kind, then name).  opts and ret may be NULL.
+ * Returns the number of differences found (0: equal by meaning, capped at
+ * INT_MAX) or a negative errno (-ELOOP for absurdly deep anonymous nesting). */
+int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
+		     const struct d2b_compare_opts *opts, d2b_compare_fn cb, void *arg,
+		     struct d2b_compare_summary *ret);
+
+/* Format d as one line without a newline, e.g. "STRUCT foo differs: member
+ * 'x' type 'int' vs 'long'" or "FUNC bar only in A".  Returns snprintf's
+ * result. */
+int d2b_compare_diff__format(const struct d2b_compare_diff *d, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

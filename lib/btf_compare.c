@@ -1,0 +1,1448 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Comparing two BTF graphs by meaning.
+ *
+ * Theory.  Two converters (or two runs) produce the same types under
+ * different IDs and in a different order, so IDs cannot be compared.  What
+ * can be compared is what a type *says*:
+ *
+ *  - A named type (INT FLOAT STRUCT UNION ENUM ENUM64 FWD TYPEDEF FUNC VAR
+ *    DATASEC with a name) is identified by its key: a kind class and its
+ *    name.  ENUM and ENUM64 share a class, C having one enum name space.
+ *  - A *reference* to a named type is its key, nothing more: "struct foo"
+ *    means the same in both graphs whatever its ID, and comparing foo's body
+ *    is foo's own business.  This cuts every cycle of named types.
+ *  - An anonymous type (pointers, modifiers, arrays, prototypes, tags,
+ *    unnamed structs, unions and enums) has no identity but its structure,
+ *    so a reference to it is expanded: its meaning is its kind and fields
+ *    with the meanings of what it references.
+ *
+ * Meanings are 64-bit hashes of that canonical form (a Merkle hash: the
+ * hash of a type covers the hashes of its referenced meanings), computed
+ * once per type ID and memoized, so the whole pass is linear.  Anonymous
+ * types can in principle form a cycle among themselves (no C program makes
+ * one, a crafted file can); the walk keeps the anonymous types in progress
+ * on a stack and a back edge hashes as its distance up the stack.  A
+ * result that depends on a type above the one being hashed is not
+ * memoized.  Nesting is bounded (-ELOOP) and so is the work (-E2BIG).
+ *
+ * Pass 1 (per side): hash every own type; build one entry per named type
+ *	(class, name, hash, ID) and one per anonymous type (kind, hash, ID).
+ * Pass 2: sort both entry lists and merge them.  Per key, the variants on
+ *	each side form a multiset of hashes (a kernel can hold two different
+ *	`struct foo`): equal multisets are equal keys; a key on one side only
+ *	is ONLY_A/ONLY_B; one unmatched variant per side is CHANGED and gets a
+ *	field-by-field explanation; anything else is VARIANTS.  Anonymous
+ *	hashes per kind are compared as multisets (ANON).
+ * Pass 3 (only for CHANGED keys): walk both definitions side by side and
+ *	name each difference (member type, offset, bitfield size, enum value,
+ *	parameter...), descending into anonymous members and prototypes.
+ *
+ * A 64-bit hash can collide; two different types would then compare equal.
+ * With ~10^5 types per side the odds are ~10^-9: accepted for a diagnostic.
+ *
+ * Options make known, deliberate encoder differences invisible: chained
+ * arrays flatten (int[5][6] as int[30], which is what pahole emits; the
+ * inner arrays that exist only as elements are then not counted), a FWD
+ * reference means the struct or union of that name, array index types can
+ * be ignored, and ONLY_A/ONLY_B of chosen kinds (FUNC, VAR: which ones an
+ * encoder emits is policy) are counted without a callback.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "hmap.h"
+#include "vec.h"
+
+enum {
+	MAX_ANON_DEPTH = 512,	/* nesting of anonymous types, then -ELOOP */
+	MAX_RENDER_DEPTH = 6,	/* in messages: deeper is "..." */
+	MAX_ARRAY_CHAIN = 64,
+	DETAIL_LEN = 1024,
+	TYPE_STR_LEN = 384,
+};
+
+/* Tokens fed into a meaning hash, so that different shapes never line up. */
+enum cmp_token {
+	TOK_VOID = 1,
+	TOK_INVALID,
+	TOK_REF,
+	TOK_CYCLE,
+	TOK_BODY,
+	TOK_MEMBER,
+	TOK_PARAM,
+	TOK_VALUE,
+	TOK_SECINFO,
+	TOK_FWD_STRUCT,	/* ref classes of FWD when they stay apart */
+	TOK_FWD_UNION,
+};
+
+enum memo_state {
+	MEMO_NONE = 0,
+	MEMO_BUSY,	/* on the anonymous stack */
+	MEMO_DONE,
+};
+
+struct named_ent {
+	const char *name;
+	uint64_t hash;
+	uint32_t cls;
+	uint32_t kind;
+	uint32_t id;
+};
+
+struct anon_ent {
+	uint64_t hash;
+	uint32_t kind;
+	uint32_t id;
+};
+
+struct cmp_side {
+	const struct d2b_btf *btf;
+	uint32_t start, end;	/* own types */
+	uint64_t *memo;		/* anonymous meanings, indexed by any ID < end */
+	uint8_t *state;
+	uint32_t *depth;	/* stack depth of MEMO_BUSY types */
+	uint8_t *elem_only;	/* flatten: ARRAY used only as another ARRAY's element */
+	struct named_ent *named;
+	size_t nnamed, named_cap;
+	struct anon_ent *anon;
+	size_t nanon, anon_cap;
+};
+
+struct cmp {
+	struct d2b_compare_opts opts;
+	struct cmp_side side[2];
+	d2b_compare_fn cb;
+	void *arg;
+	struct d2b_compare_summary sum;
+	uint64_t budget;	/* anonymous expansions left */
+	unsigned int ndetail;	/* details emitted for the current key */
+	int err;		/* first error of a callback, sticky */
+	char detail[DETAIL_LEN];
+};
+
+/* ---- hashing ---- */
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x7fb5d329728ea185ULL;
+	x ^= x >> 27;
+	x *= 0x81dadef4bc2dd44dULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static inline uint64_t feed(uint64_t h, uint64_t v)
+{
+	return mix64(h ^ mix64(v + 0x9e3779b97f4a7c15ULL));
+}
+
+static uint64_t feed_str(uint64_t h, const char *s)
+{
+	return feed(h, hash_str(s ? s : ""));
+}
+
+static bool compared(const struct cmp *c, unsigned int kind)
+{
+	return !c->opts.kinds || (c->opts.kinds & (1u << kind));
+}
+
+/* Named kinds are identified by (class, name). */
+static bool kind_is_named(unsigned int kind)
+{
+	switch (kind) {
+	case D2B_KIND_INT:
+	case D2B_KIND_FLOAT:
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+	case D2B_KIND_FWD:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_FUNC:
+	case D2B_KIND_VAR:
+	case D2B_KIND_DATASEC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const char *type_name(const struct cmp_side *s, const struct d2b_type *t)
+{
+	const char *n = d2b_btf__str(s->btf, t->name_off);
+
+	return n ? n : "";
+}
+
+static bool type_is_named(const struct cmp_side *s, const struct d2b_type *t)
+{
+	return kind_is_named(d2b_kind(t)) && *type_name(s, t);
+}
+
+static uint32_t key_class(unsigned int kind)
+{
+	return kind == D2B_KIND_ENUM64 ? D2B_KIND_ENUM : kind;
+}
+
+/* What a reference to the named type t means: its class and name. */
+static uint64_t ref_token(const struct cmp *c, const struct cmp_side *s, const struct d2b_type *t)
+{
+	uint64_t cls = key_class(d2b_kind(t));
+
+	if (cls == D2B_KIND_FWD) {
+		if (c->opts.fwd_as_struct)
+			cls = d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
+		else
+			cls = d2b_kflag(t) ? TOK_FWD_UNION : TOK_FWD_STRUCT;
+	}
+	return feed_str(feed(TOK_REF, cls), type_name(s, t));
+}
+
+static int meaning_of(struct cmp *c, struct cmp_side *s, uint32_t id, uint32_t depth,
+		      uint32_t *low, uint64_t *ret);
+
+/* Flattened view of an ARRAY chain: total count and innermost element. */
+static void array_flatten(const struct cmp_side *s, const struct d2b_type *t,
+			  uint64_t *nelems, uint32_t *elem)
+{
+	const struct d2b_array *a = btf_array(t);
+	uint64_t n = a->nelems;
+	int i;
+
+	*elem = a->type;
+	for (i = 0; i < MAX_ARRAY_CHAIN; i++) {
+		const struct d2b_type *in = d2b_btf__type(s->btf, *elem);
+
+		if (!in || d2b_kind(in) != D2B_KIND_ARRAY)
+			break;
+		n *= btf_array(in)->nelems;
+		*elem = btf_array(in)->type;
+	}
+	*nelems = n;
+}
+
+/* The hash of t's own body; referenced types through meaning_of(). */
+static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t,
+		     uint32_t depth, uint32_t *low, uint64_t *ret)
+{
+	unsigned int kind = d2b_kind(t), vlen = d2b_vlen(t), i;
+	uint64_t h = feed(feed(TOK_BODY, kind), hash_str(type_name(s, t))), sub;
+	uint64_t n;
+	uint32_t elem;
+	int err = 0;
+
+#define SUB(id) do {						\
+		err = meaning_of(c, s, (id), depth, low, &sub);	\
+		if (err)					\
+			return err;				\
+		h = feed(h, sub);				\
+	} while (0)
+	switch (kind) {
+	case D2B_KIND_INT:
+		h = feed(feed(h, t->size), btf_int_word(t));
+		break;
+	case D2B_KIND_FLOAT:
+		h = feed(h, t->size);
+		break;
+	case D2B_KIND_FWD:
+		h = feed(h, d2b_kflag(t));
+		break;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+		h = feed(feed(h, t->size), vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_member *m = btf_members(t) + i;
+
+			h = feed(h, TOK_MEMBER);
+			h = feed_str(h, d2b_btf__str(s->btf, m->name_off));
+			h = feed(h, d2b_member_bit_offset(t, m));
+			h = feed(h, d2b_member_bitfield_size(t, m));
+			SUB(m->type);
+		}
+		break;
+	case D2B_KIND_ENUM:
+		h = feed(feed(feed(h, t->size), d2b_kflag(t)), vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_enum *e = btf_enums(t) + i;
+			int64_t v = d2b_kflag(t) ? (int64_t)(uint32_t)e->val : (int64_t)e->val;
+
+			h = feed(h, TOK_VALUE);
+			h = feed(feed_str(h, d2b_btf__str(s->btf, e->name_off)), (uint64_t)v);
+		}
+		break;
+	case D2B_KIND_ENUM64:
+		h = feed(feed(feed(h, t->size), d2b_kflag(t)), vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_enum64 *e = btf_enums64(t) + i;
+
+			h = feed(h, TOK_VALUE);
+			h = feed(feed_str(h, d2b_btf__str(s->btf, e->name_off)), btf_enum64_val(e));
+		}
+		break;
+	case D2B_KIND_ARRAY:
+		if (c->opts.flatten_arrays) {
+			array_flatten(s, t, &n, &elem);
+		} else {
+			n = btf_array(t)->nelems;
+			elem = btf_array(t)->type;
+		}
+		h = feed(h, n);
+		SUB(elem);
+		if (!c->opts.ignore_index_type)
+			SUB(btf_array(t)->index_type);
+		break;
+	case D2B_KIND_FUNC_PROTO:
+		SUB(t->type);
+		h = feed(h, vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_param *p = btf_params(t) + i;
+
+			h = feed_str(feed(h, TOK_PARAM), d2b_btf__str(s->btf, p->name_off));
+			SUB(p->type);
+		}
+		break;
+	case D2B_KIND_FUNC:
+		h = feed(h, vlen);	/* linkage */
+		SUB(t->type);
+		break;
+	case D2B_KIND_VAR:
+		h = feed(h, btf_var_linkage(t));
+		SUB(t->type);
+		break;
+	case D2B_KIND_DATASEC:
+		h = feed(feed(h, t->size), vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_var_secinfo *v = btf_secinfos(t) + i;
+
+			h = feed(feed(feed(h, TOK_SECINFO), v->offset), v->size);
+			SUB(v->type);
+		}
+		break;
+	case D2B_KIND_DECL_TAG:
+		h = feed(h, (uint32_t)btf_decl_tag_idx(t));
+		SUB(t->type);
+		break;
+	case D2B_KIND_PTR:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_CONST:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_TYPE_TAG:
+		SUB(t->type);
+		break;
+	default:
+		h = feed(h, t->info);
+		break;
+	}
+#undef SUB
+	*ret = h;
+	return 0;
+}
+
+/*
+ * The meaning of a reference to id, at anonymous nesting depth.  *low
+ * collects the lowest stack depth a back edge reached, so that a caller can
+ * tell whether its result is self-contained.
+ */
+static int meaning_of(struct cmp *c, struct cmp_side *s, uint32_t id, uint32_t depth,
+		      uint32_t *low, uint64_t *ret)
+{
+	const struct d2b_type *t;
+	uint32_t sub_low = UINT32_MAX;
+	uint64_t h;
+	int err;
+
+	if (id == 0) {
+		*ret = TOK_VOID;
+		return 0;
+	}
+	t = id < s->end ? d2b_btf__type(s->btf, id) : NULL;
+	if (!t) {
+		*ret = feed(TOK_INVALID, id);
+		return 0;
+	}
+	if (type_is_named(s, t)) {
+		*ret = ref_token(c, s, t);
+		return 0;
+	}
+	switch (s->state[id]) {
+	case MEMO_DONE:
+		*ret = s->memo[id];
+		return 0;
+	case MEMO_BUSY:
+		if (s->depth[id] < *low)
+			*low = s->depth[id];
+		*ret = feed(TOK_CYCLE, depth - s->depth[id]);
+		return 0;
+	default:
+		break;
+	}
+	if (depth >= MAX_ANON_DEPTH)
+		return -ELOOP;
+	if (!c->budget)
+		return -E2BIG;
+	c->budget--;
+	s->state[id] = MEMO_BUSY;
+	s->depth[id] = depth;
+	err = body_hash(c, s, t, depth + 1, &sub_low, &h);
+	if (err) {
+		s->state[id] = MEMO_NONE;
+		return err;
+	}
+	if (sub_low >= depth) {
+		s->state[id] = MEMO_DONE;
+		s->memo[id] = h;
+	} else {
+		s->state[id] = MEMO_NONE;
+		if (sub_low < *low)
+			*low = sub_low;
+	}
+	*ret = h;
+	return 0;
+}
+
+/* Meaning of a reference from outside any walk (pass 3). */
+static uint64_t ref_meaning(struct cmp *c, struct cmp_side *s, uint32_t id)
+{
+	uint32_t low = UINT32_MAX;
+	uint64_t h = 0;
+
+	if (meaning_of(c, s, id, 0, &low, &h))
+		return feed(TOK_INVALID, id);	/* already hashed in pass 1: unreachable */
+	return h;
+}
+
+/* ---- pass 1: hash every own type ---- */
+
+/* flatten_arrays: mark ARRAYs that are referenced only as an ARRAY element. */
+static int mark_elem_only(struct cmp_side *s)
+{
+	uint8_t *other;
+	uint32_t id;
+
+	s->elem_only = calloc(s->end, 1);
+	other = calloc(s->end, 1);
+	if (!s->elem_only || !other) {
+		free(other);
+		return -ENOMEM;
+	}
+	for (id = s->start; id < s->end; id++) {
+		struct d2b_type *t = (struct d2b_type *)d2b_btf__type(s->btf, id);
+		struct btf_field_iter it;
+		uint32_t *f;
+
+		if (!t)
+			continue;
+		btf_field_iter__init(&it, t, BTF_FIELD_IDS);
+		while ((f = btf_field_iter__next(&it))) {
+			bool as_elem = d2b_kind(t) == D2B_KIND_ARRAY && f == &((struct d2b_array *)(t + 1))->type;
+
+			if (*f >= s->end)
+				continue;
+			if (as_elem)
+				s->elem_only[*f] = 1;
+			else
+				other[*f] = 1;
+		}
+	}
+	for (id = 0; id < s->end; id++)
+		if (other[id])
+			s->elem_only[id] = 0;
+	free(other);
+	return 0;
+}
+
+static int side_hash(struct cmp *c, struct cmp_side *s)
+{
+	uint32_t id;
+	int err;
+
+	s->start = d2b_btf__start_id(s->btf);
+	s->end = d2b_btf__end_id(s->btf);
+	s->memo = calloc(s->end, sizeof(*s->memo));
+	s->state = calloc(s->end, sizeof(*s->state));
+	s->depth = calloc(s->end, sizeof(*s->depth));
+	if (!s->memo || !s->state || !s->depth)
+		return -ENOMEM;
+	if (c->opts.flatten_arrays) {
+		err = mark_elem_only(s);
+		if (err)
+			return err;
+	}
+	for (id = s->start; id < s->end; id++) {
+		const struct d2b_type *t = d2b_btf__type(s->btf, id);
+		struct d2b_compare_kind_stats *ks;
+		unsigned int kind;
+		uint32_t low = UINT32_MAX;
+		uint64_t h;
+
+		if (!t)
+			return -EINVAL;
+		kind = d2b_kind(t);
+		ks = &c->sum.kind[kind > D2B_KIND_MAX ? 0 : kind];
+		if (s == &c->side[0])
+			ks->nr_a++;
+		else
+			ks->nr_b++;
+		if (type_is_named(s, t)) {
+			if (!compared(c, kind))
+				continue;
+			err = body_hash(c, s, t, 0, &low, &h);
+			if (err)
+				return err;
+			err = VEC_RESERVE(s->named, s->named_cap, s->nnamed, 1);
+			if (err)
+				return err;
+			s->named[s->nnamed++] = (struct named_ent){
+				.name = type_name(s, t), .hash = h,
+				.cls = key_class(kind), .kind = kind, .id = id,
+			};
+			continue;
+		}
+		if (s == &c->side[0])
+			ks->anon_a++;
+		else
+			ks->anon_b++;
+		if (c->opts.no_anon || !compared(c, kind))
+			continue;
+		if (s->elem_only && s->elem_only[id] && kind == D2B_KIND_ARRAY)
+			continue;
+		err = meaning_of(c, s, id, 0, &low, &h);
+		if (err)
+			return err;
+		err = VEC_RESERVE(s->anon, s->anon_cap, s->nanon, 1);
+		if (err)
+			return err;
+		s->anon[s->nanon++] = (struct anon_ent){ .hash = h, .kind = kind, .id = id };
+	}
+	return 0;
+}
+
+static int named_cmp(const void *pa, const void *pb)
+{
+	const struct named_ent *a = pa, *b = pb;
+	int r;
+
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	r = strcmp(a->name, b->name);
+	if (r)
+		return r;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int anon_cmp(const void *pa, const void *pb)
+{
+	const struct anon_ent *a = pa, *b = pb;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int anon_cmp_key(const struct anon_ent *a, const struct anon_ent *b)
+{
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return 0;
+}
+
+static void side_release(struct cmp_side *s)
+{
+	free(s->memo);
+	free(s->state);
+	free(s->depth);
+	free(s->elem_only);
+	free(s->named);
+	free(s->anon);
+}
+
+/* ---- rendering types for messages ---- */
+
+struct sbuf {
+	char *p;
+	size_t len, pos;
+};
+
+static void __attribute__((format(printf, 2, 3))) sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->pos + 1 >= b->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->pos, b->len - b->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	b->pos += (size_t)n;
+	if (b->pos >= b->len)
+		b->pos = b->len - 1;
+}
+
+static const char *kw_of(const struct d2b_type *t)
+{
+	switch (d2b_kind(t)) {
+	case D2B_KIND_STRUCT:
+		return "struct";
+	case D2B_KIND_UNION:
+		return "union";
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+		return "enum";
+	case D2B_KIND_FWD:
+		return d2b_kflag(t) ? "fwd union" : "fwd struct";
+	default:
+		return NULL;
+	}
+}
+
+/* A C-like spelling: "const char *", "int[5][6]", "int (*)(void *p, long)". */
+static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int depth);
+
+static void render_params(const struct cmp_side *s, const struct d2b_type *t, struct sbuf *b,
+			  int depth)
+{
+	unsigned int i, vlen = d2b_vlen(t);
+
+	sb_printf(b, "(");
+	for (i = 0; i < vlen; i++) {
+		const struct d2b_param *p = btf_params(t) + i;
+		const char *n = d2b_btf__str(s->btf, p->name_off);
+
+		if (i)
+			sb_printf(b, ", ");
+		if (!p->type && (!n || !*n)) {
+			sb_printf(b, "...");
+			continue;
+		}
+		render(s, p->type, b, depth + 1);
+		if (n && *n)
+			sb_printf(b, b->pos && b->p[b->pos - 1] == '*' ? "%s" : " %s", n);
+	}
+	sb_printf(b, vlen ? ")" : "void)");
+}
+
+static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int depth)
+{
+	const struct d2b_type *t = id < s->end ? d2b_btf__type(s->btf, id) : NULL;
+	const struct d2b_type *in;
+	const char *kw, *name;
+	uint32_t dims[MAX_ARRAY_CHAIN];
+	int i, nd;
+
+	if (id == 0) {
+		sb_printf(b, "void");
+		return;
+	}
+	if (!t) {
+		sb_printf(b, "<bad type %u>", id);
+		return;
+	}
+	if (depth > MAX_RENDER_DEPTH) {
+		sb_printf(b, "...");
+		return;
+	}
+	name = type_name(s, t);
+	kw = kw_of(t);
+	switch (d2b_kind(t)) {
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+	case D2B_KIND_FWD:
+		if (*name)
+			sb_printf(b, "%s %s", kw, name);
+		else
+			sb_printf(b, "%s {...}", kw);
+		break;
+	case D2B_KIND_PTR:
+		in = d2b_btf__type(s->btf, t->type);
+		if (in && d2b_kind(in) == D2B_KIND_FUNC_PROTO) {
+			render(s, in->type, b, depth + 1);
+			sb_printf(b, " (*)");
+			render_params(s, in, b, depth);
+		} else {
+			render(s, t->type, b, depth + 1);
+			sb_printf(b, b->pos && b->p[b->pos - 1] == '*' ? "*" : " *");
+		}
+		break;
+	case D2B_KIND_CONST:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_RESTRICT:
+		kw = d2b_kind(t) == D2B_KIND_CONST ? "const" :
+		     d2b_kind(t) == D2B_KIND_VOLATILE ? "volatile" : "restrict";
+		in = d2b_btf__type(s->btf, t->type);
+		if (in && d2b_kind(in) == D2B_KIND_PTR) {
+			render(s, t->type, b, depth + 1);
+			sb_printf(b, " %s", kw);
+		} else {
+			sb_printf(b, "%s ", kw);
+			render(s, t->type, b, depth + 1);
+		}
+		break;
+	case D2B_KIND_TYPE_TAG:
+		sb_printf(b, "__tag(%s) ", name);
+		render(s, t->type, b, depth + 1);
+		break;
+	case D2B_KIND_ARRAY:
+		for (nd = 0, in = t; in && d2b_kind(in) == D2B_KIND_ARRAY && nd < MAX_ARRAY_CHAIN; nd++) {
+			dims[nd] = btf_array(in)->nelems;
+			id = btf_array(in)->type;
+			in = d2b_btf__type(s->btf, id);
+		}
+		render(s, id, b, depth + 1);
+		for (i = 0; i < nd; i++)
+			sb_printf(b, "[%u]", dims[i]);
+		break;
+	case D2B_KIND_FUNC_PROTO:
+		render(s, t->type, b, depth + 1);
+		sb_printf(b, " ");
+		render_params(s, t, b, depth);
+		break;
+	case D2B_KIND_DECL_TAG:
+		sb_printf(b, "decl_tag '%s' on ", name);
+		render(s, t->type, b, depth + 1);
+		if (btf_decl_tag_idx(t) >= 0)
+			sb_printf(b, " #%d", btf_decl_tag_idx(t));
+		break;
+	case D2B_KIND_FUNC:
+		sb_printf(b, "func %s", name);
+		break;
+	case D2B_KIND_VAR:
+		sb_printf(b, "var %s", name);
+		break;
+	case D2B_KIND_DATASEC:
+		sb_printf(b, "datasec %s", name);
+		break;
+	default:
+		sb_printf(b, "%s", *name ? name : d2b_kind_name(d2b_kind(t)));
+		break;
+	}
+}
+
+static const char *type_str(const struct cmp_side *s, uint32_t id, char *buf, size_t len)
+{
+	struct sbuf b = { .p = buf, .len = len };
+
+	buf[0] = '\0';
+	render(s, id, &b, 0);
+	return buf;
+}
+
+/* ---- reporting ---- */
+
+static void report(struct cmp *c, const struct d2b_compare_diff *d)
+{
+	bool quiet = (d->what == D2B_DIFF_ONLY_A || d->what == D2B_DIFF_ONLY_B) &&
+		     d->kind <= D2B_KIND_MAX && (c->opts.quiet_presence & (1u << d->kind));
+	int err;
+
+	if (c->sum.nr_diffs < UINT32_MAX)
+		c->sum.nr_diffs++;
+	if (quiet || !c->cb || c->err)
+		return;
+	err = c->cb(d, c->arg);
+	if (err < 0)
+		c->err = err;
+}
+
+
+/* ---- pass 3: explaining a CHANGED key ---- */
+
+struct explain {
+	struct cmp *c;
+	const struct d2b_type *ta;	/* the key's type in A, for the reports */
+	uint32_t ida, idb;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+explain_emit(struct explain *e, const char *ctx, const char *fmt, ...)
+{
+	struct cmp *c = e->c;
+	struct sbuf b = { .p = c->detail, .len = sizeof(c->detail) };
+	struct d2b_compare_diff d = {
+		.what = D2B_DIFF_CHANGED, .kind = d2b_kind(e->ta),
+		.name = type_name(&c->side[0], e->ta), .id_a = e->ida, .id_b = e->idb,
+		.count_a = 1, .count_b = 1, .detail = c->detail,
+	};
+	va_list ap;
+
+	c->detail[0] = '\0';
+	if (ctx && *ctx)
+		sb_printf(&b, "%s: ", ctx);
+	va_start(ap, fmt);
+	if (b.pos + 1 < b.len)
+		vsnprintf(b.p + b.pos, b.len - b.pos, fmt, ap);
+	va_end(ap);
+	c->ndetail++;
+	report(c, &d);
+}
+
+/* "outer: inner" context for nested explanations */
+static void ctx_join(char *buf, size_t len, const char *ctx, const char *label)
+{
+	snprintf(buf, len, "%s%s%s", ctx, *ctx && *label ? ": " : "", label);
+}
+
+/*
+ * Pair the items of two lists by name: ma[i] is the index in B of A's item
+ * i, or -1; mb likewise.  Unnamed items pair in order of appearance.
+ */
+static int match_by_name(const char **na, uint32_t nra, const char **nb, uint32_t nrb,
+			 int32_t *ma, int32_t *mb)
+{
+	struct hmap m;
+	uint32_t i, k;
+	int err = 0;
+
+	hmap__init(&m, false);
+	for (i = 0; i < nra; i++)
+		ma[i] = -1;
+	for (i = 0; i < nrb; i++) {
+		mb[i] = -1;
+		err = hmap__add(&m, hash_str(nb[i]), i);
+		if (err)
+			goto out;
+	}
+	for (i = 0, k = 0; i < nra; i++) {
+		struct hmap_iter it;
+		uint64_t v;
+
+		if (!*na[i]) {
+			while (k < nrb && *nb[k])
+				k++;
+			if (k < nrb) {
+				ma[i] = k;
+				mb[k++] = i;
+			}
+			continue;
+		}
+		hmap__iter_init(&m, hash_str(na[i]), &it);
+		while (hmap__next(&m, &it, &v)) {
+			if (mb[v] < 0 && !strcmp(na[i], nb[v])) {
+				ma[i] = v;
+				mb[v] = i;
+				break;
+			}
+		}
+	}
+out:
+	hmap__release(&m);
+	return err;
+}
+
+static void explain_composite(struct explain *e, const char *ctx, const struct d2b_type *ta,
+			      const struct d2b_type *tb);
+static void explain_enum(struct explain *e, const char *ctx, const struct d2b_type *ta,
+			 const struct d2b_type *tb);
+static void explain_proto(struct explain *e, const char *ctx, const struct d2b_type *ta,
+			  const struct d2b_type *tb);
+
+/*
+ * Explain why references a (in A) and b (in B) differ.  label names the
+ * referrer ("member 'x'", "param #1 'p'", "" for a typedef's target).
+ * Pointers, modifiers and equal-length arrays are peeled in step so that a
+ * difference inside an anonymous struct or a prototype is named precisely.
+ */
+static void explain_ref(struct explain *e, const char *ctx, const char *label,
+			uint32_t a, uint32_t b)
+{
+	struct cmp *c = e->c;
+	struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	uint32_t pa = a, pb = b;
+	char bufa[TYPE_STR_LEN], bufb[TYPE_STR_LEN], sub[DETAIL_LEN / 2];
+	int steps;
+
+	if (ref_meaning(c, sa, a) == ref_meaning(c, sb, b))
+		return;
+	for (steps = 0; steps < MAX_RENDER_DEPTH * 4; steps++) {
+		const struct d2b_type *ta = pa < sa->end ? d2b_btf__type(sa->btf, pa) : NULL;
+		const struct d2b_type *tb = pb < sb->end ? d2b_btf__type(sb->btf, pb) : NULL;
+		unsigned int kind;
+		uint32_t na, nb;
+
+		if (!pa || !pb || !ta || !tb || d2b_kind(ta) != d2b_kind(tb) ||
+		    type_is_named(sa, ta) || type_is_named(sb, tb))
+			break;
+		kind = d2b_kind(ta);
+		ctx_join(sub, sizeof(sub), ctx, label);
+		if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION) {
+			explain_composite(e, sub, ta, tb);
+			return;
+		}
+		if (kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64) {
+			explain_enum(e, sub, ta, tb);
+			return;
+		}
+		if (kind == D2B_KIND_FUNC_PROTO) {
+			explain_proto(e, sub, ta, tb);
+			return;
+		}
+		if (kind == D2B_KIND_ARRAY) {
+			if (btf_array(ta)->nelems != btf_array(tb)->nelems)
+				break;
+			na = btf_array(ta)->type;
+			nb = btf_array(tb)->type;
+		} else if (kind == D2B_KIND_PTR || kind == D2B_KIND_CONST ||
+			   kind == D2B_KIND_VOLATILE || kind == D2B_KIND_RESTRICT ||
+			   (kind == D2B_KIND_TYPE_TAG &&
+			    !strcmp(type_name(sa, ta), type_name(sb, tb)))) {
+			na = ta->type;
+			nb = tb->type;
+		} else {
+			break;
+		}
+		/* the difference is at this level (an index type, say) */
+		if (ref_meaning(c, sa, na) == ref_meaning(c, sb, nb))
+			break;
+		pa = na;
+		pb = nb;
+	}
+	explain_emit(e, ctx, "%s%stype '%s' vs '%s'", label, *label ? " " : "",
+		     type_str(sa, a, bufa, sizeof(bufa)), type_str(sb, b, bufb, sizeof(bufb)));
+}
+
+static void explain_composite(struct explain *e, const char *ctx, const struct d2b_type *ta,
+			      const struct d2b_type *tb)
+{
+	struct cmp *c = e->c;
+	struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	uint32_t i, nra = d2b_vlen(ta), nrb = d2b_vlen(tb);
+	const char **na = calloc(nra + 1, sizeof(*na)), **nb = calloc(nrb + 1, sizeof(*nb));
+	int32_t *ma = calloc(nra + 1, sizeof(*ma)), *mb = calloc(nrb + 1, sizeof(*mb));
+	unsigned int before = c->ndetail;
+	char label[DETAIL_LEN / 4];
+
+	if (!na || !nb || !ma || !mb) {
+		c->err = -ENOMEM;
+		goto out;
+	}
+	if (d2b_kind(ta) != d2b_kind(tb))
+		explain_emit(e, ctx, "kind %s vs %s", d2b_kind_name(d2b_kind(ta)),
+			     d2b_kind_name(d2b_kind(tb)));
+	if (ta->size != tb->size)
+		explain_emit(e, ctx, "size %u vs %u", ta->size, tb->size);
+	for (i = 0; i < nra; i++)
+		na[i] = d2b_btf__str(sa->btf, btf_members(ta)[i].name_off) ?: "";
+	for (i = 0; i < nrb; i++)
+		nb[i] = d2b_btf__str(sb->btf, btf_members(tb)[i].name_off) ?: "";
+	c->err = match_by_name(na, nra, nb, nrb, ma, mb);
+	if (c->err)
+		goto out;
+	for (i = 0; i < nra; i++) {
+		const struct d2b_member *m = btf_members(ta) + i, *n;
+		char tbuf[TYPE_STR_LEN];
+
+		if (*na[i])
+			snprintf(label, sizeof(label), "member '%s'", na[i]);
+		else
+			snprintf(label, sizeof(label), "anonymous member #%u", i);
+		if (ma[i] < 0) {
+			explain_emit(e, ctx, "%s (%s) only in A", label,
+				     type_str(sa, m->type, tbuf, sizeof(tbuf)));
+			continue;
+		}
+		n = btf_members(tb) + ma[i];
+		if (d2b_member_bit_offset(ta, m) != d2b_member_bit_offset(tb, n))
+			explain_emit(e, ctx, "%s offset %u vs %u (bits)", label,
+				     d2b_member_bit_offset(ta, m), d2b_member_bit_offset(tb, n));
+		if (d2b_member_bitfield_size(ta, m) != d2b_member_bitfield_size(tb, n))
+			explain_emit(e, ctx, "%s bitfield size %u vs %u", label,
+				     d2b_member_bitfield_size(ta, m), d2b_member_bitfield_size(tb, n));
+		explain_ref(e, ctx, label, m->type, n->type);
+	}
+	for (i = 0; i < nrb; i++) {
+		char tbuf[TYPE_STR_LEN];
+
+		if (mb[i] >= 0)
+			continue;
+		if (*nb[i])
+			snprintf(label, sizeof(label), "member '%s'", nb[i]);
+		else
+			snprintf(label, sizeof(label), "anonymous member #%u", i);
+		explain_emit(e, ctx, "%s (%s) only in B", label,
+			     type_str(sb, btf_members(tb)[i].type, tbuf, sizeof(tbuf)));
+	}
+	if (c->ndetail != before)
+		goto out;
+	for (i = 0; i < nra; i++) {
+		if (ma[i] != (int32_t)i) {
+			explain_emit(e, ctx, "member order differs: '%s' is #%u vs #%d",
+				     na[i], i, ma[i]);
+			break;
+		}
+	}
+out:
+	free(na);
+	free(nb);
+	free(ma);
+	free(mb);
+}
+
+/* An enumerator's value as a 64-bit pattern, honouring ENUM's signedness. */
+static uint64_t enum_value(const struct d2b_type *t, uint32_t i)
+{
+	if (d2b_kind(t) == D2B_KIND_ENUM64)
+		return btf_enum64_val(btf_enums64(t) + i);
+	if (d2b_kflag(t))
+		return (uint32_t)btf_enums(t)[i].val;
+	return (uint64_t)(int64_t)btf_enums(t)[i].val;
+}
+
+static uint32_t enum_name_off(const struct d2b_type *t, uint32_t i)
+{
+	if (d2b_kind(t) == D2B_KIND_ENUM64)
+		return btf_enums64(t)[i].name_off;
+	return btf_enums(t)[i].name_off;
+}
+
+static void explain_enum(struct explain *e, const char *ctx, const struct d2b_type *ta,
+			 const struct d2b_type *tb)
+{
+	struct cmp *c = e->c;
+	struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	uint32_t i, nra = d2b_vlen(ta), nrb = d2b_vlen(tb);
+	const char **na = calloc(nra + 1, sizeof(*na)), **nb = calloc(nrb + 1, sizeof(*nb));
+	int32_t *ma = calloc(nra + 1, sizeof(*ma)), *mb = calloc(nrb + 1, sizeof(*mb));
+	unsigned int before = c->ndetail;
+	bool sgn_a = !d2b_kflag(ta), sgn_b = !d2b_kflag(tb);
+
+	if (!na || !nb || !ma || !mb) {
+		c->err = -ENOMEM;
+		goto out;
+	}
+	if (d2b_kind(ta) != d2b_kind(tb))
+		explain_emit(e, ctx, "kind %s vs %s", d2b_kind_name(d2b_kind(ta)),
+			     d2b_kind_name(d2b_kind(tb)));
+	if (ta->size != tb->size)
+		explain_emit(e, ctx, "size %u vs %u", ta->size, tb->size);
+	if (d2b_kflag(ta) != d2b_kflag(tb))
+		explain_emit(e, ctx, "%s vs %s", sgn_a ? "signed" : "unsigned",
+			     sgn_b ? "signed" : "unsigned");
+	for (i = 0; i < nra; i++)
+		na[i] = d2b_btf__str(sa->btf, enum_name_off(ta, i)) ?: "";
+	for (i = 0; i < nrb; i++)
+		nb[i] = d2b_btf__str(sb->btf, enum_name_off(tb, i)) ?: "";
+	c->err = match_by_name(na, nra, nb, nrb, ma, mb);
+	if (c->err)
+		goto out;
+	for (i = 0; i < nra; i++) {
+		uint64_t va = enum_value(ta, i), vb;
+
+		if (ma[i] < 0) {
+			explain_emit(e, ctx, "value '%s' only in A", na[i]);
+			continue;
+		}
+		vb = enum_value(tb, ma[i]);
+		if (va == vb)
+			continue;
+		if (sgn_a && sgn_b)
+			explain_emit(e, ctx, "value '%s' %" PRId64 " vs %" PRId64, na[i],
+				     (int64_t)va, (int64_t)vb);
+		else
+			explain_emit(e, ctx, "value '%s' %" PRIu64 " vs %" PRIu64, na[i], va, vb);
+	}
+	for (i = 0; i < nrb; i++)
+		if (mb[i] < 0)
+			explain_emit(e, ctx, "value '%s' only in B", nb[i]);
+	if (c->ndetail != before)
+		goto out;
+	for (i = 0; i < nra; i++) {
+		if (ma[i] != (int32_t)i) {
+			explain_emit(e, ctx, "value order differs: '%s' is #%u vs #%d",
+				     na[i], i, ma[i]);
+			break;
+		}
+	}
+out:
+	free(na);
+	free(nb);
+	free(ma);
+	free(mb);
+}
+
+static void explain_proto(struct explain *e, const char *ctx, const struct d2b_type *ta,
+			  const struct d2b_type *tb)
+{
+	struct cmp *c = e->c;
+	uint32_t i, nra = d2b_vlen(ta), nrb = d2b_vlen(tb);
+	char label[DETAIL_LEN / 4];
+
+	explain_ref(e, ctx, "return", ta->type, tb->type);
+	if (nra != nrb)
+		explain_emit(e, ctx, "%u vs %u params", nra, nrb);
+	for (i = 0; i < nra && i < nrb; i++) {
+		const struct d2b_param *p = btf_params(ta) + i, *q = btf_params(tb) + i;
+		const char *pn = d2b_btf__str(c->side[0].btf, p->name_off) ?: "";
+		const char *qn = d2b_btf__str(c->side[1].btf, q->name_off) ?: "";
+
+		if (strcmp(pn, qn))
+			explain_emit(e, ctx, "param #%u name '%s' vs '%s'", i, pn, qn);
+		snprintf(label, sizeof(label), "param #%u '%s'", i, pn);
+		explain_ref(e, ctx, label, p->type, q->type);
+	}
+}
+
+static void explain_datasec(struct explain *e, const struct d2b_type *ta, const struct d2b_type *tb)
+{
+	struct cmp *c = e->c;
+	struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	uint32_t i, nra = d2b_vlen(ta), nrb = d2b_vlen(tb);
+	const char **na = calloc(nra + 1, sizeof(*na)), **nb = calloc(nrb + 1, sizeof(*nb));
+	int32_t *ma = calloc(nra + 1, sizeof(*ma)), *mb = calloc(nrb + 1, sizeof(*mb));
+
+	if (!na || !nb || !ma || !mb) {
+		c->err = -ENOMEM;
+		goto out;
+	}
+	if (ta->size != tb->size)
+		explain_emit(e, "", "size %u vs %u", ta->size, tb->size);
+	for (i = 0; i < nra; i++)
+		na[i] = d2b_btf__name(sa->btf, btf_secinfos(ta)[i].type) ?: "";
+	for (i = 0; i < nrb; i++)
+		nb[i] = d2b_btf__name(sb->btf, btf_secinfos(tb)[i].type) ?: "";
+	c->err = match_by_name(na, nra, nb, nrb, ma, mb);
+	if (c->err)
+		goto out;
+	for (i = 0; i < nra; i++) {
+		const struct d2b_var_secinfo *v = btf_secinfos(ta) + i, *w;
+
+		if (ma[i] < 0) {
+			explain_emit(e, "", "var '%s' only in A", na[i]);
+			continue;
+		}
+		w = btf_secinfos(tb) + ma[i];
+		if (v->offset != w->offset)
+			explain_emit(e, "", "var '%s' offset %u vs %u", na[i], v->offset, w->offset);
+		if (v->size != w->size)
+			explain_emit(e, "", "var '%s' size %u vs %u", na[i], v->size, w->size);
+	}
+	for (i = 0; i < nrb; i++)
+		if (mb[i] < 0)
+			explain_emit(e, "", "var '%s' only in B", nb[i]);
+out:
+	free(na);
+	free(nb);
+	free(ma);
+	free(mb);
+}
+
+static const char *linkage_name(uint32_t l)
+{
+	return l == D2B_LINKAGE_STATIC ? "static" : l == D2B_LINKAGE_GLOBAL ? "global" :
+	       l == D2B_LINKAGE_EXTERN ? "extern" : "unknown";
+}
+
+static const char *int_encoding_name(unsigned int enc)
+{
+	static const char *const names[] = {
+		"none", "signed", "char", "signed|char", "bool", "signed|bool", "char|bool",
+		"signed|char|bool",
+	};
+
+	return enc < 8 ? names[enc] : "invalid";
+}
+
+static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
+{
+	const struct d2b_type *ta = d2b_btf__type(c->side[0].btf, ida);
+	const struct d2b_type *tb = d2b_btf__type(c->side[1].btf, idb);
+	struct explain e = { .c = c, .ta = ta, .ida = ida, .idb = idb };
+	unsigned int kind = d2b_kind(ta);
+	uint32_t wa, wb;
+
+	c->ndetail = 0;
+	if (kind != d2b_kind(tb) && !(key_class(kind) == D2B_KIND_ENUM))
+		explain_emit(&e, "", "kind %s vs %s", d2b_kind_name(kind), d2b_kind_name(d2b_kind(tb)));
+	else switch (kind) {
+	case D2B_KIND_INT:
+		wa = btf_int_word(ta);
+		wb = btf_int_word(tb);
+		if (ta->size != tb->size)
+			explain_emit(&e, "", "size %u vs %u", ta->size, tb->size);
+		if (d2b_int_encoding(wa) != d2b_int_encoding(wb))
+			explain_emit(&e, "", "encoding %s vs %s", int_encoding_name(d2b_int_encoding(wa)),
+				     int_encoding_name(d2b_int_encoding(wb)));
+		if (d2b_int_bits(wa) != d2b_int_bits(wb))
+			explain_emit(&e, "", "bits %u vs %u", d2b_int_bits(wa), d2b_int_bits(wb));
+		if (d2b_int_offset(wa) != d2b_int_offset(wb))
+			explain_emit(&e, "", "bit offset %u vs %u", d2b_int_offset(wa),
+				     d2b_int_offset(wb));
+		break;
+	case D2B_KIND_FLOAT:
+		if (ta->size != tb->size)
+			explain_emit(&e, "", "size %u vs %u", ta->size, tb->size);
+		break;
+	case D2B_KIND_FWD:
+		explain_emit(&e, "", "%s vs %s", kw_of(ta), kw_of(tb));
+		break;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+		explain_composite(&e, "", ta, tb);
+		break;
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+		explain_enum(&e, "", ta, tb);
+		break;
+	case D2B_KIND_TYPEDEF:
+		explain_ref(&e, "", "", ta->type, tb->type);
+		break;
+	case D2B_KIND_FUNC:
+		if (d2b_vlen(ta) != d2b_vlen(tb))
+			explain_emit(&e, "", "linkage %s vs %s", linkage_name(d2b_vlen(ta)),
+				     linkage_name(d2b_vlen(tb)));
+		explain_ref(&e, "", "", ta->type, tb->type);
+		break;
+	case D2B_KIND_VAR:
+		if (btf_var_linkage(ta) != btf_var_linkage(tb))
+			explain_emit(&e, "", "linkage %s vs %s", linkage_name(btf_var_linkage(ta)),
+				     linkage_name(btf_var_linkage(tb)));
+		explain_ref(&e, "", "", ta->type, tb->type);
+		break;
+	case D2B_KIND_DATASEC:
+		explain_datasec(&e, ta, tb);
+		break;
+	default:
+		break;
+	}
+	if (!c->ndetail && !c->err)
+		explain_emit(&e, "", "definitions differ");
+}
+
+/* ---- pass 2: merging ---- */
+
+static bool same_key(const struct named_ent *a, const struct named_ent *b)
+{
+	return a->cls == b->cls && !strcmp(a->name, b->name);
+}
+
+static int key_order(const struct named_ent *a, const struct named_ent *b)
+{
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static struct d2b_compare_kind_stats *stats_of(struct cmp *c, unsigned int kind)
+{
+	return &c->sum.kind[kind > D2B_KIND_MAX ? 0 : kind];
+}
+
+/* One key: the variants a[0..na) and b[0..nb), each sorted by hash. */
+static void compare_key(struct cmp *c, const struct named_ent *a, size_t na,
+			const struct named_ent *b, size_t nb)
+{
+	struct d2b_compare_diff d = { .detail = "" };
+	size_t i = 0, j = 0, common = 0, ua = 0, ub = 0;
+	const struct named_ent *fa = NULL, *fb = NULL;
+
+	if (!nb || !na) {
+		const struct named_ent *x = na ? a : b;
+
+		d.what = na ? D2B_DIFF_ONLY_A : D2B_DIFF_ONLY_B;
+		d.kind = x->kind;
+		d.name = x->name;
+		d.id_a = na ? a->id : 0;
+		d.id_b = nb ? b->id : 0;
+		d.count_a = na;
+		d.count_b = nb;
+		if (na)
+			stats_of(c, x->kind)->only_a++;
+		else
+			stats_of(c, x->kind)->only_b++;
+		report(c, &d);
+		return;
+	}
+	while (i < na || j < nb) {
+		if (j == nb || (i < na && a[i].hash < b[j].hash)) {
+			if (!ua++)
+				fa = &a[i];
+			i++;
+		} else if (i == na || b[j].hash < a[i].hash) {
+			if (!ub++)
+				fb = &b[j];
+			j++;
+		} else {
+			common++;
+			i++;
+			j++;
+		}
+	}
+	if (!ua && !ub) {
+		stats_of(c, a->kind)->same++;
+		return;
+	}
+	stats_of(c, a->kind)->changed++;
+	if (ua == 1 && ub == 1) {
+		explain_named(c, fa->id, fb->id);
+		return;
+	}
+	snprintf(c->detail, sizeof(c->detail), "%zu in A, %zu in B, %zu in common", na, nb, common);
+	d.what = D2B_DIFF_VARIANTS;
+	d.kind = a->kind;
+	d.name = a->name;
+	d.id_a = fa ? fa->id : a->id;
+	d.id_b = fb ? fb->id : b->id;
+	d.count_a = na;
+	d.count_b = nb;
+	d.detail = c->detail;
+	report(c, &d);
+}
+
+static void compare_named(struct cmp *c)
+{
+	const struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	size_t i = 0, j = 0;
+
+	while ((i < sa->nnamed || j < sb->nnamed) && !c->err) {
+		size_t i1 = i, j1 = j;
+		int r;
+
+		if (i == sa->nnamed)
+			r = 1;
+		else if (j == sb->nnamed)
+			r = -1;
+		else
+			r = key_order(&sa->named[i], &sb->named[j]);
+		if (r <= 0)
+			while (i1 < sa->nnamed && same_key(&sa->named[i1], &sa->named[i]))
+				i1++;
+		if (r >= 0)
+			while (j1 < sb->nnamed && same_key(&sb->named[j1], &sb->named[j]))
+				j1++;
+		compare_key(c, sa->named + i, i1 - i, sb->named + j, j1 - j);
+		i = i1;
+		j = j1;
+	}
+}
+
+static void compare_anon(struct cmp *c)
+{
+	const struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	size_t i = 0, j = 0;
+
+	while ((i < sa->nanon || j < sb->nanon) && !c->err) {
+		const struct anon_ent *x;
+		size_t i1 = i, j1 = j, ca, cb;
+		int r;
+
+		if (i == sa->nanon)
+			r = 1;
+		else if (j == sb->nanon)
+			r = -1;
+		else
+			r = anon_cmp_key(&sa->anon[i], &sb->anon[j]);
+		x = r <= 0 ? &sa->anon[i] : &sb->anon[j];
+		while (i1 < sa->nanon && !anon_cmp_key(&sa->anon[i1], x))
+			i1++;
+		while (j1 < sb->nanon && !anon_cmp_key(&sb->anon[j1], x))
+			j1++;
+		ca = i1 - i;
+		cb = j1 - j;
+		if (c->opts.anon_sets) {
+			ca = ca ? 1 : 0;
+			cb = cb ? 1 : 0;
+		}
+		if (ca != cb) {
+			struct d2b_compare_diff d = {
+				.what = D2B_DIFF_ANON, .kind = x->kind, .name = "",
+				.id_a = i1 > i ? sa->anon[i].id : 0,
+				.id_b = j1 > j ? sb->anon[j].id : 0,
+				.count_a = i1 - i, .count_b = j1 - j, .detail = c->detail,
+			};
+
+			if (ca > cb)
+				stats_of(c, x->kind)->anon_extra_a += ca - cb;
+			else
+				stats_of(c, x->kind)->anon_extra_b += cb - ca;
+			if (d.id_a)
+				type_str(sa, d.id_a, c->detail, sizeof(c->detail));
+			else
+				type_str(sb, d.id_b, c->detail, sizeof(c->detail));
+			report(c, &d);
+		}
+		i = i1;
+		j = j1;
+	}
+}
+
+/* ---- the API ---- */
+
+int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
+		     const struct d2b_compare_opts *opts, d2b_compare_fn cb, void *arg,
+		     struct d2b_compare_summary *ret)
+{
+	struct cmp *c;
+	int err, i;
+
+	if (!a || !b)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	if (opts)
+		c->opts = *opts;
+	c->cb = cb;
+	c->arg = arg;
+	c->side[0].btf = a;
+	c->side[1].btf = b;
+	c->budget = 64 * ((uint64_t)d2b_btf__end_id(a) + d2b_btf__end_id(b)) + (1u << 20);
+	for (i = 0; i < 2; i++) {
+		struct cmp_side *s = &c->side[i];
+
+		err = side_hash(c, s);
+		if (err)
+			goto out;
+		qsort(s->named, s->nnamed, sizeof(*s->named), named_cmp);
+		qsort(s->anon, s->nanon, sizeof(*s->anon), anon_cmp);
+	}
+	compare_named(c);
+	if (!c->err)
+		compare_anon(c);
+	err = c->err ? c->err : (int)(c->sum.nr_diffs > INT_MAX ? INT_MAX : c->sum.nr_diffs);
+out:
+	if (ret)
+		*ret = c->sum;
+	side_release(&c->side[0]);
+	side_release(&c->side[1]);
+	free(c);
+	return err;
+}
+
+int d2b_compare_diff__format(const struct d2b_compare_diff *d, char *buf, size_t len)
+{
+	const char *kind = d2b_kind_name(d->kind);
+	const char *name = d->name && *d->name ? d->name : "(anon)";
+
+	switch (d->what) {
+	case D2B_DIFF_ONLY_A:
+	case D2B_DIFF_ONLY_B:
+		return snprintf(buf, len, "%s %s only in %s", kind, name,
+				d->what == D2B_DIFF_ONLY_A ? "A" : "B");
+	case D2B_DIFF_CHANGED:
+		return snprintf(buf, len, "%s %s differs: %s", kind, name, d->detail);
+	case D2B_DIFF_VARIANTS:
+		return snprintf(buf, len, "%s %s: same-name variants differ (%s)", kind, name,
+				d->detail);
+	case D2B_DIFF_ANON:
+		return snprintf(buf, len, "%s '%s': %u in A, %u in B", kind, d->detail,
+				d->count_a, d->count_b);
+	}
+	return snprintf(buf, len, "%s %s: unknown difference", kind, name);
+}
