@@ -10,6 +10,8 @@
  *	dedup__finish(d, &final_map);         FWD resolution, final merge,
  *					      string compaction
  *
+ * Units are merged into an internal "work" BTF (dedup__btf()); out receives
+ * the final, compact types only at dedup__finish().
  * Determinism: the result depends only on the sequence of units.
  */
 #ifndef D2B_DEDUP_H
@@ -33,22 +35,28 @@ struct dedup_stats {
 	uint64_t out[D2B_KIND_MAX + 1];	/* types in out after finish */
 };
 
+/* out must have no types of its own; it may be split over a base. */
 int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup **ret);
 void dedup__free(struct dedup *d);
 
+/* The work BTF the IDs of dedup__add_unit()'s map refer to, until finish. */
+const struct d2b_btf *dedup__btf(const struct dedup *d);
+
 /*
- * Merge unit into out.  map, if not NULL, must hold d2b_btf__end_id(unit)
- * entries; it receives each unit ID's ID in out (map[0] = 0).  Those IDs
- * stay valid until dedup__finish().
+ * Merge unit.  map, if not NULL, must hold d2b_btf__end_id(unit) entries;
+ * it receives each unit ID's ID in the work BTF (map[0] = 0), which the
+ * final map of dedup__finish() translates to out.  After an error, only
+ * dedup__free() is valid.
  */
 int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
 
 /*
  * Resolve leftover forward declarations (to the one STRUCT/UNION of that
- * name, when there is exactly one), merge the types that became equal,
- * renumber out compactly and drop unreferenced strings.  *final_map
- * (owned by d, may be NULL if unwanted) translates an out ID from before
- * finish to its ID after.  Base types (split BTF) never change.
+ * name, when there is exactly one), merge the types that became equal and
+ * write the result, compact and with only referenced strings, into out.
+ * *final_map (owned by d; final_map may be NULL if unwanted) translates a
+ * work ID (from add_unit's map) to its ID in out.  Base types (split BTF)
+ * never change.
  */
 int dedup__finish(struct dedup *d, const uint32_t **final_map);
 
