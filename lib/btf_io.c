@@ -298,7 +298,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 	if (errbuf && errlen)
 		errbuf[0] = '\0';
 	if (!data && size)
-		return -EINVAL;
+		return io_err(-EINVAL, errbuf, errlen, "no data");
 	p.start_id = base ? d2b_btf__end_id(base) : 1;
 	err = raw_parse_header(&p);
 	if (err)
@@ -466,6 +466,10 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 		return io_err(-errno, errbuf, errlen, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st)) {
 		err = io_err(-errno, errbuf, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = io_err(-EISDIR, errbuf, errlen, "%s: is a directory", path);
 		goto out;
 	}
 	n = pread(fd, magic, sizeof(magic), 0);

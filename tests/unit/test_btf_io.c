@@ -546,6 +546,8 @@ static void test_load_errors(void)
 	snprintf(path, sizeof(path), "%s/missing.btf", tmpdir);
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &btf, err, sizeof(err)), -ENOENT);
 	CHECK(strstr(err, path) != NULL);
+	CHECK_EQ(d2b_btf__load_file(tmpdir, NULL, &btf, err, sizeof(err)), -EISDIR);
+	CHECK(strstr(err, tmpdir) != NULL);
 	snprintf(path, sizeof(path), "%s/garbage", tmpdir);
 	f = fopen(path, "w");
 	REQUIRE(f);
