@@ -34,9 +34,9 @@ O ?= build
 endif
 
 LIB_SRCS := $(sort $(wildcard lib/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 CLI_SRCS := $(sort $(wildcard dwarf2btf/*.c))
-CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)
 LIBA := $(O)/libdwarf2btf.a
 BIN := $(O)/dwarf2btf
 
@@ -51,7 +51,7 @@ HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 .PHONY: all check install uninstall clean deps sample tests
 all: $(LIBA) $(BIN)
 
-$(O)/%.o: %.c
+$(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

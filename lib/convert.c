@@ -282,7 +282,9 @@ out:
 static void report_stats(struct conv *c, double t_open, double t_finish, double t_datasec)
 {
 	struct dedup_stats st;
+	uint64_t out[D2B_KIND_MAX + 1] = { 0 };
 	unsigned int k;
+	uint32_t id;
 
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u",
 		  c->units.nr, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1);
@@ -290,11 +292,13 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
 		  t_open, c->t_walk, c->t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
 	dedup__stats(c->dd, &st);
+	for (id = d2b_btf__start_id(c->out); id < d2b_btf__end_id(c->out); id++)
+		out[d2b_kind(d2b_btf__type(c->out, id))]++;
 	for (k = 1; k <= D2B_KIND_MAX; k++) {
-		if (!st.in[k] && !st.out[k])
+		if (!st.in[k] && !out[k])
 			continue;
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "%-10s %10llu in units, %8llu after dedup",
-			  d2b_kind_name(k), (unsigned long long)st.in[k], (unsigned long long)st.out[k]);
+		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "%-10s %10llu in units, %8llu in output",
+			  d2b_kind_name(k), (unsigned long long)st.in[k], (unsigned long long)out[k]);
 	}
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "output: %u types", d2b_btf__nr_types(c->out));
 }

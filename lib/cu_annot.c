@@ -16,9 +16,15 @@
  *     its own DW_AT_GNU_annotation.  Type tags sit on the annotated type,
  *     as in form 2.
  *
- * Whatever the encoding, tags are returned in DWARF order, and TYPE_TAG
- * chains are built with the first tag nearest to the type, which is what
- * LLVM's BPF backend writes for the same source.
+ * Whatever the encoding, tags are returned in source order (clang writes
+ * children in source order; a GCC chain starts with the last tag written,
+ * so it is reversed), and TYPE_TAG chains are built with the first tag
+ * nearest to the type, which is what LLVM's BPF backend writes for the
+ * same source.
+ *
+ * Forms 1 and 2 are told apart per unit: once a unit has any
+ * "btf:type_tag", its "btf_type_tag" children are compatibility copies and
+ * are ignored everywhere in it.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -48,7 +54,7 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 	const char *llvm_name, *gnu_name;
 	Dwarf_Attribute attr;
 	Dwarf_Die child, ann;
-	int n = 0, hops;
+	int n = 0, gnu = 0, hops;
 
 	if (!w->has_annotations)
 		return 0;
@@ -100,11 +106,62 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 			if (n < max)
 				vals[n] = val;
 			n++;
+			gnu++;
 		}
 		if (!dwarf_attr(&ann, AT_GNU_annotation, &attr))
 			break;
 	}
+	/* GCC chains run from the last tag written to the first */
+	if (vals) {
+		int lo = n - gnu, hi = (n < max ? n : max) - 1;
+
+		for (; lo < hi; lo++, hi--) {
+			const char *t = vals[lo];
+
+			vals[lo] = vals[hi];
+			vals[hi] = t;
+		}
+	}
 	return n;
+}
+
+static bool has_v2_child(Dwarf_Die *die)
+{
+	Dwarf_Die child;
+
+	if (!dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+		return false;
+	do {
+		const char *name;
+
+		if (dwarf_tag(&child) != TAG_LLVM_annotation)
+			continue;
+		name = dwarf_diename(&child);
+		if (name && !strcmp(name, "btf:type_tag"))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/*
+ * Producers put types at the top of a unit, so looking at the unit's
+ * children and their children finds a btf:type_tag without walking
+ * function bodies; a type declared inside a function is the rare miss.
+ */
+bool cu_annot__unit_has_v2(struct cu_walk *w, Dwarf_Die *cu_die)
+{
+	Dwarf_Die child;
+
+	(void)w;
+	if (!dwarf_haschildren(cu_die) || dwarf_child(cu_die, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram)
+			continue;
+		if (has_v2_child(&child))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
 }
 
 int cu_annot__decl_tags(struct cu_walk *w, Dwarf_Die *die, uint32_t target, int component_idx)

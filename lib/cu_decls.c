@@ -20,12 +20,25 @@
 #include "dwarf_file.h"
 #include "vec.h"
 
+/* A flag of die or of the DIE it completes (DW_AT_external). */
 static bool has_flag(Dwarf_Die *die, unsigned int name)
 {
 	Dwarf_Attribute attr;
 	bool flag = false;
 
 	if (dwarf_attr_integrate(die, name, &attr))
+		dwarf_formflag(&attr, &flag);
+	return flag;
+}
+
+/* A declaration itself, not a definition completing one: DW_AT_declaration
+ * must not be inherited through DW_AT_specification. */
+static bool is_declaration(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	if (dwarf_attr(die, DW_AT_declaration, &attr))
 		dwarf_formflag(&attr, &flag);
 	return flag;
 }
@@ -71,7 +84,7 @@ int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
 	const char *name, *why;
 	int proto, func, err, idx;
 
-	if (w->opts->no_funcs || has_flag(die, DW_AT_declaration))
+	if (w->opts->no_funcs || is_declaration(die))
 		return 0;
 	/* only functions with code here; inline-only ones have none */
 	if (!dwarf_hasattr(die, DW_AT_low_pc) && !dwarf_hasattr(die, DW_AT_ranges))
@@ -147,7 +160,7 @@ int cu_walk__variable(struct cu_walk *w, Dwarf_Die *die)
 	size_t shndx;
 	int type, name_off, n, i, err;
 
-	if (w->opts->no_vars || has_flag(die, DW_AT_declaration))
+	if (w->opts->no_vars || is_declaration(die))
 		return 0;
 	name = dwarf_diename(die);
 	if (!name || !*name)

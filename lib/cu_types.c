@@ -242,22 +242,25 @@ static int pointer_type(struct cu_walk *w, Dwarf_Die *die)
 	const char *vals[ANNOT_MAX];
 	Dwarf_Attribute attr;
 	Dwarf_Die target_die;
+	bool has_target = dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+			  dwarf_formref_die(&attr, &target_die);
 	int target = 0, n;
 
-	if (dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &target_die)) {
+	if (has_target) {
 		target = cu_walk__type(w, &target_die);
 		if (target < 0)
 			return target;
-		if (!w->opts->skip_type_tags && dwarf_haschildren(die)) {
-			n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, ANNOT_MAX);
-			if (n > ANNOT_MAX)
-				n = ANNOT_MAX;
-			/* the v2 form on the pointee supersedes the old form */
-			if (n && !cu_annot__collect(w, &target_die, ANNOT_TYPE_TAG_SELF, NULL, 0)) {
-				target = cu_annot__wrap(w, target, vals, n);
-				if (target < 0)
-					return target;
-			}
+	}
+	/* clang's form: tags under the pointer are the pointee's, unless the
+	 * unit uses the btf:type_tag form, which then says everything */
+	if (!w->opts->skip_type_tags && !w->has_v2_type_tags && dwarf_haschildren(die)) {
+		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, ANNOT_MAX);
+		if (n > ANNOT_MAX)
+			n = ANNOT_MAX;
+		if (n) {
+			target = cu_annot__wrap(w, target, vals, n);
+			if (target < 0)
+				return target;
 		}
 	}
 	return d2b_btf__add_ref(w->btf, D2B_KIND_PTR, NULL, target);

@@ -170,6 +170,7 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 		return 0;
 	}
 	w->has_annotations = unit_has_annotations(cu_die);
+	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w, cu_die);
 	if (!dwarf_haschildren(cu_die) || dwarf_child(cu_die, &child) != 0)
 		return 0;
 	do {

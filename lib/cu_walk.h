@@ -49,6 +49,7 @@ struct cu_walk {
 	unsigned int addr_size;
 	bool skipped;		/* whole unit left out (language) */
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
+	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
 
 	struct d2b_btf *btf;	/* the unit */
 	struct hmap die_map;	/* DIE address -> type ID (or IN_PROGRESS) */
@@ -106,7 +107,7 @@ enum annot_kind {
 
 enum { ANNOT_MAX = 64 };	/* tags kept per DIE */
 
-/* Collect die's annotation values of one kind, in DWARF order, storing the
+/* Collect die's annotation values of one kind, in source order, storing the
  * first max of them; returns how many there are (possibly more than max). */
 int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 		      const char **vals, int max);
@@ -114,5 +115,7 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 int cu_annot__decl_tags(struct cu_walk *w, Dwarf_Die *die, uint32_t target, int component_idx);
 /* Wrap type in TYPE_TAGs: vals[0] ends up nearest to type. */
 int cu_annot__wrap(struct cu_walk *w, uint32_t type, const char **vals, int n);
+/* Does the unit use the btf:type_tag form anywhere? */
+bool cu_annot__unit_has_v2(struct cu_walk *w, Dwarf_Die *cu_die);
 
 #endif
