@@ -78,7 +78,7 @@ enum cmp_token {
 	TOK_PARAM,
 	TOK_VALUE,
 	TOK_SECINFO,
-	TOK_FWD_STRUCT,	/* ref classes of FWD when they stay apart */
+	TOK_FWD_STRUCT = 0x100,	/* ref classes of FWD when they stay apart */
 	TOK_FWD_UNION,
 };
 
@@ -105,6 +105,7 @@ struct anon_ent {
 struct cmp_side {
 	const struct d2b_btf *btf;
 	uint32_t start, end;	/* own types */
+	bool fwd_as_struct;	/* render FWD as struct/union */
 	uint64_t *memo;		/* anonymous meanings, indexed by any ID < end */
 	uint8_t *state;
 	uint32_t *depth;	/* stack depth of MEMO_BUSY types */
@@ -272,7 +273,8 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 		h = feed(feed(feed(h, t->size), d2b_kflag(t)), vlen);
 		for (i = 0; i < vlen; i++) {
 			const struct d2b_enum *e = btf_enums(t) + i;
-			int64_t v = d2b_kflag(t) ? (int64_t)(uint32_t)e->val : (int64_t)e->val;
+			/* kind_flag: signed */
+			int64_t v = d2b_kflag(t) ? (int64_t)e->val : (int64_t)(uint32_t)e->val;
 
 			h = feed(h, TOK_VALUE);
 			h = feed(feed_str(h, d2b_btf__str(s->btf, e->name_off)), (uint64_t)v);
@@ -466,6 +468,7 @@ static int side_hash(struct cmp *c, struct cmp_side *s)
 	int err;
 
 	s->start = d2b_btf__start_id(s->btf);
+	s->fwd_as_struct = c->opts.fwd_as_struct;
 	s->end = d2b_btf__end_id(s->btf);
 	s->memo = calloc(s->end, sizeof(*s->memo));
 	s->state = calloc(s->end, sizeof(*s->state));
@@ -595,7 +598,7 @@ static void __attribute__((format(printf, 2, 3))) sb_printf(struct sbuf *b, cons
 		b->pos = b->len - 1;
 }
 
-static const char *kw_of(const struct d2b_type *t)
+static const char *kw_of(const struct d2b_type *t, bool fwd_as_struct)
 {
 	switch (d2b_kind(t)) {
 	case D2B_KIND_STRUCT:
@@ -606,6 +609,8 @@ static const char *kw_of(const struct d2b_type *t)
 	case D2B_KIND_ENUM64:
 		return "enum";
 	case D2B_KIND_FWD:
+		if (fwd_as_struct)
+			return d2b_kflag(t) ? "union" : "struct";
 		return d2b_kflag(t) ? "fwd union" : "fwd struct";
 	default:
 		return NULL;
@@ -659,7 +664,7 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 		return;
 	}
 	name = type_name(s, t);
-	kw = kw_of(t);
+	kw = kw_of(t, s->fwd_as_struct);
 	switch (d2b_kind(t)) {
 	case D2B_KIND_STRUCT:
 	case D2B_KIND_UNION:
@@ -1001,8 +1006,8 @@ static uint64_t enum_value(const struct d2b_type *t, uint32_t i)
 	if (d2b_kind(t) == D2B_KIND_ENUM64)
 		return btf_enum64_val(btf_enums64(t) + i);
 	if (d2b_kflag(t))
-		return (uint32_t)btf_enums(t)[i].val;
-	return (uint64_t)(int64_t)btf_enums(t)[i].val;
+		return (uint64_t)(int64_t)btf_enums(t)[i].val;
+	return (uint32_t)btf_enums(t)[i].val;
 }
 
 static uint32_t enum_name_off(const struct d2b_type *t, uint32_t i)
@@ -1021,7 +1026,7 @@ static void explain_enum(struct explain *e, const char *ctx, const struct d2b_ty
 	const char **na = calloc(nra + 1, sizeof(*na)), **nb = calloc(nrb + 1, sizeof(*nb));
 	int32_t *ma = calloc(nra + 1, sizeof(*ma)), *mb = calloc(nrb + 1, sizeof(*mb));
 	unsigned int before = c->ndetail;
-	bool sgn_a = !d2b_kflag(ta), sgn_b = !d2b_kflag(tb);
+	bool sgn_a = d2b_kflag(ta), sgn_b = d2b_kflag(tb);
 
 	if (!na || !nb || !ma || !mb) {
 		c->err = -ENOMEM;
@@ -1190,7 +1195,7 @@ static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
 			explain_emit(&e, "", "size %u vs %u", ta->size, tb->size);
 		break;
 	case D2B_KIND_FWD:
-		explain_emit(&e, "", "%s vs %s", kw_of(ta), kw_of(tb));
+		explain_emit(&e, "", "%s vs %s", kw_of(ta, false), kw_of(tb, false));
 		break;
 	case D2B_KIND_STRUCT:
 	case D2B_KIND_UNION:
@@ -1409,8 +1414,10 @@ int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
 		err = side_hash(c, s);
 		if (err)
 			goto out;
-		qsort(s->named, s->nnamed, sizeof(*s->named), named_cmp);
-		qsort(s->anon, s->nanon, sizeof(*s->anon), anon_cmp);
+		if (s->nnamed)
+			qsort(s->named, s->nnamed, sizeof(*s->named), named_cmp);
+		if (s->nanon)
+			qsort(s->anon, s->nanon, sizeof(*s->anon), anon_cmp);
 	}
 	compare_named(c);
 	if (!c->err)
