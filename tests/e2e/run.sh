@@ -454,7 +454,7 @@ oracle()
 {
 	local src=$1 base cc name dir
 	base=$(basename "$src" .c)
-	name="e2e/oracle/$base"
+	name="e2e/llvm-oracle/$base"
 	dir=$WORK/oracle-$base
 	cc=$(cc_of clang-19)
 	if [ -z "$cc" ]; then
