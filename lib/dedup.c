@@ -466,13 +466,14 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	m->smap_n = btf_end_str(src) - m->s_str_start;
 	if ((uint64_t)m->dst_end + m->n > UINT32_MAX / 2)
 		return -E2BIG;
-	err = VEC_RESERVE(m->map, m->map_cap, 0, m->n);
+	/* + 1: never a NULL array, even for an empty source */
+	err = VEC_RESERVE(m->map, m->map_cap, 0, m->n + 1);
 	if (!err)
-		err = VEC_RESERVE(m->real, m->real_cap, 0, m->n);
+		err = VEC_RESERVE(m->real, m->real_cap, 0, m->n + 1);
 	if (!err)
-		err = VEC_RESERVE(m->busy, m->busy_cap, 0, m->n);
+		err = VEC_RESERVE(m->busy, m->busy_cap, 0, m->n + 1);
 	if (!err)
-		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->smap_n);
+		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->smap_n + 1);
 	need = (size_t)m->dst_end + m->n;
 	if (!err && need > m->hypot_len) {
 		err = VEC_RESERVE(m->hypot, m->hypot_cap, 0, need);
@@ -1104,8 +1105,10 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 	if (d->finished || d->failed)
 		return -EINVAL;
 	err = check_unit(unit);
-	if (err)
+	if (err) {
+		d->failed = true;
 		return err;
+	}
 	end = d2b_btf__end_id(unit);
 	for (id = 1; id < end; id++)
 		d->stats.in[d2b_kind(d2b_btf__type(unit, id))]++;

@@ -1,0 +1,905 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Table-driven tests of dedup.c: each case builds a list of units with the
+ * builder API and gives the expected output in a compact dump format:
+ *
+ *	[2] STRUCT 'foo' size=8 'next':3@0
+ *
+ * Every case runs twice, normally and with force_collisions (all hashes
+ * equal: the equality checks alone must decide), and is checked for
+ * determinism (a second run gives a byte-identical encoding), for strings
+ * (out holds only referenced strings) and for the unit -> out maps (every
+ * unit type maps to an out type of its kind, or FWD -> its definition).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "dedup.h"
+#include "strtab.h"
+#include "test.h"
+
+enum { MAX_UNITS = 8 };
+
+/* ---- compact dump ---- */
+
+static void dump_type(const struct d2b_btf *b, uint32_t id, FILE *f)
+{
+	const struct d2b_type *t = d2b_btf__type(b, id);
+	unsigned int i, vlen = d2b_vlen(t), kind = d2b_kind(t);
+
+	fprintf(f, "[%u] %s", id, d2b_kind_name(kind));
+	if (t->name_off || kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION ||
+	    kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64)
+		fprintf(f, " '%s'", d2b_btf__str(b, t->name_off));
+	switch (kind) {
+	case D2B_KIND_INT:
+		fprintf(f, " size=%u enc=%u", t->size, d2b_int_encoding(btf_int_word(t)));
+		break;
+	case D2B_KIND_FLOAT:
+		fprintf(f, " size=%u", t->size);
+		break;
+	case D2B_KIND_PTR:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_CONST:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_TYPE_TAG:
+		fprintf(f, " type=%u", t->type);
+		break;
+	case D2B_KIND_FUNC:
+		fprintf(f, " type=%u linkage=%u", t->type, vlen);
+		break;
+	case D2B_KIND_DECL_TAG:
+		fprintf(f, " type=%u idx=%d", t->type, btf_decl_tag_idx(t));
+		break;
+	case D2B_KIND_ARRAY:
+		fprintf(f, " elem=%u idx=%u n=%u", btf_array(t)->type, btf_array(t)->index_type,
+			btf_array(t)->nelems);
+		break;
+	case D2B_KIND_FWD:
+		fprintf(f, " %s", d2b_kflag(t) ? "union" : "struct");
+		break;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+		fprintf(f, " size=%u", t->size);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_member *m = &btf_members(t)[i];
+
+			fprintf(f, " '%s':%u@%u", d2b_btf__str(b, m->name_off), m->type,
+				d2b_member_bit_offset(t, m));
+			if (d2b_member_bitfield_size(t, m))
+				fprintf(f, ":%u", d2b_member_bitfield_size(t, m));
+		}
+		break;
+	case D2B_KIND_ENUM:
+		fprintf(f, " size=%u", t->size);
+		for (i = 0; i < vlen; i++)
+			fprintf(f, " '%s'=%d", d2b_btf__str(b, btf_enums(t)[i].name_off),
+				btf_enums(t)[i].val);
+		break;
+	case D2B_KIND_ENUM64:
+		fprintf(f, " size=%u", t->size);
+		for (i = 0; i < vlen; i++)
+			fprintf(f, " '%s'=%llu", d2b_btf__str(b, btf_enums64(t)[i].name_off),
+				(unsigned long long)btf_enum64_val(&btf_enums64(t)[i]));
+		break;
+	case D2B_KIND_FUNC_PROTO:
+		fprintf(f, " ret=%u", t->type);
+		for (i = 0; i < vlen; i++)
+			fprintf(f, " '%s':%u", d2b_btf__str(b, btf_params(t)[i].name_off),
+				btf_params(t)[i].type);
+		break;
+	default:
+		break;
+	}
+	fputc('\n', f);
+}
+
+static char *dump_btf(const struct d2b_btf *b)
+{
+	uint32_t id, end = d2b_btf__end_id(b);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (id = d2b_btf__start_id(b); id < end; id++)
+		dump_type(b, id, f);
+	fclose(f);
+	return buf;
+}
+
+/* ---- builder shorthand ---- */
+
+static int build_err;
+
+static uint32_t ok(int r)
+{
+	if (r < 0)
+		build_err = r;
+	return r < 0 ? 0 : (uint32_t)r;
+}
+
+#define INT(b, n)		ok(d2b_btf__add_int(b, n, 4, D2B_INT_SIGNED))
+#define LONG(b)			ok(d2b_btf__add_int(b, "long", 8, D2B_INT_SIGNED))
+#define PTR(b, t)		ok(d2b_btf__add_ref(b, D2B_KIND_PTR, NULL, t))
+#define CONST(b, t)		ok(d2b_btf__add_ref(b, D2B_KIND_CONST, NULL, t))
+#define TYPEDEF(b, n, t)	ok(d2b_btf__add_ref(b, D2B_KIND_TYPEDEF, n, t))
+#define STRUCT(b, n, sz)	ok(d2b_btf__add_composite(b, D2B_KIND_STRUCT, n, sz))
+#define UNION(b, n, sz)		ok(d2b_btf__add_composite(b, D2B_KIND_UNION, n, sz))
+#define MEMBER(b, n, t, off)	ok(d2b_btf__add_member(b, n, t, off, 0))
+#define FWD(b, n)		ok(d2b_btf__add_fwd(b, n, false))
+#define FWD_UNION(b, n)		ok(d2b_btf__add_fwd(b, n, true))
+#define ARRAY(b, t, idx, n)	ok(d2b_btf__add_array(b, t, idx, n))
+#define ENUM(b, n)		ok(d2b_btf__add_enum(b, n, 4, false))
+#define VALUE(b, n, v)		ok(d2b_btf__add_enum_value(b, n, v))
+#define PROTO(b, r)		ok(d2b_btf__add_func_proto(b, r))
+#define PARAM(b, n, t)		ok(d2b_btf__add_param(b, n, t))
+#define FUNC(b, n, p)		ok(d2b_btf__add_func(b, n, D2B_LINKAGE_GLOBAL, p))
+
+/* ---- the cases: build(unit, index) fills one unit ---- */
+
+/* struct foo { int a; struct foo *next; }, in two type orders */
+static void b_same_struct(struct d2b_btf *u, int k)
+{
+	if (k == 0) {
+		INT(u, "int");			/* 1 */
+		STRUCT(u, "foo", 16);		/* 2 */
+		MEMBER(u, "a", 1, 0);
+		MEMBER(u, "next", 3, 64);
+		PTR(u, 2);			/* 3 */
+	} else {
+		PTR(u, 3);			/* 1 */
+		INT(u, "int");			/* 2 */
+		STRUCT(u, "foo", 16);		/* 3 */
+		MEMBER(u, "a", 2, 0);
+		MEMBER(u, "next", 1, 64);
+	}
+}
+
+static void b_diff_layout(struct d2b_btf *u, int k)
+{
+	INT(u, "int");
+	STRUCT(u, "foo", 4);
+	MEMBER(u, k ? "b" : "a", 1, 0);
+}
+
+static void b_diff_member_type(struct d2b_btf *u, int k)
+{
+	ok(d2b_btf__add_int(u, k ? "unsigned int" : "int", 4, k ? 0 : D2B_INT_SIGNED));
+	STRUCT(u, "foo", 4);
+	MEMBER(u, "a", 1, 0);
+}
+
+/* unit 0: struct foo only declared; unit 1: defined (k=1) */
+static void fwd_unit(struct d2b_btf *u, bool defined)
+{
+	INT(u, "int");				/* 1 */
+	if (defined) {
+		STRUCT(u, "foo", 4);		/* 2 */
+		MEMBER(u, "x", 1, 0);
+	} else {
+		FWD(u, "foo");			/* 2 */
+	}
+	PTR(u, 2);				/* 3 */
+	STRUCT(u, "bar", 8);			/* 4 */
+	MEMBER(u, "f", 3, 0);
+}
+
+static void b_fwd_then_def(struct d2b_btf *u, int k)
+{
+	fwd_unit(u, k == 1);
+}
+
+static void b_def_then_fwd(struct d2b_btf *u, int k)
+{
+	fwd_unit(u, k == 0);
+}
+
+/* the FWD is only used by a function: resolved at finish */
+static void b_leftover_fwd(struct d2b_btf *u, int k)
+{
+	if (k == 0) {
+		INT(u, "int");			/* 1 */
+		FWD(u, "foo");			/* 2 */
+		PTR(u, 2);			/* 3 */
+		PROTO(u, 1);			/* 4 */
+		PARAM(u, "p", 3);
+		FUNC(u, "use_foo", 4);		/* 5 */
+	} else if (k == 1) {
+		INT(u, "int");
+		STRUCT(u, "foo", 4);
+		MEMBER(u, "x", 1, 0);
+	}
+}
+
+/* as above, plus a union foo (k=2) or a second struct foo (k=3) */
+static void b_fwd_ambig_union(struct d2b_btf *u, int k)
+{
+	if (k < 2) {
+		b_leftover_fwd(u, k);
+		return;
+	}
+	INT(u, "int");
+	UNION(u, "foo", 4);
+	MEMBER(u, "y", 1, 0);
+}
+
+static void b_fwd_ambig_structs(struct d2b_btf *u, int k)
+{
+	if (k < 2) {
+		b_leftover_fwd(u, k);
+		return;
+	}
+	LONG(u);
+	STRUCT(u, "foo", 8);
+	MEMBER(u, "z", 1, 0);
+}
+
+/* FWD union foo never resolves to struct foo */
+static void b_fwd_kind_mismatch(struct d2b_btf *u, int k)
+{
+	if (k == 0) {
+		FWD_UNION(u, "foo");
+		PTR(u, 1);
+	} else {
+		INT(u, "int");
+		STRUCT(u, "foo", 4);
+		MEMBER(u, "x", 1, 0);
+	}
+}
+
+static void b_fwd_only(struct d2b_btf *u, int k)
+{
+	(void)k;
+	FWD(u, "opaque");
+	PTR(u, 1);
+}
+
+/* struct outer { struct { int a; } in; union { int x; long y; } u; enum { A, B } e; } */
+static void b_anonymous(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), l = LONG(u), s, un, e = 0;
+
+	if (k == 1) {
+		e = ENUM(u, NULL);
+		VALUE(u, "A", 0);
+		VALUE(u, "B", 1);
+	}
+	s = STRUCT(u, NULL, 4);
+	MEMBER(u, "a", i, 0);
+	un = UNION(u, NULL, 8);
+	MEMBER(u, "x", i, 0);
+	MEMBER(u, "y", l, 0);
+	if (k == 0) {
+		e = ENUM(u, NULL);
+		VALUE(u, "A", 0);
+		VALUE(u, "B", 1);
+	}
+	STRUCT(u, "outer", 24);
+	MEMBER(u, "in", s, 0);
+	MEMBER(u, "u", un, 64);
+	MEMBER(u, "e", e, 128);
+}
+
+/* one unit with copies of int[4], of a pointer and of a whole struct */
+static void b_dup_in_unit(struct d2b_btf *u, int k)
+{
+	(void)k;
+	INT(u, "int");				/* 1 */
+	ARRAY(u, 1, 1, 4);			/* 2 */
+	ARRAY(u, 1, 1, 4);			/* 3 */
+	STRUCT(u, "s", 40);			/* 4 */
+	MEMBER(u, "a", 2, 0);
+	MEMBER(u, "b", 3, 128);
+	MEMBER(u, "p", 5, 256);
+	MEMBER(u, "q", 6, 320);
+	PTR(u, 4);				/* 5 */
+	PTR(u, 7);				/* 6 */
+	STRUCT(u, "s", 40);			/* 7: a copy of 4 */
+	MEMBER(u, "a", 3, 0);
+	MEMBER(u, "b", 2, 128);
+	MEMBER(u, "p", 6, 256);
+	MEMBER(u, "q", 5, 320);
+	STRUCT(u, "user", 16);			/* 8 */
+	MEMBER(u, "x", 4, 0);
+	MEMBER(u, "y", 7, 0);
+}
+
+/* struct a { struct b *b; }; struct b { struct a *a; struct b *self; } */
+static void b_mutual(struct d2b_btf *u, int k)
+{
+	if (k == 0) {
+		STRUCT(u, "a", 8);		/* 1 */
+		MEMBER(u, "b", 3, 0);
+		STRUCT(u, "b", 16);		/* 2 */
+		MEMBER(u, "a", 4, 0);
+		MEMBER(u, "self", 3, 64);
+		PTR(u, 2);			/* 3 */
+		PTR(u, 1);			/* 4 */
+	} else {
+		PTR(u, 4);			/* 1: b * */
+		PTR(u, 3);			/* 2: a * */
+		STRUCT(u, "a", 8);		/* 3 */
+		MEMBER(u, "b", 1, 0);
+		STRUCT(u, "b", 16);		/* 4 */
+		MEMBER(u, "a", 2, 0);
+		MEMBER(u, "self", 1, 64);
+	}
+}
+
+/* struct s reachable only through a function pointer typedef */
+static void b_func_ptr(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), s, p, fp;
+
+	if (k == 1)
+		LONG(u);
+	s = STRUCT(u, "s", 4);
+	MEMBER(u, "x", i, 0);
+	p = PTR(u, s);
+	fp = PROTO(u, i);
+	PARAM(u, "arg", p);
+	PARAM(u, NULL, 0);		/* ... */
+	TYPEDEF(u, "handler_t", PTR(u, fp));
+}
+
+/* int m[2][3]; struct with a flexible array; zero-length array */
+static void b_arrays(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), inner, outer, flex, zero;
+
+	if (k == 1) {
+		zero = ARRAY(u, i, i, 0);
+		inner = ARRAY(u, i, i, 3);
+		outer = ARRAY(u, inner, i, 2);
+	} else {
+		inner = ARRAY(u, i, i, 3);
+		outer = ARRAY(u, inner, i, 2);
+		zero = ARRAY(u, i, i, 0);
+	}
+	flex = zero;	/* C's [] and [0] are both nelems 0 */
+	STRUCT(u, "arr", 28);
+	MEMBER(u, "m", outer, 0);
+	MEMBER(u, "flex", flex, 192);
+	ARRAY(u, outer, i, 0);	/* int [][2][3] */
+}
+
+static void b_enum_fwd(struct d2b_btf *u, int k)
+{
+	uint32_t e;
+
+	if (k == 0) {
+		e = ENUM(u, "e");	/* forward: no values */
+	} else {
+		e = ENUM(u, "e");
+		VALUE(u, "E_A", 1);
+		VALUE(u, "E_B", -1);
+	}
+	PTR(u, e);
+}
+
+static void b_enum_fwd_rev(struct d2b_btf *u, int k)
+{
+	b_enum_fwd(u, !k);
+}
+
+static void b_enum64(struct d2b_btf *u, int k)
+{
+	ok(d2b_btf__add_enum64(u, "big", 8, false));
+	VALUE(u, "BIG", k == 2 ? 7 : (int64_t)0x1234567890LL);
+	VALUE(u, "SMALL", 1);
+}
+
+/* FUNC, FUNC_PROTO, DECL_TAG on a function and on a member, TYPE_TAG */
+static void b_tags(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), tag, p, s, ps, proto, fn;
+
+	tag = ok(d2b_btf__add_type_tag(u, "user", i));
+	p = PTR(u, tag);
+	s = STRUCT(u, "tagged", 8);
+	MEMBER(u, "uptr", p, 0);
+	ok(d2b_btf__add_decl_tag(u, "member_tag", s, 0));
+	ps = PTR(u, s);
+	proto = PROTO(u, i);
+	PARAM(u, "t", ps);
+	fn = FUNC(u, k == 2 ? "other" : "fn", proto);
+	ok(d2b_btf__add_decl_tag(u, "fn_tag", fn, -1));
+	if (k == 1)
+		ok(d2b_btf__add_decl_tag(u, "fn_tag", fn, -1));	/* duplicate */
+}
+
+/* typedef struct foo foo_t; const foo_t *; twice */
+static void b_typedef(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), s, td;
+
+	(void)k;
+	s = STRUCT(u, "foo", 4);
+	MEMBER(u, "x", i, 0);
+	td = TYPEDEF(u, "foo_t", s);
+	PTR(u, CONST(u, td));
+}
+
+/* a pointer that points to itself through a typedef: malformed */
+static void b_ref_cycle(struct d2b_btf *u, int k)
+{
+	(void)k;
+	PTR(u, 2);
+	TYPEDEF(u, "loop_t", 1);
+	INT(u, "int");
+}
+
+/* bitfields */
+static void b_bitfields(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int");
+
+	(void)k;
+	STRUCT(u, "bits", 4);
+	ok(d2b_btf__add_member(u, "a", i, 0, 3));
+	ok(d2b_btf__add_member(u, "b", i, 3, 5));
+}
+
+struct dcase {
+	const char *name;
+	int nunits;
+	void (*build)(struct d2b_btf *u, int k);
+	const char *expect;
+	bool append_only;
+};
+
+static const struct dcase cases[] = {
+	{ "same_struct_two_units", 2, b_same_struct,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=16 'a':1@0 'next':3@64\n"
+	  "[3] PTR type=2\n" },
+	{ "same_name_different_layout", 2, b_diff_layout,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=4 'a':1@0\n"
+	  "[3] STRUCT 'foo' size=4 'b':1@0\n" },
+	{ "same_layout_different_member_type", 2, b_diff_member_type,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=4 'a':1@0\n"
+	  "[3] INT 'unsigned int' size=4 enc=0\n"
+	  "[4] STRUCT 'foo' size=4 'a':3@0\n" },
+	{ "fwd_then_definition", 2, b_fwd_then_def,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] PTR type=4\n"
+	  "[3] STRUCT 'bar' size=8 'f':2@0\n"
+	  "[4] STRUCT 'foo' size=4 'x':1@0\n" },
+	{ "definition_then_fwd", 2, b_def_then_fwd,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'bar' size=8 'f':3@0\n" },
+	{ "leftover_fwd_unique", 2, b_leftover_fwd,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] PTR type=5\n"
+	  "[3] FUNC_PROTO ret=1 'p':2\n"
+	  "[4] FUNC 'use_foo' type=3 linkage=1\n"
+	  "[5] STRUCT 'foo' size=4 'x':1@0\n" },
+	{ "leftover_fwd_struct_and_union", 3, b_fwd_ambig_union,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] FWD 'foo' struct\n"
+	  "[3] PTR type=2\n"
+	  "[4] FUNC_PROTO ret=1 'p':3\n"
+	  "[5] FUNC 'use_foo' type=4 linkage=1\n"
+	  "[6] STRUCT 'foo' size=4 'x':1@0\n"
+	  "[7] UNION 'foo' size=4 'y':1@0\n" },
+	{ "leftover_fwd_two_structs", 3, b_fwd_ambig_structs,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] FWD 'foo' struct\n"
+	  "[3] PTR type=2\n"
+	  "[4] FUNC_PROTO ret=1 'p':3\n"
+	  "[5] FUNC 'use_foo' type=4 linkage=1\n"
+	  "[6] STRUCT 'foo' size=4 'x':1@0\n"
+	  "[7] INT 'long' size=8 enc=1\n"
+	  "[8] STRUCT 'foo' size=8 'z':7@0\n" },
+	{ "fwd_union_not_struct", 2, b_fwd_kind_mismatch,
+	  "[1] FWD 'foo' union\n"
+	  "[2] PTR type=1\n"
+	  "[3] INT 'int' size=4 enc=1\n"
+	  "[4] STRUCT 'foo' size=4 'x':3@0\n" },
+	{ "fwd_never_defined", 2, b_fwd_only,
+	  "[1] FWD 'opaque' struct\n"
+	  "[2] PTR type=1\n" },
+	{ "anonymous_types", 2, b_anonymous,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] INT 'long' size=8 enc=1\n"
+	  "[3] STRUCT '' size=4 'a':1@0\n"
+	  "[4] UNION '' size=8 'x':1@0 'y':2@0\n"
+	  "[5] ENUM '' size=4 'A'=0 'B'=1\n"
+	  "[6] STRUCT 'outer' size=24 'in':3@0 'u':4@64 'e':5@128\n" },
+	{ "duplicates_inside_unit", 1, b_dup_in_unit,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] ARRAY elem=1 idx=1 n=4\n"
+	  "[3] STRUCT 's' size=40 'a':2@0 'b':2@128 'p':4@256 'q':4@320\n"
+	  "[4] PTR type=3\n"
+	  "[5] STRUCT 'user' size=16 'x':3@0 'y':3@0\n" },
+	{ "mutually_recursive", 2, b_mutual,
+	  "[1] STRUCT 'a' size=8 'b':3@0\n"
+	  "[2] STRUCT 'b' size=16 'a':4@0 'self':3@64\n"
+	  "[3] PTR type=2\n"
+	  "[4] PTR type=1\n" },
+	{ "struct_only_via_function_pointer", 2, b_func_ptr,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 's' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] FUNC_PROTO ret=1 'arg':3 '':0\n"
+	  "[5] PTR type=4\n"
+	  "[6] TYPEDEF 'handler_t' type=5\n"
+	  "[7] INT 'long' size=8 enc=1\n" },
+	{ "arrays", 2, b_arrays,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] ARRAY elem=1 idx=1 n=3\n"
+	  "[3] ARRAY elem=2 idx=1 n=2\n"
+	  "[4] ARRAY elem=1 idx=1 n=0\n"
+	  "[5] STRUCT 'arr' size=28 'm':3@0 'flex':4@192\n"
+	  "[6] ARRAY elem=3 idx=1 n=0\n" },
+	{ "enum_fwd_then_full", 2, b_enum_fwd,
+	  "[1] PTR type=2\n"
+	  "[2] ENUM 'e' size=4 'E_A'=1 'E_B'=-1\n" },
+	{ "enum_full_then_fwd", 2, b_enum_fwd_rev,
+	  "[1] ENUM 'e' size=4 'E_A'=1 'E_B'=-1\n"
+	  "[2] PTR type=1\n" },
+	{ "enum64", 3, b_enum64,
+	  "[1] ENUM64 'big' size=8 'BIG'=78187493520 'SMALL'=1\n"
+	  "[2] ENUM64 'big' size=8 'BIG'=7 'SMALL'=1\n" },
+	{ "func_decl_tag_type_tag", 3, b_tags,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] TYPE_TAG 'user' type=1\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'tagged' size=8 'uptr':3@0\n"
+	  "[5] DECL_TAG 'member_tag' type=4 idx=0\n"
+	  "[6] PTR type=4\n"
+	  "[7] FUNC_PROTO ret=1 't':6\n"
+	  "[8] FUNC 'fn' type=7 linkage=1\n"
+	  "[9] DECL_TAG 'fn_tag' type=8 idx=-1\n"
+	  "[10] FUNC 'other' type=7 linkage=1\n"
+	  "[11] DECL_TAG 'fn_tag' type=10 idx=-1\n" },
+	{ "typedef_const", 2, b_typedef,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=4 'x':1@0\n"
+	  "[3] TYPEDEF 'foo_t' type=2\n"
+	  "[4] CONST type=3\n"
+	  "[5] PTR type=4\n" },
+	{ "reference_cycle_terminates", 1, b_ref_cycle,
+	  "[1] PTR type=2\n"
+	  "[2] TYPEDEF 'loop_t' type=1\n"
+	  "[3] INT 'int' size=4 enc=1\n" },
+	{ "bitfields", 2, b_bitfields,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'bits' size=4 'a':1@0:3 'b':1@3:5\n" },
+	{ "append_only", 2, b_same_struct,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=16 'a':1@0 'next':3@64\n"
+	  "[3] PTR type=2\n"
+	  "[4] PTR type=6\n"
+	  "[5] INT 'int' size=4 enc=1\n"
+	  "[6] STRUCT 'foo' size=16 'a':5@0 'next':4@64\n", true },
+};
+
+/* ---- generic checks ---- */
+
+/* Every string of btf's own table is referenced by one of its own types. */
+static void check_strings(const struct d2b_btf *b)
+{
+	uint32_t start = btf_start_str(b), size = btf_end_str(b) - start, id, off;
+	const char *data = strtab__data(btf_strtab(b));
+	unsigned char *used = calloc(size + 1, 1);
+
+	REQUIRE(used);
+	for (id = d2b_btf__start_id(b); id < d2b_btf__end_id(b); id++) {
+		struct d2b_type *t = (struct d2b_type *)d2b_btf__type(b, id);
+		struct btf_field_iter it;
+		uint32_t *p;
+
+		btf_field_iter__init(&it, t, BTF_FIELD_STRS);
+		while ((p = btf_field_iter__next(&it))) {
+			if (*p >= start && *p - start < size)
+				used[*p - start] = 1;
+		}
+	}
+	for (off = 1; off < size; off += strlen(data + off) + 1) {
+		if (!used[off])
+			printf("#   unreferenced string '%s'\n", data + off);
+		CHECK(used[off]);
+	}
+	free(used);
+}
+
+/* The unit type u maps to an out type of the same kind (or a FWD to its definition). */
+static void check_map(const struct d2b_btf *unit, uint32_t u, const struct d2b_btf *out, uint32_t o)
+{
+	const struct d2b_type *a = d2b_btf__type(unit, u), *b = d2b_btf__type(out, o);
+	unsigned int ka, kb;
+
+	REQUIRE(b);
+	ka = d2b_kind(a);
+	kb = d2b_kind(b);
+	if (ka == kb || (ka == D2B_KIND_FWD && (kb == D2B_KIND_STRUCT || kb == D2B_KIND_UNION)))
+		return;
+	printf("#   unit type %u (%s) mapped to %u (%s)\n", u, d2b_kind_name(ka), o, d2b_kind_name(kb));
+	CHECK(ka == kb);
+}
+
+static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *base,
+		     struct d2b_btf **ret, bool check)
+{
+	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only };
+	struct d2b_btf *units[MAX_UNITS] = { 0 }, *out = d2b_btf__new(base);
+	uint32_t *maps[MAX_UNITS] = { 0 };
+	const uint32_t *final_map;
+	struct dedup *d = NULL;
+	int k, err = -ENOMEM;
+	uint32_t u;
+
+	*ret = NULL;
+	if (!out)
+		return -ENOMEM;
+	build_err = 0;
+	for (k = 0; k < c->nunits; k++) {
+		units[k] = d2b_btf__new(NULL);
+		if (!units[k])
+			goto out;
+		c->build(units[k], k);
+		maps[k] = calloc(d2b_btf__end_id(units[k]), sizeof(uint32_t));
+		if (!maps[k])
+			goto out;
+	}
+	err = build_err;
+	if (err)
+		goto out;
+	err = dedup__new(out, &opts, &d);
+	for (k = 0; !err && k < c->nunits; k++)
+		err = dedup__add_unit(d, units[k], maps[k]);
+	if (!err)
+		err = dedup__finish(d, &final_map);
+	if (err)
+		goto out;
+	for (k = 0; check && k < c->nunits; k++) {
+		for (u = 1; u < d2b_btf__end_id(units[k]); u++)
+			check_map(units[k], u, out, final_map[maps[k][u]]);
+	}
+	*ret = out;
+	out = NULL;
+out:
+	dedup__free(d);
+	d2b_btf__free(out);
+	for (k = 0; k < MAX_UNITS; k++) {
+		d2b_btf__free(units[k]);
+		free(maps[k]);
+	}
+	return err;
+}
+
+static bool same_encoding(const struct d2b_btf *a, const struct d2b_btf *b)
+{
+	void *da = NULL, *db = NULL;
+	size_t la = 0, lb = 0;
+	bool same;
+
+	if (d2b_btf__encode(a, &da, &la) || d2b_btf__encode(b, &db, &lb))
+		same = false;
+	else
+		same = la == lb && memcmp(da, db, la) == 0;
+	free(da);
+	free(db);
+	return same;
+}
+
+static void run_case(const struct dcase *c, bool force)
+{
+	struct d2b_btf *out = NULL, *again = NULL;
+	char *dump = NULL;
+	int err;
+
+	test_failed_now = 0;
+	err = run_dedup(c, force, NULL, &out, true);
+	if (err) {
+		printf("#   dedup failed: %s\n", strerror(-err));
+		test_failed_now = 1;
+		goto out;
+	}
+	dump = dump_btf(out);
+	if (!dump || strcmp(dump, c->expect)) {
+		printf("#   got:\n%s#   expected:\n%s", dump ? dump : "(null)\n", c->expect);
+		test_failed_now = 1;
+	}
+	check_strings(out);
+	err = run_dedup(c, force, NULL, &again, false);
+	if (err || !same_encoding(out, again)) {
+		printf("#   second run differs\n");
+		test_failed_now = 1;
+	}
+out:
+	printf("%s dedup_%s%s%s\n", test_failed_now ? "FAIL" : "PASS", c->name,
+	       force ? "_collisions" : "", test_failed_now ? ": see above" : "");
+	test_nfail += test_failed_now;
+	free(dump);
+	d2b_btf__free(out);
+	d2b_btf__free(again);
+}
+
+/* ---- split BTF ---- */
+
+/* base: int, struct foo, FWD bar, bar *, struct holder { bar * } */
+static struct d2b_btf *make_base(void)
+{
+	struct d2b_btf *b = d2b_btf__new(NULL);
+
+	if (!b)
+		return NULL;
+	build_err = 0;
+	INT(b, "int");				/* 1 */
+	STRUCT(b, "foo", 4);			/* 2 */
+	MEMBER(b, "x", 1, 0);
+	FWD(b, "bar");				/* 3 */
+	PTR(b, 3);				/* 4 */
+	STRUCT(b, "holder", 8);			/* 5 */
+	MEMBER(b, "b", 4, 0);
+	if (build_err) {
+		d2b_btf__free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* a module unit: the base's types plus a definition of struct bar */
+static void b_module(struct d2b_btf *u, int k)
+{
+	uint32_t i, foo, bar, pb, pf;
+
+	if (k == 0) {
+		i = INT(u, "int");
+		foo = STRUCT(u, "foo", 4);
+		MEMBER(u, "x", i, 0);
+		pf = PTR(u, foo);
+		bar = STRUCT(u, "bar", 8);
+		MEMBER(u, "f", pf, 0);
+		pb = PTR(u, bar);
+		STRUCT(u, "holder", 8);
+		MEMBER(u, "b", pb, 0);
+		STRUCT(u, "module_only", 8);
+		MEMBER(u, "b", pb, 0);
+	} else {
+		/* only a declaration: must become the base's FWD */
+		bar = FWD(u, "bar");
+		PTR(u, bar);
+		FWD(u, "foo");			/* the base defines foo */
+		PTR(u, 3);
+	}
+}
+
+static const struct dcase split_case = {
+	"split", 2, b_module,
+	/* holder and the FWD bar are the base's; FWD foo resolves to the base's foo */
+	"[6] PTR type=2\n"
+	"[7] STRUCT 'bar' size=8 'f':6@0\n"
+	"[8] PTR type=7\n"
+	"[9] STRUCT 'module_only' size=8 'b':8@0\n"
+};
+
+static void test_split(bool force)
+{
+	struct d2b_btf *base = make_base(), *out = NULL, *again = NULL;
+	char *dump = NULL, *base_before = NULL, *base_after = NULL;
+	int err;
+
+	test_failed_now = 0;
+	if (!base) {
+		test_failed_now = 1;
+		goto out;
+	}
+	base_before = dump_btf(base);
+	err = run_dedup(&split_case, force, base, &out, true);
+	if (err) {
+		printf("#   dedup failed: %s\n", strerror(-err));
+		test_failed_now = 1;
+		goto out;
+	}
+	dump = dump_btf(out);
+	if (!dump || strcmp(dump, split_case.expect)) {
+		printf("#   got:\n%s#   expected:\n%s", dump ? dump : "(null)\n", split_case.expect);
+		test_failed_now = 1;
+	}
+	base_after = dump_btf(base);
+	CHECK(base_before && base_after && !strcmp(base_before, base_after));
+	CHECK_EQ(d2b_btf__start_id(out), 6);
+	check_strings(out);
+	/* no base string is duplicated in the split table */
+	CHECK(strtab__find(btf_strtab(out), "int") < 0);
+	CHECK(strtab__find(btf_strtab(out), "bar") < 0);
+	err = run_dedup(&split_case, force, base, &again, false);
+	CHECK(!err && same_encoding(out, again));
+out:
+	printf("%s dedup_split%s%s\n", test_failed_now ? "FAIL" : "PASS", force ? "_collisions" : "",
+	       test_failed_now ? ": see above" : "");
+	test_nfail += test_failed_now;
+	free(dump);
+	free(base_before);
+	free(base_after);
+	d2b_btf__free(out);
+	d2b_btf__free(again);
+	d2b_btf__free(base);
+}
+
+/* ---- API misuse ---- */
+
+static void test_errors(void)
+{
+	struct d2b_btf *out = d2b_btf__new(NULL), *unit = d2b_btf__new(NULL), *busy = d2b_btf__new(NULL);
+	struct dedup *d = NULL;
+	uint32_t map[4];
+
+	REQUIRE(out && unit && busy);
+	CHECK(d2b_btf__add_int(busy, "int", 4, 0) > 0);
+	CHECK_EQ(dedup__new(busy, NULL, &d), -EINVAL);
+	CHECK(d == NULL);
+	REQUIRE(dedup__new(out, NULL, &d) == 0);
+	/* a unit referring past its end */
+	CHECK(d2b_btf__add_ref(unit, D2B_KIND_PTR, NULL, 7) > 0);
+	CHECK_EQ(dedup__add_unit(d, unit, map), -EINVAL);
+	CHECK_EQ(dedup__finish(d, NULL), -EINVAL);	/* failed before */
+	dedup__free(d);
+	d = NULL;
+	REQUIRE(dedup__new(out, NULL, &d) == 0);
+	CHECK_EQ(dedup__finish(d, NULL), 0);
+	CHECK_EQ(dedup__finish(d, NULL), -EINVAL);	/* twice */
+	CHECK_EQ(dedup__add_unit(d, busy, NULL), -EINVAL);	/* after finish */
+	dedup__free(d);
+	dedup__free(NULL);
+	d2b_btf__free(out);
+	d2b_btf__free(unit);
+	d2b_btf__free(busy);
+}
+
+static void test_stats(void)
+{
+	struct d2b_btf *out = NULL;
+	const struct dcase *c = &cases[0];
+	struct dedup_opts opts = { 0 };
+	struct d2b_btf *u0 = d2b_btf__new(NULL), *u1 = d2b_btf__new(NULL);
+	struct dedup_stats st;
+	struct dedup *d = NULL;
+
+	out = d2b_btf__new(NULL);
+	REQUIRE(out && u0 && u1);
+	c->build(u0, 0);
+	c->build(u1, 1);
+	REQUIRE(dedup__new(out, &opts, &d) == 0);
+	CHECK_EQ(dedup__add_unit(d, u0, NULL), 0);
+	CHECK_EQ(dedup__add_unit(d, u1, NULL), 0);
+	CHECK_EQ(dedup__finish(d, NULL), 0);
+	dedup__stats(d, &st);
+	CHECK_EQ(st.in[D2B_KIND_STRUCT], 2);
+	CHECK_EQ(st.in[D2B_KIND_PTR], 2);
+	CHECK_EQ(st.out[D2B_KIND_STRUCT], 1);
+	CHECK_EQ(st.out[D2B_KIND_INT], 1);
+	dedup__free(d);
+	d2b_btf__free(out);
+	d2b_btf__free(u0);
+	d2b_btf__free(u1);
+}
+
+int main(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run_case(&cases[i], false);
+		run_case(&cases[i], true);
+	}
+	test_split(false);
+	test_split(true);
+	RUN(test_errors);
+	RUN(test_stats);
+	return test_done();
+}
