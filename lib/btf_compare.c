@@ -44,9 +44,9 @@
  * Options make known, deliberate encoder differences invisible: chained
  * arrays flatten (int[5][6] as int[30], which is what pahole emits; the
  * inner arrays that exist only as elements are then not counted), a FWD
- * reference means the struct or union of that name, array index types can
- * be ignored, and ONLY_A/ONLY_B of chosen kinds (FUNC, VAR: which ones an
- * encoder emits is policy) are counted without a callback.
+ * reference means the struct or union of that name, array index types and
+ * FUNC/VAR linkage can be ignored, and ONLY_A/ONLY_B of chosen kinds (FUNC,
+ * VAR: which ones an encoder emits is policy) are counted without a callback.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -312,11 +312,11 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 		}
 		break;
 	case D2B_KIND_FUNC:
-		h = feed(h, vlen);	/* linkage */
+		h = feed(h, c->opts.ignore_linkage ? 0 : vlen);	/* linkage */
 		SUB(t->type);
 		break;
 	case D2B_KIND_VAR:
-		h = feed(h, btf_var_linkage(t));
+		h = feed(h, c->opts.ignore_linkage ? 0 : btf_var_linkage(t));
 		SUB(t->type);
 		break;
 	case D2B_KIND_DATASEC:
@@ -1209,13 +1209,13 @@ static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
 		explain_ref(&e, "", "", ta->type, tb->type);
 		break;
 	case D2B_KIND_FUNC:
-		if (d2b_vlen(ta) != d2b_vlen(tb))
+		if (d2b_vlen(ta) != d2b_vlen(tb) && !c->opts.ignore_linkage)
 			explain_emit(&e, "", "linkage %s vs %s", linkage_name(d2b_vlen(ta)),
 				     linkage_name(d2b_vlen(tb)));
 		explain_ref(&e, "", "", ta->type, tb->type);
 		break;
 	case D2B_KIND_VAR:
-		if (btf_var_linkage(ta) != btf_var_linkage(tb))
+		if (btf_var_linkage(ta) != btf_var_linkage(tb) && !c->opts.ignore_linkage)
 			explain_emit(&e, "", "linkage %s vs %s", linkage_name(btf_var_linkage(ta)),
 				     linkage_name(btf_var_linkage(tb)));
 		explain_ref(&e, "", "", ta->type, tb->type);

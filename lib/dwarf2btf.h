@@ -362,6 +362,7 @@ struct d2b_compare_opts {
 	bool flatten_arrays;	/* int[5][6] == int[30] (pahole flattens) */
 	bool fwd_as_struct;	/* a reference to FWD foo == a reference to STRUCT/UNION foo */
 	bool ignore_index_type;	/* ARRAY index types do not matter */
+	bool ignore_linkage;	/* FUNC and VAR linkage do not matter (pahole: all static) */
 	bool no_anon;		/* do not compare the anonymous types */
 	bool anon_sets;		/* anonymous types: compare which forms occur, not how
 				 * often (options above can merge two forms of one side) */

@@ -9,7 +9,8 @@
  *	  --base-a=F, --base-b=F	A (B) is split BTF over F
  *	  --kinds=INT,PTR,...		compare only these kinds
  *	  --quiet-presence=FUNC,VAR	count "only in" of these kinds silently
- *	  --flatten-arrays --fwd-as-struct --ignore-index-type --anon-sets --no-anon
+ *	  --flatten-arrays --fwd-as-struct --ignore-index-type --ignore-linkage
+ *	  --anon-sets --no-anon
  *	  --max=N			print at most N differences (default 50, 0: all)
  *
  * Exit status: 0 equal by meaning, 1 different, 2 error.
@@ -128,6 +129,8 @@ int main(int argc, char **argv)
 			opts.fwd_as_struct = true;
 		} else if (!strcmp(s, "--ignore-index-type")) {
 			opts.ignore_index_type = true;
+		} else if (!strcmp(s, "--ignore-linkage")) {
+			opts.ignore_linkage = true;
 		} else if (!strcmp(s, "--anon-sets")) {
 			opts.anon_sets = true;
 		} else if (!strcmp(s, "--no-anon")) {

@@ -244,6 +244,34 @@ static void test_missing_extra(void)
 	d2b_btf__free(b);
 }
 
+static struct d2b_btf *one_func(enum d2b_linkage linkage)
+{
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	int i;
+
+	if (!btf)
+		return NULL;
+	i = d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED);
+	d2b_btf__add_func(btf, "f", linkage, d2b_btf__add_func_proto(btf, i));
+	d2b_btf__add_var(btf, "v", linkage, i);
+	return btf;
+}
+
+static void test_linkage(void)
+{
+	struct d2b_btf *a = one_func(D2B_LINKAGE_GLOBAL), *b = one_func(D2B_LINKAGE_STATIC);
+	struct d2b_compare_opts o = { .ignore_linkage = true };
+	struct collect c;
+
+	REQUIRE(a && b);
+	CHECK_EQ(compare(a, b, NULL, &c, NULL), 2);
+	CHECK(has_line(&c, "FUNC f differs: linkage global vs static"));
+	CHECK(has_line(&c, "VAR v differs: linkage global vs static"));
+	CHECK_EQ(compare(a, b, &o, &c, NULL), 0);
+	d2b_btf__free(a);
+	d2b_btf__free(b);
+}
+
 /* Two different `struct foo` in one graph: { int x; } and { long y; } (order per flag). */
 static struct d2b_btf *variants(bool swap, bool only_first, bool third)
 {
@@ -623,6 +651,7 @@ int main(void)
 	RUN(test_enum_value);
 	RUN(test_func_param);
 	RUN(test_missing_extra);
+	RUN(test_linkage);
 	RUN(test_same_name_variants);
 	RUN(test_flatten_arrays);
 	RUN(test_fwd_as_struct);
