@@ -86,6 +86,8 @@ static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint
 	c->opts->diag(&d, c->opts->diag_arg);
 }
 
+static void datasec_note(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void datasec_note(void *arg, const char *fmt, ...)
 {
 	struct conv *c = arg;
