@@ -90,6 +90,7 @@ struct elf_out {
 	Elf *elf;
 	GElf_Ehdr eh;
 	bool big;		/* ELFDATA2MSB */
+	bool elf64;		/* ELFCLASS64 */
 	size_t shnum, phnum, shstrndx;
 	size_t shentsize;
 	GElf_Shdr *sh;		/* the output section headers */
@@ -162,45 +163,68 @@ static int check_ident(struct elf_out *o)
 	if (id[EI_VERSION] != EV_CURRENT)
 		return out_err(o, -EINVAL, "unsupported ELF version %u", id[EI_VERSION]);
 	o->big = id[EI_DATA] == ELFDATA2MSB;
+	o->elf64 = id[EI_CLASS] == ELFCLASS64;
 	return 0;
 }
 
 static int check_headers(struct elf_out *o)
 {
 	uint64_t fsize = o->st.st_size;
-	size_t ehsize = gelf_fsize(o->elf, ELF_T_EHDR, 1, EV_CURRENT);
 	size_t phentsize = gelf_fsize(o->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t n;
 
 	o->shentsize = gelf_fsize(o->elf, ELF_T_SHDR, 1, EV_CURRENT);
-	if (fsize < ehsize || !gelf_getehdr(o->elf, &o->eh))
-		return out_err(o, -EINVAL, "truncated ELF header");
+	if (!gelf_getehdr(o->elf, &o->eh))
+		return libelf_err(o, "cannot read the ELF header");
 
-	/* the section header table, before libelf reads it */
-	if (o->eh.e_shoff) {
+	/*
+	 * The section header table, from the header's own fields: libelf
+	 * quietly counts a table that does not fit in the file as empty.
+	 */
+	if (!o->eh.e_shoff) {
+		if (o->eh.e_shnum)
+			return out_err(o, -EINVAL, "%u section headers at offset 0", o->eh.e_shnum);
+	} else {
 		if (o->eh.e_shentsize != o->shentsize)
 			return out_err(o, -EINVAL, "section header size %u, expected %zu",
 				       o->eh.e_shentsize, o->shentsize);
 		if (!extent_fits(o->eh.e_shoff, o->shentsize, fsize))
-			return out_err(o, -EINVAL, "section header table truncated");
-		if (elf_getshdrnum(o->elf, &o->shnum))
+			return out_err(o, -EINVAL, "section header table truncated "
+				       "(at offset %llu, file size %llu)",
+				       (unsigned long long)o->eh.e_shoff, (unsigned long long)fsize);
+		o->shnum = o->eh.e_shnum;
+		if (!o->shnum && elf_getshdrnum(o->elf, &o->shnum))
 			return libelf_err(o, "cannot count sections");
+		if (!o->shnum)
+			return out_err(o, -EINVAL, "empty section header table at offset %llu",
+				       (unsigned long long)o->eh.e_shoff);
 		if (o->shnum > (fsize - o->eh.e_shoff) / o->shentsize)
 			return out_err(o, -EINVAL, "section header table truncated "
 				       "(%zu entries at offset %llu, file size %llu)", o->shnum,
 				       (unsigned long long)o->eh.e_shoff, (unsigned long long)fsize);
-	} else if (o->eh.e_shnum) {
-		return out_err(o, -EINVAL, "%u section headers at offset 0", o->eh.e_shnum);
+		if (elf_getshdrnum(o->elf, &n) || n != o->shnum)
+			return out_err(o, -EINVAL, "unreadable section header table");
 	}
 
-	if (elf_getphdrnum(o->elf, &o->phnum))
-		return libelf_err(o, "cannot count program headers");
+	o->phnum = o->eh.e_phnum;
+	if (o->phnum == PN_XNUM) {
+		if (!o->shnum)
+			return out_err(o, -EINVAL, "extended program header count without sections");
+		o->phnum = 0;
+		if (elf_getphdrnum(o->elf, &o->phnum))
+			return libelf_err(o, "cannot count program headers");
+	}
 	if (o->phnum) {
 		if (o->eh.e_phentsize != phentsize)
 			return out_err(o, -EINVAL, "program header size %u, expected %zu",
 				       o->eh.e_phentsize, phentsize);
 		if (o->phnum > SIZE_MAX / phentsize ||
 		    !extent_fits(o->eh.e_phoff, o->phnum * phentsize, fsize))
-			return out_err(o, -EINVAL, "program header table truncated");
+			return out_err(o, -EINVAL, "program header table truncated "
+				       "(%zu entries at offset %llu, file size %llu)", o->phnum,
+				       (unsigned long long)o->eh.e_phoff, (unsigned long long)fsize);
+		if (elf_getphdrnum(o->elf, &n) || n != o->phnum)
+			return out_err(o, -EINVAL, "unreadable program header table");
 	}
 	return 0;
 }
@@ -552,14 +576,16 @@ static int layout(struct elf_out *o)
 	o->keep_end = end;
 
 	/* pass 3b: what goes after it */
+	/* the name table first: it rarely changes again, so that rewriting
+	 * the file replaces the .BTF at its end instead of leaving it behind */
 	cursor = end;
+	if (o->names.action == SEC_MOVE || o->names.action == SEC_APPEND)
+		place(&cursor, &o->names, MAX(o->sh[o->names.idx].sh_addralign, 1));
 	if (o->btf.action != SEC_IN_PLACE)
 		place(&cursor, &o->btf, BTF_SEC_ALIGN);
 	if (o->base.data && o->base.action != SEC_IN_PLACE)
 		place(&cursor, &o->base, BTF_SEC_ALIGN);
-	if (o->names.action == SEC_MOVE || o->names.action == SEC_APPEND)
-		place(&cursor, &o->names, MAX(o->sh[o->names.idx].sh_addralign, 1));
-	o->shoff = align_up(cursor, o->eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4);
+	o->shoff = align_up(cursor, o->elf64 ? 8 : 4);
 	o->file_end = o->shoff + (uint64_t)o->nsh * o->shentsize;
 
 	/* pass 3c: the section headers that change */
@@ -595,7 +621,7 @@ static int layout(struct elf_out *o)
 	o->eh.e_shoff = o->shoff;
 	o->eh.e_shentsize = o->shentsize;
 
-	if (o->eh.e_ident[EI_CLASS] == ELFCLASS32 && o->file_end > UINT32_MAX)
+	if (!o->elf64 && o->file_end > UINT32_MAX)
 		return out_err(o, -EFBIG, "the new file would be too large for a 32-bit ELF");
 	if (o->file_end > (uint64_t)LLONG_MAX)
 		return out_err(o, -EFBIG, "the new file would be too large");
@@ -738,7 +764,7 @@ static bool fits32(uint64_t v)
 
 static int put_headers(struct elf_out *o)
 {
-	bool is64 = o->eh.e_ident[EI_CLASS] == ELFCLASS64;
+	bool is64 = o->elf64;
 	size_t i, tsize = o->nsh * o->shentsize;
 	uint8_t *mem = calloc(1, tsize), *file = malloc(tsize);
 	union { Elf32_Ehdr e32; Elf64_Ehdr e64; } eh, ehf;
@@ -925,6 +951,8 @@ static int open_input(struct elf_out *o)
 	err = check_ident(o);
 	if (err)
 		return err;
+	if ((uint64_t)o->st.st_size < (o->elf64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return out_err(o, -EINVAL, "truncated ELF header");
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return out_err(o, -EINVAL, "libelf is unusable");
 	o->elf = elf_begin(o->fd, ELF_C_READ, NULL);
