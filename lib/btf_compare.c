@@ -774,6 +774,7 @@ struct explain {
 	struct cmp *c;
 	const struct d2b_type *ta;	/* the key's type in A, for the reports */
 	uint32_t ida, idb;
+	unsigned int depth;		/* nested explanations (crafted cycles) */
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -876,6 +877,8 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 
 	if (ref_meaning(c, sa, a) == ref_meaning(c, sb, b))
 		return;
+	if (e->depth >= MAX_RENDER_DEPTH)
+		goto plain;
 	for (steps = 0; steps < MAX_RENDER_DEPTH * 4; steps++) {
 		const struct d2b_type *ta = pa < sa->end ? d2b_btf__type(sa->btf, pa) : NULL;
 		const struct d2b_type *tb = pb < sb->end ? d2b_btf__type(sb->btf, pb) : NULL;
@@ -887,16 +890,17 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 			break;
 		kind = d2b_kind(ta);
 		ctx_join(sub, sizeof(sub), ctx, label);
-		if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION) {
-			explain_composite(e, sub, ta, tb);
-			return;
-		}
-		if (kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64) {
-			explain_enum(e, sub, ta, tb);
-			return;
-		}
-		if (kind == D2B_KIND_FUNC_PROTO) {
-			explain_proto(e, sub, ta, tb);
+		if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION ||
+		    kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64 ||
+		    kind == D2B_KIND_FUNC_PROTO) {
+			e->depth++;
+			if (kind == D2B_KIND_FUNC_PROTO)
+				explain_proto(e, sub, ta, tb);
+			else if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION)
+				explain_composite(e, sub, ta, tb);
+			else
+				explain_enum(e, sub, ta, tb);
+			e->depth--;
 			return;
 		}
 		if (kind == D2B_KIND_ARRAY) {
@@ -919,6 +923,7 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 		pa = na;
 		pb = nb;
 	}
+plain:
 	explain_emit(e, ctx, "%s%stype '%s' vs '%s'", label, *label ? " " : "",
 		     type_str(sa, a, bufa, sizeof(bufa)), type_str(sb, b, bufb, sizeof(bufb)));
 }

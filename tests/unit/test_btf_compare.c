@@ -526,6 +526,41 @@ static void test_cycles(void)
 	d2b_btf__free(l1);
 }
 
+/* struct h { struct { <self> *p; int|long v; } x; }: a cycle inside a difference */
+static struct d2b_btf *anon_self(bool lng)
+{
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	int i, l, x, p;
+
+	if (!btf)
+		return NULL;
+	i = d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED);
+	l = d2b_btf__add_int(btf, "long", 8, D2B_INT_SIGNED);
+	x = btf_reserve(btf);
+	p = d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, x);
+	btf_define(btf, x);
+	d2b_btf__add_composite(btf, D2B_KIND_STRUCT, NULL, 16);
+	d2b_btf__add_member(btf, "p", p, 0, 0);
+	d2b_btf__add_member(btf, "v", lng ? l : i, 64, 0);
+	d2b_btf__add_composite(btf, D2B_KIND_STRUCT, "h", 16);
+	d2b_btf__add_member(btf, "x", x, 0, 0);
+	return btf;
+}
+
+static void test_cycle_explained(void)
+{
+	struct d2b_btf *a = anon_self(false), *b = anon_self(true);
+	struct collect c;
+
+	REQUIRE(a && b);
+	CHECK_EQ(compare(a, a, NULL, &c, NULL), 0);
+	CHECK(compare(a, b, NULL, &c, NULL) >= 1);
+	CHECK(has_line(&c, "STRUCT h differs: member 'x': member 'v' type 'int' vs 'long'"));
+	CHECK(c.n < 40);
+	d2b_btf__free(a);
+	d2b_btf__free(b);
+}
+
 static void test_deep_nesting(void)
 {
 	struct d2b_btf *a = d2b_btf__new(NULL);
@@ -657,6 +692,7 @@ int main(void)
 	RUN(test_fwd_as_struct);
 	RUN(test_nested_anonymous);
 	RUN(test_cycles);
+	RUN(test_cycle_explained);
 	RUN(test_deep_nesting);
 	RUN(test_callback_stops);
 	RUN(test_split);
