@@ -617,6 +617,9 @@ static const char *kw_of(const struct d2b_type *t, bool fwd_as_struct)
 	}
 }
 
+static uint64_t enum_value(const struct d2b_type *t, uint32_t i);
+static uint32_t enum_name_off(const struct d2b_type *t, uint32_t i);
+
 /* A C-like spelling: "const char *", "int[5][6]", "int (*)(void *p, long)". */
 static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int depth);
 
@@ -741,6 +744,38 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 	}
 }
 
+/* An anonymous struct, union or enum with its first level spelled out:
+ * "struct {int x; long y:3; union {...} u;}", "enum {A = 1, B = 2}". */
+static void render_body(const struct cmp_side *s, const struct d2b_type *t, struct sbuf *b)
+{
+	unsigned int i, vlen = d2b_vlen(t), kind = d2b_kind(t);
+
+	sb_printf(b, "%s {", kw_of(t, false));
+	for (i = 0; i < vlen && b->pos + 1 < b->len; i++) {
+		if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION) {
+			const struct d2b_member *m = btf_members(t) + i;
+			const char *n = d2b_btf__str(s->btf, m->name_off);
+
+			render(s, m->type, b, MAX_RENDER_DEPTH - 1);
+			if (n && *n)
+				sb_printf(b, " %s", n);
+			if (d2b_member_bitfield_size(t, m))
+				sb_printf(b, ":%u", d2b_member_bitfield_size(t, m));
+			sb_printf(b, ";%s", i + 1 < vlen ? " " : "");
+		} else {
+			const char *n = d2b_btf__str(s->btf, enum_name_off(t, i));
+			uint64_t v = enum_value(t, i);
+
+			if (d2b_kflag(t))
+				sb_printf(b, "%s = %" PRId64, n ? n : "", (int64_t)v);
+			else
+				sb_printf(b, "%s = %" PRIu64, n ? n : "", v);
+			sb_printf(b, "%s", i + 1 < vlen ? ", " : "");
+		}
+	}
+	sb_printf(b, "}");
+}
+
 static const char *type_str(const struct cmp_side *s, uint32_t id, char *buf, size_t len)
 {
 	struct sbuf b = { .p = buf, .len = len };
@@ -748,6 +783,21 @@ static const char *type_str(const struct cmp_side *s, uint32_t id, char *buf, si
 	buf[0] = '\0';
 	render(s, id, &b, 0);
 	return buf;
+}
+
+/* type_str(), but an anonymous struct, union or enum shows its members */
+static void anon_str(const struct cmp_side *s, uint32_t id, char *buf, size_t len)
+{
+	const struct d2b_type *t = d2b_btf__type(s->btf, id);
+	struct sbuf b = { .p = buf, .len = len };
+	unsigned int kind = t ? d2b_kind(t) : 0;
+
+	buf[0] = '\0';
+	if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION || kind == D2B_KIND_ENUM ||
+	    kind == D2B_KIND_ENUM64)
+		render_body(s, t, &b);
+	else
+		render(s, id, &b, 0);
 }
 
 /* ---- reporting ---- */
@@ -1381,10 +1431,8 @@ static void compare_anon(struct cmp *c)
 				stats_of(c, x->kind)->anon_extra_a += ca - cb;
 			else
 				stats_of(c, x->kind)->anon_extra_b += cb - ca;
-			if (d.id_a)
-				type_str(sa, d.id_a, c->detail, sizeof(c->detail));
-			else
-				type_str(sb, d.id_b, c->detail, sizeof(c->detail));
+			anon_str(d.id_a ? sa : sb, d.id_a ? d.id_a : d.id_b, c->detail,
+				 sizeof(c->detail));
 			report(c, &d);
 		}
 		i = i1;
