@@ -22,6 +22,10 @@ if [ ! -x "$TOOL" ]; then
 	exit 1
 fi
 
+# a sanitizer report must not pass for the tool's ordinary "exit 1"
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-elf.XXXXXX")
 MNT=
 cleanup()
@@ -483,7 +487,7 @@ for i in range(150):
     off = rnd.choice([rnd.randrange(0, 64), rnd.randrange(shoff, len(b))])
     print(off, rnd.randrange(256))
 EOF
-bad=
+bad= nerr=0 nok=0
 while read -r off val; do
 	cp good.o mut.o
 	printf "$(printf '\\%03o' "$val")" | dd of=mut.o bs=1 seek="$off" conv=notrunc status=none
@@ -496,9 +500,13 @@ while read -r off val; do
 		bad="byte $off = $val: failed but changed the file"
 	elif ! no_temp .; then
 		bad="byte $off = $val: temporary file left"
+	elif [ $rc = 0 ] && ! readelf -SW mut.o >/dev/null 2>&1; then
+		bad="byte $off = $val: succeeded but readelf cannot read the result"
 	fi
 	[ -n "$bad" ] && break
+	[ $rc = 0 ] && nok=$((nok + 1)) || nerr=$((nerr + 1))
 done <mut.list
+echo "# mutations: $nerr rejected, $nok written"
 [ -n "$bad" ] && fail $name "$bad" || pass $name
 
 # ---- environment failures ----
