@@ -204,10 +204,18 @@ static unsigned int fwd_kind(const struct d2b_type *t)
 	return d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
 }
 
-/* The second key under which a named full enum is indexed, for forward enums. */
+/*
+ * Second keys: a named full enum is also indexed by name (for forward
+ * enums), a named struct/union too (to tell whether a name is ambiguous).
+ */
 static uint64_t enum_name_key(uint32_t name_off)
 {
 	return hash_combine(0x656e756dULL, name_off);
+}
+
+static uint64_t composite_name_key(uint32_t name_off)
+{
+	return hash_combine(0x636f6d70ULL, name_off);
 }
 
 /* ---- the combined ID space ---- */
@@ -405,6 +413,8 @@ static int index_type(struct merge *m, struct hmap *h, uint32_t id)
 	t = (const struct d2b_type *)m->fa.p;
 	if (is_full_enum(t) && t->name_off)
 		err = hmap__add(h, enum_name_key(t->name_off), id);
+	else if (is_composite(d2b_kind(t)) && t->name_off)
+		err = hmap__add(h, composite_name_key(t->name_off), id);
 	return err;
 }
 
@@ -757,8 +767,44 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 	return 1;
 }
 
-static void walk_commit(struct merge *m)
+/*
+ * Is canonical composite id the only struct/union of its name so far?  A
+ * FWD is redirected only then: with two layouts of one name, the first
+ * compatible walk must not decide for the whole unit.
+ */
+static int unique_composite(struct merge *m, uint32_t id)
 {
+	struct hmap *maps[2] = { &m->index, &m->local };
+	struct hmap_iter it;
+	uint32_t name, other;
+	unsigned int h;
+	uint64_t v;
+	int err;
+
+	err = name_of(m, id, &name);
+	if (err)
+		return err;
+	for (h = 0; h < 2; h++) {
+		hmap__iter_init(maps[h], composite_name_key(name), &it);
+		while (hmap__next(maps[h], &it, &v)) {
+			const struct d2b_type *t = type_of(m, v);
+
+			if (v == id || !t || !is_composite(d2b_kind(t)) || !is_canon(m, v))
+				continue;
+			err = name_of(m, v, &other);
+			if (err)
+				return err;
+			if (other == name)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static int walk_commit(struct merge *m)
+{
+	int err;
+
 	size_t j;
 
 	for (j = 0; j < m->nr_touched; j++) {
@@ -773,9 +819,15 @@ static void walk_commit(struct merge *m)
 			m->map[vslot(m, rk)] = rc;
 	}
 	for (j = 0; j < m->nr_redir; j++) {
-		if (is_canon(m, m->redir[j].k))
+		if (!is_canon(m, m->redir[j].k))
+			continue;
+		err = unique_composite(m, m->redir[j].k);
+		if (err < 0)
+			return err;
+		if (err)
 			m->map[vslot(m, m->redir[j].c)] = m->redir[j].k;
 	}
+	return 0;
 }
 
 /* Walk source type c against canonical k; commit if equivalent. */
@@ -793,8 +845,12 @@ static int walk(struct merge *m, uint32_t c, uint32_t k)
 
 		ret = walk_pair(m, p.c, p.k);
 	}
-	if (ret == 1)
-		walk_commit(m);
+	if (ret == 1) {
+		int err = walk_commit(m);
+
+		if (err)
+			ret = err;
+	}
 	for (j = 0; j < m->nr_touched; j++)
 		m->hypot[m->touched[j]] = UNSET;
 	return ret;
