@@ -529,27 +529,20 @@ static int side_hash(struct cmp *c, struct cmp_side *s)
 	return 0;
 }
 
+static int key_order(const struct named_ent *a, const struct named_ent *b)
+{
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
 static int named_cmp(const void *pa, const void *pb)
 {
 	const struct named_ent *a = pa, *b = pb;
-	int r;
+	int r = key_order(a, b);
 
-	if (a->cls != b->cls)
-		return a->cls < b->cls ? -1 : 1;
-	r = strcmp(a->name, b->name);
 	if (r)
 		return r;
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static int anon_cmp(const void *pa, const void *pb)
-{
-	const struct anon_ent *a = pa, *b = pb;
-
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
 	if (a->hash != b->hash)
 		return a->hash < b->hash ? -1 : 1;
 	return a->id < b->id ? -1 : a->id > b->id;
@@ -562,6 +555,14 @@ static int anon_cmp_key(const struct anon_ent *a, const struct anon_ent *b)
 	if (a->hash != b->hash)
 		return a->hash < b->hash ? -1 : 1;
 	return 0;
+}
+
+static int anon_cmp(const void *pa, const void *pb)
+{
+	const struct anon_ent *a = pa, *b = pb;
+	int r = anon_cmp_key(a, b);
+
+	return r ? r : a->id < b->id ? -1 : a->id > b->id;
 }
 
 static void side_release(struct cmp_side *s)
@@ -1287,18 +1288,6 @@ static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
 
 /* ---- pass 2: merging ---- */
 
-static bool same_key(const struct named_ent *a, const struct named_ent *b)
-{
-	return a->cls == b->cls && !strcmp(a->name, b->name);
-}
-
-static int key_order(const struct named_ent *a, const struct named_ent *b)
-{
-	if (a->cls != b->cls)
-		return a->cls < b->cls ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
 static struct d2b_compare_kind_stats *stats_of(struct cmp *c, unsigned int kind)
 {
 	return &c->sum.kind[kind > D2B_KIND_MAX ? 0 : kind];
@@ -1381,10 +1370,10 @@ static void compare_named(struct cmp *c)
 		else
 			r = key_order(&sa->named[i], &sb->named[j]);
 		if (r <= 0)
-			while (i1 < sa->nnamed && same_key(&sa->named[i1], &sa->named[i]))
+			while (i1 < sa->nnamed && !key_order(&sa->named[i1], &sa->named[i]))
 				i1++;
 		if (r >= 0)
-			while (j1 < sb->nnamed && same_key(&sb->named[j1], &sb->named[j]))
+			while (j1 < sb->nnamed && !key_order(&sb->named[j1], &sb->named[j]))
 				j1++;
 		compare_key(c, sa->named + i, i1 - i, sb->named + j, j1 - j);
 		i = i1;
