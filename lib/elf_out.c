@@ -480,8 +480,12 @@ static int plan(struct elf_out *o, bool want_base)
 	err = find_sec(o, &o->btf);
 	if (!err)
 		err = find_sec(o, &o->base);
-	if (!err)
-		err = load_names(o);
+	if (err)
+		return err;
+	if (o->shstrndx && (o->btf.idx == o->shstrndx || o->base.idx == o->shstrndx))
+		return out_err(o, -EINVAL, "the section name table [%zu] is named %s", o->shstrndx,
+			       o->btf.idx == o->shstrndx ? o->btf.name : o->base.name);
+	err = load_names(o);
 	if (!err)
 		err = plan_write(o, &o->btf);
 	if (!err)

@@ -457,6 +457,9 @@ if what == 'secoff': struct.pack_into('<Q', b, sec(1) + 0x18, 1 << 40)
 if what == 'secsize': struct.pack_into('<Q', b, sec(1) + 0x20, (1 << 64) - 16)
 if what == 'name': struct.pack_into('<I', b, sec(1), 0xffffff)
 if what == 'strtype': struct.pack_into('<I', b, sec(shstrndx) + 4, 1)
+if what == 'strname':
+    stroff, = struct.unpack_from('<Q', b, sec(shstrndx) + 0x18)
+    i = b.index(b'.shstrtab\0', stroff); b[i:i + 10] = b'.BTF\0tab\0\0'
 if what == 'align': struct.pack_into('<Q', b, sec(1) + 0x30, 3)
 if what == 'phoff':
     struct.pack_into('<Q', b, 0x20, 1 << 40); struct.pack_into('<HH', b, 0x36, 56, 1)
@@ -473,6 +476,7 @@ patch corrupt_section_size c6.o secsize 'extends past the end'
 patch corrupt_section_name c7.o name 'invalid name offset'
 patch corrupt_name_table_type c8.o strtype 'not SHT_STRTAB'
 patch corrupt_alignment c9.o align 'alignment'
+patch name_table_called_btf c11.o strname 'name table \[[0-9]+\] is named .BTF'
 patch corrupt_phdrs c10.o phoff 'program header table truncated'
 
 # random damage to the headers and tables: an error (file unchanged) or a
