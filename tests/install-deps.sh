@@ -15,7 +15,7 @@ set -euo pipefail
 
 what=${1:-build}
 build_pkgs=(gcc make pkg-config libc6-dev libdw-dev libelf-dev zlib1g-dev)
-test_pkgs=(g++ clang clang-14 clang-19 lld bpftool libbpf-dev binutils elfutils python3
+test_pkgs=(g++ clang clang-14 clang-19 bpftool libbpf-dev binutils elfutils python3
 	   llvm llvm-19 pahole e2fsprogs coreutils)
 
 case $what in
