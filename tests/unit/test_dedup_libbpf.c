@@ -25,11 +25,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/btf.h>
 #include <linux/bpf.h>
 
+#include "btf.h"
 #include "dedup.h"
+#include "hmap.h"
 #include "test.h"
+#include "vec.h"
+
+/*
+ * The libbpf functions used here, declared rather than taken from
+ * <bpf/btf.h>: its inline helpers (btf_members(), ...) share names with
+ * lib/btf.h's, which the equivalence checker below needs.
+ */
+struct btf;
+struct btf_dedup_opts;
+struct btf *btf__new(const void *data, uint32_t size);
+void btf__free(struct btf *btf);
+uint32_t btf__type_cnt(const struct btf *btf);
+int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
 
 /* ---- deterministic pseudo-random numbers ---- */
 
@@ -313,10 +327,145 @@ fail:
 	return NULL;
 }
 
+/* ---- an independent check that merging kept every type's meaning ---- */
+
+struct checker {
+	const struct d2b_btf *unit, *out;
+	struct hmap seen;	/* (unit ID, out ID) pairs already checked */
+	uint64_t *stack;
+	size_t nr, cap;
+	unsigned long pairs;
+};
+
+static bool same_name(const struct checker *c, const struct d2b_type *a, const struct d2b_type *b)
+{
+	const char *na = d2b_btf__str(c->unit, a->name_off), *nb = d2b_btf__str(c->out, b->name_off);
+
+	return na && nb && !strcmp(na, nb);
+}
+
+static int check_push(struct checker *c, uint32_t u, uint32_t o)
+{
+	uint64_t key = (uint64_t)u << 32 | o, v;
+
+	if (hmap__find(&c->seen, key, &v))
+		return 0;
+	if (hmap__add(&c->seen, key, 1) || VEC_RESERVE(c->stack, c->cap, c->nr, 1))
+		return -ENOMEM;
+	c->stack[c->nr++] = key;
+	return 0;
+}
+
+/*
+ * Is unit type u equivalent to out type o, all the way down?  The relation
+ * is checked coinductively (a pair met again holds), FWD matching a struct
+ * or union of its name and kind, a forward enum any enum of its name.
+ */
+static int check_pair(struct checker *c, uint32_t u, uint32_t o)
+{
+	const struct d2b_type *tu = d2b_btf__type(c->unit, u), *to = d2b_btf__type(c->out, o);
+	struct d2b_type *cu, *co;
+	struct btf_field_iter iu, io, su, so;
+	unsigned int ku, ko;
+	uint32_t *pu, *po;
+	size_t n, i;
+	int err = 0;
+
+	if (!tu || !to)
+		return -EINVAL;
+	ku = d2b_kind(tu);
+	ko = d2b_kind(to);
+	if (ku == D2B_KIND_FWD || ko == D2B_KIND_FWD) {
+		const struct d2b_type *f = ku == D2B_KIND_FWD ? tu : to, *x = ku == D2B_KIND_FWD ? to : tu;
+		unsigned int fk = d2b_kflag(f) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
+
+		if (!same_name(c, tu, to))
+			return 1;
+		if (d2b_kind(x) == D2B_KIND_FWD)
+			return d2b_kflag(x) != d2b_kflag(f);
+		return d2b_kind(x) != fk;
+	}
+	if ((ku == D2B_KIND_ENUM || ku == D2B_KIND_ENUM64) && (ko == D2B_KIND_ENUM || ko == D2B_KIND_ENUM64) &&
+	    (!d2b_vlen(tu) || !d2b_vlen(to)))
+		return !same_name(c, tu, to);
+	n = btf_type_words(tu);
+	if (ku != ko || n != btf_type_words(to))
+		return 1;
+	/* compare copies with string and ID fields blanked; strings by content */
+	cu = malloc(n * 4);
+	co = malloc(n * 4);
+	if (!cu || !co) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(cu, tu, n * 4);
+	memcpy(co, to, n * 4);
+	btf_field_iter__init(&su, cu, BTF_FIELD_STRS);
+	btf_field_iter__init(&so, co, BTF_FIELD_STRS);
+	while ((pu = btf_field_iter__next(&su)) && (po = btf_field_iter__next(&so))) {
+		const char *a = d2b_btf__str(c->unit, *pu), *b = d2b_btf__str(c->out, *po);
+
+		if (!a || !b || strcmp(a, b)) {
+			err = 1;
+			goto out;
+		}
+		*pu = *po = 0;
+	}
+	btf_field_iter__init(&iu, cu, BTF_FIELD_IDS);
+	btf_field_iter__init(&io, co, BTF_FIELD_IDS);
+	while (!err && (pu = btf_field_iter__next(&iu)) && (po = btf_field_iter__next(&io))) {
+		if (!*pu != !*po)
+			err = 1;	/* void against a type */
+		else if (*pu)
+			err = check_push(c, *pu, *po);
+		*pu = *po = 0;
+	}
+	for (i = 0; !err && i < n; i++) {
+		if (((uint32_t *)cu)[i] != ((uint32_t *)co)[i])
+			err = 1;
+	}
+out:
+	free(cu);
+	free(co);
+	return err;
+}
+
+/* Every unit type equivalent to the out type it was mapped to; 0 or the first bad unit ID. */
+static int check_unit_map(const struct d2b_btf *unit, const struct d2b_btf *out, const uint32_t *map,
+			  unsigned long *pairs)
+{
+	struct checker c = { .unit = unit, .out = out };
+	uint32_t u;
+	int ret = 0;
+
+	hmap__init(&c.seen, false);
+	for (u = 1; u < d2b_btf__end_id(unit) && !ret; u++) {
+		ret = check_push(&c, u, map[u]);
+		while (!ret && c.nr) {
+			uint64_t key = c.stack[--c.nr];
+
+			ret = check_pair(&c, key >> 32, (uint32_t)key);
+			if (ret > 0) {
+				printf("#   unit type %u is not out type %u (pair %u ~ %u)\n", u, map[u],
+				       (uint32_t)(key >> 32), (uint32_t)key);
+				ret = u;
+			}
+		}
+	}
+	*pairs += c.pairs + c.seen.len;
+	hmap__release(&c.seen);
+	free(c.stack);
+	return ret;
+}
+
+/* Merge nunits units; with verify, check each unit's map against the result. */
 static int merge_units(const struct universe *u, uint32_t nunits, bool append_only,
-		       struct d2b_btf **ret, double *secs)
+		       struct d2b_btf **ret, double *secs, bool verify)
 {
 	struct dedup_opts opts = { .append_only = append_only };
+	const uint32_t *final_map = NULL;
+	uint32_t **maps = verify ? calloc(nunits, sizeof(*maps)) : NULL;
+	unsigned long verified = 0;
 	struct d2b_btf *out = d2b_btf__new(NULL);
 	struct dedup *d = NULL;
 	struct timespec t0, t1;
@@ -325,8 +474,11 @@ static int merge_units(const struct universe *u, uint32_t nunits, bool append_on
 	int err;
 
 	*ret = NULL;
-	if (!out)
+	if (!out || (verify && !maps)) {
+		d2b_btf__free(out);
+		free(maps);
 		return -ENOMEM;
+	}
 	err = dedup__new(out, &opts, &d);
 	for (k = 0; !err && k < nunits; k++) {
 		struct d2b_btf *unit = make_unit(u, k);
@@ -335,8 +487,16 @@ static int merge_units(const struct universe *u, uint32_t nunits, bool append_on
 			err = -ENOMEM;
 			break;
 		}
+		if (verify) {
+			maps[k] = calloc(d2b_btf__end_id(unit), sizeof(**maps));
+			if (!maps[k]) {
+				d2b_btf__free(unit);
+				err = -ENOMEM;
+				break;
+			}
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		err = dedup__add_unit(d, unit, NULL);
+		err = dedup__add_unit(d, unit, verify ? maps[k] : NULL);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		total += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 		d2b_btf__free(unit);
@@ -356,9 +516,28 @@ static int merge_units(const struct universe *u, uint32_t nunits, bool append_on
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!err)
-		err = dedup__finish(d, NULL);
+		err = dedup__finish(d, &final_map);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	total += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	for (k = 0; verify && !err && k < nunits; k++) {
+		struct d2b_btf *unit = make_unit(u, k);	/* the same unit again */
+		uint32_t i;
+
+		if (!unit) {
+			err = -ENOMEM;
+			break;
+		}
+		for (i = 1; i < d2b_btf__end_id(unit); i++)
+			maps[k][i] = final_map[maps[k][i]];
+		if (check_unit_map(unit, out, maps[k], &verified))
+			err = -EDOM;
+		d2b_btf__free(unit);
+	}
+	if (verify)
+		printf("# checked %lu (unit type, out type) pairs\n", verified);
+	for (k = 0; maps && k < nunits; k++)
+		free(maps[k]);
+	free(maps);
 	dedup__free(d);
 	if (err) {
 		d2b_btf__free(out);
@@ -401,7 +580,7 @@ static void test_libbpf_finds_nothing(void)
 	int before = 0, after = 0;
 
 	universe_init(&u, NSTRUCTS, 42, true);
-	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL) == 0);
+	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL, false) == 0);
 	CHECK_EQ(libbpf_dedup_count(ours, &before, &after), 0);
 	printf("# ours: %d types; libbpf dedup of ours: %d\n", before, after);
 	CHECK_EQ(after, before);
@@ -417,8 +596,8 @@ static void test_not_more_than_libbpf(void)
 	int ob = 0, oa = 0, ab = 0, aa = 0;
 
 	universe_init(&u, NSTRUCTS, 42, true);
-	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL) == 0);
-	REQUIRE(merge_units(&u, NUNITS, true, &all, NULL) == 0);
+	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL, false) == 0);
+	REQUIRE(merge_units(&u, NUNITS, true, &all, NULL, false) == 0);
 	CHECK_EQ(libbpf_dedup_count(ours, &ob, &oa), 0);
 	CHECK_EQ(libbpf_dedup_count(all, &ab, &aa), 0);
 	printf("# all units: %d types; libbpf dedup: %d; ours: %d\n", ab, aa, ob);
@@ -439,7 +618,7 @@ static void test_kernel_loads(void)
 	long fd;
 
 	universe_init(&u, NSTRUCTS, 42, true);
-	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL) == 0);
+	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL, false) == 0);
 	REQUIRE(d2b_btf__encode(ours, &data, &size) == 0);
 	memset(&attr, 0, sizeof(attr));
 	attr.btf = (uintptr_t)data;
@@ -484,7 +663,7 @@ static int bench(const char *units_s)
 	printf("# bench: %u units of %u types (%u structs)\n", nunits,
 	       one ? d2b_btf__nr_types(one) : 0, ns);
 	d2b_btf__free(one);
-	err = merge_units(&u, nunits, false, &ours, &secs);
+	err = merge_units(&u, nunits, false, &ours, &secs, false);
 	if (err) {
 		printf("FAIL dedup_bench: %s\n", strerror(-err));
 		return 1;
@@ -497,12 +676,63 @@ static int bench(const char *units_s)
 	return 0;
 }
 
+/* Each unit's types mean the same after merging: nothing was over-merged. */
+static void test_meaning_kept(void)
+{
+	struct universe u;
+	struct d2b_btf *ours = NULL;
+	int versions;
+
+	for (versions = 0; versions < 2; versions++) {
+		universe_init(&u, NSTRUCTS, 7 + versions, versions);
+		CHECK_EQ(merge_units(&u, NUNITS, false, &ours, NULL, true), 0);
+		d2b_btf__free(ours);
+		free(u.s);
+	}
+}
+
+/* The checker itself: a map with one struct pointed at another fails. */
+static void test_checker_catches(void)
+{
+	struct universe u;
+	struct d2b_btf *unit, *out = d2b_btf__new(NULL);
+	const uint32_t *final_map = NULL;
+	struct dedup *d = NULL;
+	uint32_t *map, i, a = 0, b = 0;
+	unsigned long pairs = 0;
+
+	universe_init(&u, 50, 3, false);
+	unit = make_unit(&u, 0);
+	REQUIRE(unit && out);
+	map = calloc(d2b_btf__end_id(unit), sizeof(*map));
+	REQUIRE(map);
+	REQUIRE(dedup__new(out, NULL, &d) == 0);
+	CHECK_EQ(dedup__add_unit(d, unit, map), 0);
+	CHECK_EQ(dedup__finish(d, &final_map), 0);
+	for (i = 1; i < d2b_btf__end_id(unit); i++) {
+		map[i] = final_map[map[i]];
+		if (d2b_kind(d2b_btf__type(unit, i)) == D2B_KIND_STRUCT)
+			*(a ? &b : &a) = i;
+	}
+	CHECK_EQ(check_unit_map(unit, out, map, &pairs), 0);
+	REQUIRE(a && b);
+	map[a] = map[b];
+	CHECK(check_unit_map(unit, out, map, &pairs) != 0);
+	dedup__free(d);
+	free(map);
+	d2b_btf__free(unit);
+	d2b_btf__free(out);
+	free(u.s);
+}
+
 int main(void)
 {
 	const char *b = getenv("D2B_DEDUP_BENCH");
 
 	if (b)
 		return bench(b);
+	RUN(test_checker_catches);
+	RUN(test_meaning_kept);
 	RUN(test_libbpf_finds_nothing);
 	RUN(test_not_more_than_libbpf);
 	RUN(test_kernel_loads);
