@@ -260,7 +260,11 @@ int main(int argc, char **argv)
 	} else {
 		err = d2b_elf__write_btf(file, btf, NULL, errbuf, sizeof(errbuf));
 		if (err < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, file, errbuf[0] ? errbuf : strerror(-err));
+			/* the writer's message starts with the file name */
+			if (errbuf[0])
+				fprintf(stderr, "%s: %s\n", prog, errbuf);
+			else
+				fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(-err));
 			goto out;
 		}
 	}

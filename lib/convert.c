@@ -158,6 +158,8 @@ static int merge_unit(struct conv *c, struct cu_walk *w, int walk_err)
 			  w->diags[i].msg);
 	if (w->oom)
 		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
+	if (err == -EBADMSG)
+		return err;	/* the walker said what is damaged */
 	if (err < 0) {
 		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s", cu ?: "(unnamed)",
 			  strerror(-err));

@@ -89,7 +89,7 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 			if (n < max)
 				vals[n] = val;
 			n++;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 
 	if (!gnu_name || !dwarf_attr(die, AT_GNU_annotation, &attr))

@@ -60,7 +60,7 @@ static void declaring_die(Dwarf_Die *die, Dwarf_Die *ret)
 }
 
 /* All parameters named?  (FUNC requires it of every non-varargs one.) */
-static const char *unnamed_param(Dwarf_Die *decl)
+static const char *unnamed_param(struct cu_walk *w, Dwarf_Die *decl)
 {
 	Dwarf_Die child;
 
@@ -74,7 +74,7 @@ static const char *unnamed_param(Dwarf_Die *decl)
 		name = dwarf_diename(&child);
 		if (!name || !*name)
 			return "unnamed parameter";
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu_walk__next(w, &child));
 	return NULL;
 }
 
@@ -93,7 +93,7 @@ int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
 	name = dwarf_diename(&decl);
 	if (!name || !*name)
 		return 0;
-	why = unnamed_param(&decl);
+	why = unnamed_param(w, &decl);
 	if (why) {
 		cu_walk__diag(w, D2B_INFO, die, "function '%s' left out: %s", name, why);
 		return 0;
@@ -120,7 +120,7 @@ int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
 		err = cu_annot__decl_tags(w, &child, func, idx++);
 		if (err < 0)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu_walk__next(w, &child));
 	return 0;
 }
 

@@ -358,7 +358,7 @@ static int array_type(struct cu_walk *w, Dwarf_Die *die)
 				break;
 			}
 			dims[ndims++] = tag == DW_TAG_subrange_type ? subrange_count(&child) : 0;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 	if (ndims == 0)
 		dims[ndims++] = 0;
@@ -478,7 +478,7 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 			err = cu_walk__type_of(w, &child);
 			if (err < 0)
 				return err;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 	/* pass 2: the members, contiguous after the composite */
 	end = d2b_btf__end_id(w->btf);
@@ -515,7 +515,7 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 			err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
 			if (err < 0)
 				return err;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 	if (d2b_btf__end_id(w->btf) != end)
 		return -EFAULT;	/* pass 2 must not add types */
@@ -533,7 +533,7 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 		err = cu_annot__decl_tags(w, &child, id, idx++);
 		if (err < 0)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu_walk__next(w, &child));
 	return 0;
 }
 
@@ -580,7 +580,7 @@ static int64_t enumerator_value(Dwarf_Attribute *attr, bool is_signed)
 	}
 }
 
-static bool enum_is_signed(Dwarf_Die *die)
+static bool enum_is_signed(struct cu_walk *w, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die under, child;
@@ -605,7 +605,7 @@ static bool enum_is_signed(Dwarf_Die *die)
 			if ((dwarf_whatform(&attr) == DW_FORM_sdata || dwarf_whatform(&attr) == DW_FORM_implicit_const) &&
 			    enumerator_value(&attr, true) < 0)
 				return true;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 	return false;
 }
@@ -614,7 +614,7 @@ static int enum_type(struct cu_walk *w, Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
 	uint64_t size = 4;
-	bool is_signed = enum_is_signed(die), wide = false;
+	bool is_signed = enum_is_signed(w, die), wide = false;
 	Dwarf_Die child, first;
 	bool has_children = !attr_flag(die, DW_AT_declaration) && dwarf_haschildren(die) &&
 			    dwarf_child(die, &first) == 0;
@@ -637,7 +637,7 @@ static int enum_type(struct cu_walk *w, Dwarf_Die *die)
 			v = enumerator_value(&attr, is_signed);
 			if (is_signed ? (v < INT32_MIN || v > INT32_MAX) : (uint64_t)v > UINT32_MAX)
 				wide = true;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 	if (wide && !w->opts->no_enum64)
 		id = d2b_btf__add_enum64(w->btf, name, (uint32_t)size, is_signed);
@@ -666,7 +666,7 @@ static int enum_type(struct cu_walk *w, Dwarf_Die *die)
 			cu_walk__diag(w, D2B_INFO, &child, "enumerator '%s' left out", vname ?: "(anon)");
 			continue;
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu_walk__next(w, &child));
 	return id;
 }
 
@@ -688,7 +688,7 @@ int cu_walk__proto(struct cu_walk *w, Dwarf_Die *die, bool names)
 			err = cu_walk__type_of(w, &child);
 			if (err < 0)
 				return err;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (cu_walk__next(w, &child));
 	}
 	end = d2b_btf__end_id(w->btf);
 	id = d2b_btf__add_func_proto(w->btf, ret);
@@ -718,7 +718,7 @@ int cu_walk__proto(struct cu_walk *w, Dwarf_Die *die, bool names)
 		err = d2b_btf__add_param(w->btf, names ? dwarf_diename(&child) : NULL, type);
 		if (err < 0)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu_walk__next(w, &child));
 	if (d2b_btf__end_id(w->btf) != end + 1)
 		return -EFAULT;
 	return id;

@@ -171,11 +171,15 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 	}
 	w->has_annotations = unit_has_annotations(cu_die);
 	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w, cu_die);
-	if (!dwarf_haschildren(cu_die) || dwarf_child(cu_die, &child) != 0)
+	if (!dwarf_haschildren(cu_die))
 		return 0;
+	if (dwarf_child(cu_die, &child) != 0)
+		goto corrupt;
 	do {
 		int tag = dwarf_tag(&child);
 
+		if (tag == DW_TAG_invalid)
+			goto corrupt;
 		if (is_type_tag(tag))
 			err = cu_walk__type(w, &child);
 		else if (tag == DW_TAG_subprogram)
@@ -190,8 +194,16 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 		err = cu_walk__drain(w);
 		if (err < 0)
 			return err;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu_walk__next(w, &child));
+	if (w->corrupt)
+		goto corrupt;
 	return 0;
+corrupt:
+	/* libdw could not decode the next DIE: the unit is damaged, and what
+	 * follows cannot be trusted, so the whole conversion fails */
+	cu_walk__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
+		      w->cu_name ?: "(unnamed)", dwarf_errmsg(-1));
+	return -EBADMSG;
 }
 
 void cu_walk__release(struct cu_walk *w)

@@ -72,6 +72,7 @@ struct cu_walk {
 	struct cu_diag *diags;
 	size_t nr_diags, diags_cap;
 	bool oom;		/* a diagnostic could not be recorded */
+	bool corrupt;		/* libdw failed to decode a DIE */
 };
 
 /* cu_walk.c */
@@ -80,6 +81,17 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 void cu_walk__release(struct cu_walk *w);
 void cu_walk__diag(struct cu_walk *w, enum d2b_level level, Dwarf_Die *die, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Step to die's next sibling: false at the end, and also on a decoding
+ * error, which marks the unit corrupt. */
+static inline bool cu_walk__next(struct cu_walk *w, Dwarf_Die *die)
+{
+	int r = dwarf_siblingof(die, die);
+
+	if (r < 0)
+		w->corrupt = true;
+	return r == 0;
+}
 
 /* cu_types.c: the type dispatcher; returns a unit type ID (0 = void) or a
  * negative errno (only for resource errors: bad DWARF yields void and a
