@@ -42,9 +42,12 @@
  * walk is a pure conjunction, so its order does not change the answer.  On
  * success the struct/union pairs are committed (one side canonical, the
  * other unmapped), and a source FWD paired with a canonical struct is
- * redirected to it; reference types met on the way are only "compatible"
+ * redirected to it if that struct is the only one of its name so far (with
+ * two layouts of one name, the first compatible walk must not decide for
+ * the whole unit); reference types met on the way are only "compatible"
  * (FWD vs STRUCT below them), so they are left to pass 4.  A struct with no
- * equivalent candidate becomes canonical.
+ * equivalent candidate becomes canonical.  Committed mappings are final:
+ * like libbpf, the first compatible candidate wins.
  *
  * Pass 4, reference kinds (PTR TYPEDEF modifiers TYPE_TAG ARRAY FUNC_PROTO
  * FUNC DECL_TAG): depth-first, bottom-up, with an explicit stack; a type's
@@ -65,6 +68,13 @@
  *
  * Split BTF: the destination's base types are indexed like its own and
  * never change; source types map onto them; a base FWD is never upgraded.
+ *
+ * Cost: each unit costs about its own size (walks stop at mapped types,
+ * side arrays are sized by the unit, the per-unit index is cleared, not
+ * rebuilt), plus the candidates sharing a shallow hash; nothing is
+ * proportional to the work BTF's size except its index, which grows with
+ * it.  No recursion: walks, identity checks and the reference DFS use
+ * explicit stacks, so deep kernel graphs cannot overflow the C stack.
  *
  * Determinism: every loop runs in ID order and the hash map returns
  * entries sharing a key in insertion order, so the output depends only on

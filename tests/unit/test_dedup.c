@@ -447,6 +447,29 @@ static void b_bitfields(struct d2b_btf *u, int k)
 	ok(d2b_btf__add_member(u, "b", i, 3, 5));
 }
 
+/*
+ * Two layouts of struct foo, then a unit that only declares foo: its bar
+ * is compatible with bar(foo v1) and takes it, but the FWD must not be
+ * redirected to foo v1 (the name is ambiguous), so it stays a FWD.
+ */
+static void b_fwd_two_layouts(struct d2b_btf *u, int k)
+{
+	uint32_t i, f, p;
+
+	if (k < 2) {
+		i = k ? LONG(u) : INT(u, "int");
+		f = STRUCT(u, "foo", k ? 8 : 4);
+		MEMBER(u, "x", i, 0);
+	} else {
+		f = FWD(u, "foo");
+	}
+	p = PTR(u, f);
+	STRUCT(u, "bar", 8);
+	MEMBER(u, "f", p, 0);
+	if (k == 2)
+		PTR(u, f);
+}
+
 struct dcase {
 	const char *name;
 	int nunits;
@@ -507,6 +530,17 @@ static const struct dcase cases[] = {
 	  "[2] PTR type=1\n"
 	  "[3] INT 'int' size=4 enc=1\n"
 	  "[4] STRUCT 'foo' size=4 'x':3@0\n" },
+	{ "fwd_with_two_layouts_not_redirected", 3, b_fwd_two_layouts,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'foo' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'bar' size=8 'f':3@0\n"
+	  "[5] INT 'long' size=8 enc=1\n"
+	  "[6] STRUCT 'foo' size=8 'x':5@0\n"
+	  "[7] PTR type=6\n"
+	  "[8] STRUCT 'bar' size=8 'f':7@0\n"
+	  "[9] FWD 'foo' struct\n"
+	  "[10] PTR type=9\n" },
 	{ "fwd_never_defined", 2, b_fwd_only,
 	  "[1] FWD 'opaque' struct\n"
 	  "[2] PTR type=1\n" },
