@@ -40,6 +40,12 @@ static void usage(FILE *out)
 		"      --dump           print the BTF of FILE (raw BTF, or an ELF file's .BTF)\n"
 		"                       in the format of 'bpftool btf dump file'; with --base, FILE\n"
 		"                       is split BTF over BASE\n"
+		"      --compare FILE2  compare the BTF of FILE and FILE2 by meaning (not by type\n"
+		"                       ID): print each difference and counts per kind; exit 0 if\n"
+		"                       equal, 3 if they differ\n"
+		"      --flatten-arrays with --compare: int[5][6] equals int[30] (pahole's form)\n"
+		"      --ignore-policy  with --compare: ignore FUNC/VAR presence and linkage,\n"
+		"                       array index types and FWD-vs-definition references\n"
 		"\n"
 		"Conversion:\n"
 		"  -j, --jobs[=N]       walk compile units on N threads (default: one per CPU);\n"
@@ -59,7 +65,7 @@ static void usage(FILE *out)
 		"  -V, --version        print the version\n"
 		"\n"
 		"Exit status: 0 on success, 1 on error (one line on stderr naming the file\n"
-		"and the problem), 2 on a usage error.\n",
+		"and the problem), 2 on a usage error, 3 when --compare finds differences.\n",
 		prog);
 }
 
@@ -121,6 +127,9 @@ enum {
 	OPT_NO_ENUM64,
 	OPT_NO_DEDUP,
 	OPT_STATS,
+	OPT_COMPARE,
+	OPT_FLATTEN,
+	OPT_IGNORE_POLICY,
 };
 
 static const struct option long_options[] = {
@@ -136,11 +145,58 @@ static const struct option long_options[] = {
 	{ "no-enum64", no_argument, NULL, OPT_NO_ENUM64 },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "flatten-arrays", no_argument, NULL, OPT_FLATTEN },
+	{ "ignore-policy", no_argument, NULL, OPT_IGNORE_POLICY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static int print_diff(const struct d2b_compare_diff *d, void *arg)
+{
+	char line[1024];
+
+	(void)arg;
+	d2b_compare_diff__format(d, line, sizeof(line));
+	printf("%s\n", line);
+	return 0;
+}
+
+/* --compare: differences, then a table of counts per kind. */
+static int compare_files(const char *a_path, const char *b_path, const struct d2b_btf *base,
+			 const struct d2b_compare_opts *copts)
+{
+	struct d2b_btf *a = NULL, *b = NULL;
+	struct d2b_compare_summary sum;
+	unsigned int k;
+	int n, rc = 1;
+
+	if (load_btf(a_path, base, &a) < 0 || load_btf(b_path, base, &b) < 0)
+		goto out;
+	n = d2b_btf__compare(a, b, copts, print_diff, NULL, &sum);
+	if (n < 0) {
+		fprintf(stderr, "%s: comparing %s and %s: %s\n", prog, a_path, b_path, strerror(-n));
+		goto out;
+	}
+	printf("%-10s %8s %8s %8s %8s %8s %8s\n", "kind", "A", "B", "same", "only A", "only B",
+	       "changed");
+	for (k = 1; k <= D2B_KIND_MAX; k++) {
+		const struct d2b_compare_kind_stats *ks = &sum.kind[k];
+
+		if (!ks->nr_a && !ks->nr_b)
+			continue;
+		printf("%-10s %8u %8u %8u %8u %8u %8u\n", d2b_kind_name(k), ks->nr_a, ks->nr_b,
+		       ks->same, ks->only_a, ks->only_b, ks->changed);
+	}
+	printf("%u differences\n", sum.nr_diffs);
+	rc = n ? 3 : 0;
+out:
+	d2b_btf__free(a);
+	d2b_btf__free(b);
+	return rc;
+}
 
 static int parse_jobs(const char *arg, unsigned int *ret)
 {
@@ -165,7 +221,8 @@ int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	struct d2b_opts opts = { .diag = print_diag, .diag_arg = &cli };
-	const char *output = NULL, *base_path = NULL, *file;
+	const char *output = NULL, *base_path = NULL, *compare = NULL, *file;
+	struct d2b_compare_opts copts = { 0 };
 	struct d2b_btf *base = NULL, *btf = NULL;
 	bool dump = false;
 	char errbuf[512] = "";
@@ -212,6 +269,17 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			opts.stats = cli.stats = true;
 			break;
+		case OPT_COMPARE:
+			compare = optarg;
+			break;
+		case OPT_FLATTEN:
+			copts.flatten_arrays = true;
+			break;
+		case OPT_IGNORE_POLICY:
+			copts.quiet_presence = 1u << D2B_KIND_FUNC | 1u << D2B_KIND_VAR |
+					       1u << D2B_KIND_DATASEC;
+			copts.ignore_linkage = copts.ignore_index_type = copts.fwd_as_struct = true;
+			break;
 		case 'v':
 			cli.verbose++;
 			break;
@@ -235,6 +303,11 @@ int main(int argc, char **argv)
 
 	if (base_path && load_btf(base_path, NULL, &base) < 0)
 		goto out;
+
+	if (compare) {
+		rc = compare_files(file, compare, base, &copts);
+		goto out;
+	}
 
 	if (dump) {
 		if (load_btf(file, base, &btf) < 0)

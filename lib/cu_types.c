@@ -299,8 +299,9 @@ static int typedef_type(struct cu_walk *w, Dwarf_Die *die)
 static uint64_t subrange_count(Dwarf_Die *sub)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Word count;
-	Dwarf_Sword upper, lower = 0;
+	Dwarf_Word count, uupper, ulower = 0;
+	Dwarf_Sword upper;
+	unsigned int form;
 
 	if (dwarf_attr(sub, DW_AT_count, &attr)) {
 		if (dwarf_whatform(&attr) == DW_FORM_exprloc || dwarf_formudata(&attr, &count) != 0)
@@ -309,27 +310,35 @@ static uint64_t subrange_count(Dwarf_Die *sub)
 	}
 	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr))
 		return 0;
-	switch (dwarf_whatform(&attr)) {
+	form = dwarf_whatform(&attr);
+	switch (form) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		/* older gcc wrote [0] as upper bound -1 */
+		if (dwarf_formsdata(&attr, &upper) != 0 || upper < 0)
+			return 0;
+		uupper = (Dwarf_Word)upper;
+		break;
 	case DW_FORM_data1:
 	case DW_FORM_data2:
 	case DW_FORM_data4:
 	case DW_FORM_data8:
-	case DW_FORM_sdata:
 	case DW_FORM_udata:
-	case DW_FORM_implicit_const:
+		/* dataN is unsigned here (libdw's formsdata would sign-extend
+		 * u8[256]'s bound 0xff); all ones is the old gcc [0] */
+		if (dwarf_formudata(&attr, &uupper) != 0 ||
+		    (form == DW_FORM_data8 && uupper == UINT64_MAX) ||
+		    (form == DW_FORM_data4 && uupper == UINT32_MAX))
+			return 0;
 		break;
 	default:	/* a reference or an expression: a VLA */
 		return 0;
 	}
-	if (dwarf_formsdata(&attr, &upper) != 0)
+	if (dwarf_attr(sub, DW_AT_lower_bound, &attr) && dwarf_formudata(&attr, &ulower) != 0)
 		return 0;
-	if (dwarf_attr(sub, DW_AT_lower_bound, &attr) && dwarf_formsdata(&attr, &lower) != 0)
+	if (uupper < ulower)
 		return 0;
-	/* gcc says [0] with upper bound -1 (sometimes as an all-ones data8) */
-	if (upper < lower || (uint64_t)upper == UINT64_MAX || (dwarf_whatform(&attr) == DW_FORM_data4 &&
-							       (uint64_t)upper == UINT32_MAX))
-		return 0;
-	return (uint64_t)(upper - lower) + 1;
+	return uupper - ulower + 1;
 }
 
 static int array_type(struct cu_walk *w, Dwarf_Die *die)
