@@ -563,26 +563,23 @@ int cu_walk__drain(struct cu_walk *w)
 	return 0;
 }
 
-/* An enumerator's value, sign-extended when the enum is signed. */
+/*
+ * An enumerator's value.  Producers write negative values as sdata and the
+ * others as udata or the smallest dataN (gcc writes 128 as data1 0x80 even
+ * in a signed enum), so dataN is unsigned; is_signed only matters for a
+ * full 64-bit data8, whose bits are the value either way.
+ */
 static int64_t enumerator_value(Dwarf_Attribute *attr, bool is_signed)
 {
 	Dwarf_Word u = 0;
 	Dwarf_Sword s = 0;
 
+	(void)is_signed;
 	switch (dwarf_whatform(attr)) {
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
 		dwarf_formsdata(attr, &s);
 		return s;
-	case DW_FORM_data1:
-		dwarf_formudata(attr, &u);
-		return is_signed ? (int8_t)u : (int64_t)u;
-	case DW_FORM_data2:
-		dwarf_formudata(attr, &u);
-		return is_signed ? (int16_t)u : (int64_t)u;
-	case DW_FORM_data4:
-		dwarf_formudata(attr, &u);
-		return is_signed ? (int32_t)u : (int64_t)u;
 	default:
 		dwarf_formudata(attr, &u);
 		return (int64_t)u;
