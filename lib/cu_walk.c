@@ -140,6 +140,35 @@ static bool unit_has_annotations(Dwarf_Die *cu_die)
 	return true;	/* could not tell: look everywhere */
 }
 
+/*
+ * Types defined inside a function body (and its lexical blocks) are the
+ * unit's types too, as pahole has them; variables and code there are not
+ * walked.  Depth is bounded: nesting comes from the file.
+ */
+static int walk_local_types(struct cu_walk *w, Dwarf_Die *scope, int depth)
+{
+	Dwarf_Die child;
+	int err;
+
+	if (depth > 32 || !dwarf_haschildren(scope) || dwarf_child(scope, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_lexical_block) {
+			err = walk_local_types(w, &child, depth + 1);
+			if (err < 0)
+				return err;
+		} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			   tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef) {
+			err = cu_walk__type(w, &child);
+			if (err < 0)
+				return err;
+		}
+	} while (cu_walk__next(w, &child));
+	return 0;
+}
+
 int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_file *df,
 		 Dwarf_Die *cu_die)
 {
@@ -182,8 +211,11 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 			goto corrupt;
 		if (is_type_tag(tag))
 			err = cu_walk__type(w, &child);
-		else if (tag == DW_TAG_subprogram)
+		else if (tag == DW_TAG_subprogram) {
 			err = cu_walk__subprogram(w, &child);
+			if (err >= 0)
+				err = walk_local_types(w, &child, 0);
+		}
 		else if (tag == DW_TAG_variable)
 			err = cu_walk__variable(w, &child);
 		else if (tag == DW_TAG_imported_unit)
