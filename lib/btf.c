@@ -287,11 +287,6 @@ int btf_define(struct d2b_btf *btf, uint32_t id)
 	return 0;
 }
 
-bool btf_is_defined(const struct d2b_btf *btf, uint32_t id)
-{
-	return d2b_btf__type(btf, id) != NULL;
-}
-
 /* Start a new type of nwords words; returns its ID and a pointer to it. */
 static int btf_new_type(struct d2b_btf *btf, size_t nwords, struct d2b_type **ret)
 {

@@ -36,7 +36,6 @@ uint32_t btf_end_str(const struct d2b_btf *btf);
  */
 int btf_reserve(struct d2b_btf *btf);
 int btf_define(struct d2b_btf *btf, uint32_t id);
-bool btf_is_defined(const struct d2b_btf *btf, uint32_t id);
 
 /*
  * One iterator over the type-ID fields or the string-offset fields of a

@@ -130,19 +130,9 @@ struct cmp {
 
 /* ---- hashing ---- */
 
-static inline uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= 0x7fb5d329728ea185ULL;
-	x ^= x >> 27;
-	x *= 0x81dadef4bc2dd44dULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static inline uint64_t feed(uint64_t h, uint64_t v)
 {
-	return mix64(h ^ mix64(v + 0x9e3779b97f4a7c15ULL));
+	return hash_mix64(h ^ hash_mix64(v + 0x9e3779b97f4a7c15ULL));
 }
 
 static uint64_t feed_str(uint64_t h, const char *s)

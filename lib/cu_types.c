@@ -463,6 +463,28 @@ static bool is_data_member(Dwarf_Die *child)
 	       !attr_flag(child, DW_AT_external);
 }
 
+static bool is_param(Dwarf_Die *child)
+{
+	return dwarf_tag(child) == DW_TAG_formal_parameter;
+}
+
+/* Pass 1 of a composite or prototype: walk the types of the children
+ * that want() picks, from first on, so that pass 2 finds them all made. */
+static int walk_child_types(struct cu_walk *w, Dwarf_Die *first, bool (*want)(Dwarf_Die *))
+{
+	Dwarf_Die child = *first;
+	int err;
+
+	do {
+		if (!want(&child))
+			continue;
+		err = cu_walk__type_of(w, &child);
+		if (err < 0)
+			return err;
+	} while (cu_walk__next(w, &child));
+	return 0;
+}
+
 static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 {
 	enum d2b_kind kind = dwarf_tag(die) == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
@@ -480,14 +502,9 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 	}
 	/* pass 1: the members' types */
 	if (has_children) {
-		child = first;
-		do {
-			if (!is_data_member(&child))
-				continue;
-			err = cu_walk__type_of(w, &child);
-			if (err < 0)
-				return err;
-		} while (cu_walk__next(w, &child));
+		err = walk_child_types(w, &first, is_data_member);
+		if (err < 0)
+			return err;
 	}
 	/* pass 2: the members, contiguous after the composite */
 	end = d2b_btf__end_id(w->btf);
@@ -687,14 +704,9 @@ int cu_walk__proto(struct cu_walk *w, Dwarf_Die *die, bool names)
 	if (ret < 0)
 		return ret;
 	if (has_children) {
-		child = first;
-		do {
-			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
-				continue;
-			err = cu_walk__type_of(w, &child);
-			if (err < 0)
-				return err;
-		} while (cu_walk__next(w, &child));
+		err = walk_child_types(w, &first, is_param);
+		if (err < 0)
+			return err;
 	}
 	end = d2b_btf__end_id(w->btf);
 	id = d2b_btf__add_func_proto(w->btf, ret);

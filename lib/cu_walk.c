@@ -181,7 +181,6 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 	w->cu_die = *cu_die;
 	w->cu_name = dwarf_diename(cu_die);
 	w->big_endian = dwarf_file__big_endian(df);
-	w->addr_size = dwarf_file__addr_size(df);
 	hmap__init(&w->die_map, false);
 	w->btf = d2b_btf__new(NULL);
 	if (!w->btf)

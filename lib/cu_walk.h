@@ -46,7 +46,6 @@ struct cu_walk {
 	Dwarf_Die cu_die;
 	const char *cu_name;
 	bool big_endian;
-	unsigned int addr_size;
 	bool skipped;		/* whole unit left out (language) */
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */

@@ -30,7 +30,6 @@ struct dwarf_file {
 	size_t shstrndx;
 	bool big_endian;
 	bool is_rel;
-	unsigned int addr_size;
 	/* ET_REL: data symbol name hash -> symbol index, built at open */
 	struct hmap syms;
 	Elf_Data *symtab;
@@ -196,7 +195,6 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 			goto fail;
 		}
 	}
-	df->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	df->dw = dwfl_module_getdwarf(df->mod, &df->bias);
 	if (!df->dw) {
 		int e = dwfl_errno();
@@ -231,11 +229,6 @@ Dwarf *dwarf_file__dwarf(const struct dwarf_file *df)
 bool dwarf_file__big_endian(const struct dwarf_file *df)
 {
 	return df->big_endian;
-}
-
-unsigned int dwarf_file__addr_size(const struct dwarf_file *df)
-{
-	return df->addr_size;
 }
 
 int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped)

@@ -11,16 +11,6 @@
 
 #include "hmap.h"
 
-static inline uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 void hmap__init(struct hmap *m, bool force_collisions)
 {
 	memset(m, 0, sizeof(*m));
@@ -56,7 +46,7 @@ static int hmap_grow(struct hmap *m)
 
 		if (!old[i].used)
 			continue;
-		pos = mix64(old[i].key) & (new_cap - 1);
+		pos = hash_mix64(old[i].key) & (new_cap - 1);
 		while (slots[pos].used)
 			pos = (pos + 1) & (new_cap - 1);
 		slots[pos] = old[i];
@@ -79,7 +69,7 @@ int hmap__add(struct hmap *m, uint64_t key, uint64_t val)
 		if (err)
 			return err;
 	}
-	pos = mix64(key) & (m->cap - 1);
+	pos = hash_mix64(key) & (m->cap - 1);
 	while (m->slots[pos].used)
 		pos = (pos + 1) & (m->cap - 1);
 	m->slots[pos].key = key;
@@ -95,7 +85,7 @@ void hmap__iter_init(const struct hmap *m, uint64_t key, struct hmap_iter *it)
 		key = 0;
 	it->key = key;
 	it->probes = 0;
-	it->pos = m->cap ? mix64(key) & (m->cap - 1) : 0;
+	it->pos = m->cap ? hash_mix64(key) & (m->cap - 1) : 0;
 }
 
 bool hmap__next(const struct hmap *m, struct hmap_iter *it, uint64_t *val)
@@ -155,7 +145,7 @@ uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 		h ^= s[i];
 		h *= 0x100000001b3ULL;
 	}
-	return mix64(h);
+	return hash_mix64(h);
 }
 
 uint64_t hash_str(const char *s)
@@ -166,5 +156,5 @@ uint64_t hash_str(const char *s)
 		h ^= (unsigned char)*s;
 		h *= 0x100000001b3ULL;
 	}
-	return mix64(h);
+	return hash_mix64(h);
 }

@@ -48,6 +48,18 @@ bool hmap__find(const struct hmap *m, uint64_t key, uint64_t *val);
 int hmap__set(struct hmap *m, uint64_t key, uint64_t val);
 
 /* Hash helpers */
+
+/* A 64-bit finalizer: every input bit affects every output bit. */
+static inline uint64_t hash_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
 uint64_t hash_str(const char *s);
 static inline uint64_t hash_combine(uint64_t h, uint64_t v)
