@@ -33,7 +33,7 @@ else
 O ?= build
 endif
 
-LIB_SRCS := $(sort $(wildcard lib/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 CLI_SRCS := $(sort $(wildcard dwarf2btf/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)

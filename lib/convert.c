@@ -27,12 +27,12 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "btf.h"
-#include "cu_walk.h"
-#include "datasec.h"
-#include "dedup.h"
-#include "dwarf_file.h"
-#include "strtab.h"
+#include "btf/btf.h"
+#include "unit/cu.h"
+#include "merge/datasec.h"
+#include "merge/dedup.h"
+#include "dwarf/dwarf_file.h"
+#include "base/strtab.h"
 
 struct slot {
 	struct cu_walk w;

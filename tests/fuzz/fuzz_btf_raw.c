@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
+#include "btf/btf.h"
 #include "dwarf2btf.h"
 #include "../tools/btf_samples.h"
 

@@ -66,7 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
+#include "btf/btf.h"
 
 enum {
 	MAX_WORDS = 64,

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 
-#include "btf.h"
+#include "btf/btf.h"
 #include "test.h"
 
 enum { MAX_LINES = 64 };

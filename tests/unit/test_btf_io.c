@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf.h"
+#include "btf/btf.h"
 #include "dwarf2btf.h"
 #include "test.h"
 #include "../tools/btf_samples.h"

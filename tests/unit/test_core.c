@@ -2,9 +2,9 @@
 /* Unit tests for the foundation: hmap, strtab, the d2b_btf builder. */
 #include <errno.h>
 
-#include "btf.h"
-#include "hmap.h"
-#include "strtab.h"
+#include "btf/btf.h"
+#include "base/hmap.h"
+#include "base/strtab.h"
 #include "test.h"
 
 static void hmap_case(bool collide)

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "dedup.h"
-#include "strtab.h"
+#include "btf/btf.h"
+#include "merge/dedup.h"
+#include "base/strtab.h"
 #include "test.h"
 
 enum { MAX_UNITS = 8 };

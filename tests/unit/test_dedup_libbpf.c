@@ -27,11 +27,11 @@
 
 #include <linux/bpf.h>
 
-#include "btf.h"
-#include "dedup.h"
-#include "hmap.h"
+#include "btf/btf.h"
+#include "merge/dedup.h"
+#include "base/hmap.h"
 #include "test.h"
-#include "vec.h"
+#include "base/vec.h"
 
 /*
  * The libbpf functions used here, declared rather than taken from

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "vec.h"
+#include "base/vec.h"
 
 int vec__reserve(void **data, size_t *cap, size_t len, size_t add, size_t elem_size)
 {

@@ -55,9 +55,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "hmap.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "base/hmap.h"
+#include "base/vec.h"
 
 enum {
 	MAX_ANON_DEPTH = 512,	/* nesting of anonymous types, then -ELOOP */

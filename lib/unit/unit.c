@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "cu_walk.h"
-#include "dwarf_file.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "unit/cu.h"
+#include "dwarf/dwarf_file.h"
+#include "base/vec.h"
 
 void cu_walk__diag(struct cu_walk *w, enum d2b_level level, Dwarf_Die *die, const char *fmt, ...)
 {

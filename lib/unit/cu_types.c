@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "cu_walk.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "unit/cu.h"
+#include "base/vec.h"
 
 enum {
 	IN_PROGRESS = UINT32_MAX,

@@ -19,7 +19,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf2btf.h"
-#include "hmap.h"
+#include "base/hmap.h"
 
 struct dwarf_file;
 

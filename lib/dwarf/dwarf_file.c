@@ -18,8 +18,8 @@
 
 #include <dwarf.h>
 
-#include "dwarf_file.h"
-#include "hmap.h"
+#include "dwarf/dwarf_file.h"
+#include "base/hmap.h"
 
 struct dwarf_file {
 	Dwfl *dwfl;

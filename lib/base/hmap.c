@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmap.h"
+#include "base/hmap.h"
 
 void hmap__init(struct hmap *m, bool force_collisions)
 {

@@ -36,8 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf.h"
-#include "strtab.h"
+#include "btf/btf.h"
+#include "base/strtab.h"
 
 enum {
 	HDR_SIZE = sizeof(struct d2b_header),

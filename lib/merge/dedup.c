@@ -84,10 +84,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "dedup.h"
-#include "hmap.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "merge/dedup.h"
+#include "base/hmap.h"
+#include "base/vec.h"
 
 enum {
 	UNSET = UINT32_MAX,

@@ -30,8 +30,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "btf.h"
-#include "cu_walk.h"
+#include "btf/btf.h"
+#include "unit/cu.h"
 
 enum {
 	TAG_LLVM_annotation = 0x6000,

@@ -15,10 +15,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "btf.h"
-#include "cu_walk.h"
-#include "dwarf_file.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "unit/cu.h"
+#include "dwarf/dwarf_file.h"
+#include "base/vec.h"
 
 /* A flag of die or of the DIE it completes (DW_AT_external). */
 static bool has_flag(Dwarf_Die *die, unsigned int name)

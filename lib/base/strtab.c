@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmap.h"
-#include "strtab.h"
-#include "vec.h"
+#include "base/hmap.h"
+#include "base/strtab.h"
+#include "base/vec.h"
 
 struct strtab {
 	char *data;

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "datasec.h"
-#include "dwarf_file.h"
-#include "strtab.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "merge/datasec.h"
+#include "dwarf/dwarf_file.h"
+#include "base/strtab.h"
+#include "base/vec.h"
 
 struct ds_var {
 	uint32_t name_off;	/* in ds->strs */

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "btf.h"
+#include "btf/btf.h"
 
 static const char *dump_str(const struct d2b_btf *btf, uint32_t off)
 {

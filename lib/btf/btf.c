@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf.h"
-#include "strtab.h"
-#include "vec.h"
+#include "btf/btf.h"
+#include "base/strtab.h"
+#include "base/vec.h"
 
 enum { OFF_RESERVED = UINT32_MAX };
 
