@@ -200,6 +200,7 @@ size_t btf_type_words(const struct d2b_type *t)
 int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
 {
 	uint64_t mult = 1;
+	unsigned int kind;
 	int depth;
 
 	for (depth = 0; depth < 64; depth++) {
@@ -207,34 +208,22 @@ int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
 
 		if (!t)
 			return -EINVAL;
-		switch (d2b_kind(t)) {
-		case D2B_KIND_INT:
-		case D2B_KIND_ENUM:
-		case D2B_KIND_ENUM64:
-		case D2B_KIND_STRUCT:
-		case D2B_KIND_UNION:
-		case D2B_KIND_FLOAT:
-		case D2B_KIND_DATASEC:
+		kind = d2b_kind(t);
+		if (btf_kind_has_size(kind)) {
 			if (t->size && mult > (uint64_t)INT64_MAX / t->size)
 				return -E2BIG;
 			return (int64_t)(mult * t->size);
-		case D2B_KIND_PTR:
+		} else if (kind == D2B_KIND_PTR) {
 			return (int64_t)(mult * 8);
-		case D2B_KIND_TYPEDEF:
-		case D2B_KIND_VOLATILE:
-		case D2B_KIND_CONST:
-		case D2B_KIND_RESTRICT:
-		case D2B_KIND_TYPE_TAG:
-		case D2B_KIND_VAR:
+		} else if (btf_kind_is_modifier(kind) || kind == D2B_KIND_TYPEDEF ||
+			   kind == D2B_KIND_VAR) {
 			id = t->type;
-			break;
-		case D2B_KIND_ARRAY:
+		} else if (kind == D2B_KIND_ARRAY) {
 			if (btf_array(t)->nelems && mult > UINT32_MAX)
 				return -E2BIG;
 			mult *= btf_array(t)->nelems;
 			id = btf_array(t)->type;
-			break;
-		default:
+		} else {
 			return -EINVAL;
 		}
 	}
@@ -386,17 +375,8 @@ int d2b_btf__add_ref(struct d2b_btf *btf, enum d2b_kind kind, const char *name, 
 {
 	bool named = kind == D2B_KIND_TYPEDEF || kind == D2B_KIND_TYPE_TAG;
 
-	switch (kind) {
-	case D2B_KIND_PTR:
-	case D2B_KIND_CONST:
-	case D2B_KIND_VOLATILE:
-	case D2B_KIND_RESTRICT:
-	case D2B_KIND_TYPEDEF:
-	case D2B_KIND_TYPE_TAG:
-		break;
-	default:
+	if (kind != D2B_KIND_PTR && kind != D2B_KIND_TYPEDEF && !btf_kind_is_modifier(kind))
 		return -EINVAL;
-	}
 	if (named != (name && *name))
 		return -EINVAL;
 	return btf_simple(btf, named ? name : NULL, d2b_info(kind, false, 0), type, 3, NULL);
@@ -426,7 +406,7 @@ int d2b_btf__add_composite(struct d2b_btf *btf, enum d2b_kind kind, const char *
 {
 	int id;
 
-	if (kind != D2B_KIND_STRUCT && kind != D2B_KIND_UNION)
+	if (!btf_kind_is_composite(kind))
 		return -EINVAL;
 	id = btf_simple(btf, name, d2b_info(kind, false, 0), size, 3, NULL);
 	if (id >= 0)

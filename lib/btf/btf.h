@@ -12,13 +12,48 @@ struct strtab;
 
 /* Number of 32-bit words a type occupies, header included. */
 size_t btf_type_words(const struct d2b_type *t);
-/* A type's size in bytes if its kind has one (INT ENUM* STRUCT UNION FLOAT
- * DATASEC), else 0. */
+
+/*
+ * Kind predicates, named once here rather than re-listed where they are used.
+ */
+
+/* STRUCT or UNION: a size and members */
+static inline bool btf_kind_is_composite(unsigned int kind)
+{
+	return kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION;
+}
+
+/* ENUM or ENUM64 (a forward enum too: vlen 0) */
+static inline bool btf_kind_is_enum(unsigned int kind)
+{
+	return kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64;
+}
+
+/* A C type qualifier: CONST, VOLATILE or RESTRICT */
+static inline bool btf_kind_is_qualifier(unsigned int kind)
+{
+	return kind == D2B_KIND_CONST || kind == D2B_KIND_VOLATILE || kind == D2B_KIND_RESTRICT;
+}
+
+/* A qualifier or a TYPE_TAG: wraps a type without changing its layout
+ * (libbpf's btf_is_mod()) */
+static inline bool btf_kind_is_modifier(unsigned int kind)
+{
+	return btf_kind_is_qualifier(kind) || kind == D2B_KIND_TYPE_TAG;
+}
+
+/* The kinds whose t->size is a size in bytes (INT ENUM* STRUCT UNION FLOAT
+ * DATASEC); the others use the word for a type ID, or not at all. */
 static inline bool btf_kind_has_size(unsigned int kind)
 {
-	return kind == D2B_KIND_INT || kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64 ||
-	       kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION || kind == D2B_KIND_FLOAT ||
-	       kind == D2B_KIND_DATASEC;
+	return kind == D2B_KIND_INT || btf_kind_is_enum(kind) || btf_kind_is_composite(kind) ||
+	       kind == D2B_KIND_FLOAT || kind == D2B_KIND_DATASEC;
+}
+
+/* What a FWD declares: STRUCT, or UNION when its kind_flag is set. */
+static inline unsigned int btf_fwd_kind(const struct d2b_type *t)
+{
+	return d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
 }
 
 /* Own types only; NULL for a base or invalid ID. */

@@ -190,7 +190,7 @@ static uint64_t ref_token(const struct cmp *c, const struct cmp_side *s, const s
 
 	if (cls == D2B_KIND_FWD) {
 		if (c->opts.fwd_as_struct)
-			cls = d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
+			cls = btf_fwd_kind(t);
 		else
 			cls = d2b_kflag(t) ? TOK_FWD_UNION : TOK_FWD_STRUCT;
 	}
@@ -743,7 +743,7 @@ static void render_body(const struct cmp_side *s, const struct d2b_type *t, stru
 
 	sb_printf(b, "%s {", kw_of(t, false));
 	for (i = 0; i < vlen && b->pos + 1 < b->len; i++) {
-		if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION) {
+		if (btf_kind_is_composite(kind)) {
 			const struct d2b_member *m = btf_members(t) + i;
 			const char *n = d2b_btf__str(s->btf, m->name_off);
 
@@ -784,8 +784,7 @@ static void anon_str(const struct cmp_side *s, uint32_t id, char *buf, size_t le
 	unsigned int kind = t ? d2b_kind(t) : 0;
 
 	buf[0] = '\0';
-	if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION || kind == D2B_KIND_ENUM ||
-	    kind == D2B_KIND_ENUM64)
+	if (btf_kind_is_composite(kind) || btf_kind_is_enum(kind))
 		render_body(s, t, &b);
 	else
 		render(s, id, &b, 0);
@@ -931,13 +930,12 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 			break;
 		kind = d2b_kind(ta);
 		ctx_join(sub, sizeof(sub), ctx, label);
-		if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION ||
-		    kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64 ||
+		if (btf_kind_is_composite(kind) || btf_kind_is_enum(kind) ||
 		    kind == D2B_KIND_FUNC_PROTO) {
 			e->depth++;
 			if (kind == D2B_KIND_FUNC_PROTO)
 				explain_proto(e, sub, ta, tb);
-			else if (kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION)
+			else if (btf_kind_is_composite(kind))
 				explain_composite(e, sub, ta, tb);
 			else
 				explain_enum(e, sub, ta, tb);
@@ -949,8 +947,7 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 				break;
 			na = btf_array(ta)->type;
 			nb = btf_array(tb)->type;
-		} else if (kind == D2B_KIND_PTR || kind == D2B_KIND_CONST ||
-			   kind == D2B_KIND_VOLATILE || kind == D2B_KIND_RESTRICT ||
+		} else if (kind == D2B_KIND_PTR || btf_kind_is_qualifier(kind) ||
 			   (kind == D2B_KIND_TYPE_TAG &&
 			    !strcmp(type_name(sa, ta), type_name(sb, tb)))) {
 			na = ta->type;
@@ -1219,7 +1216,7 @@ static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
 	uint32_t wa, wb;
 
 	c->ndetail = 0;
-	if (kind != d2b_kind(tb) && !(key_class(kind) == D2B_KIND_ENUM))
+	if (kind != d2b_kind(tb) && !btf_kind_is_enum(kind))
 		explain_emit(&e, "", "kind %s vs %s", d2b_kind_name(kind), d2b_kind_name(d2b_kind(tb)));
 	else switch (kind) {
 	case D2B_KIND_INT:

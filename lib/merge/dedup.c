@@ -194,24 +194,9 @@ static enum kclass kclass(const struct d2b_type *t)
 	}
 }
 
-static bool is_composite(unsigned int kind)
-{
-	return kind == D2B_KIND_STRUCT || kind == D2B_KIND_UNION;
-}
-
-static bool is_enum(unsigned int kind)
-{
-	return kind == D2B_KIND_ENUM || kind == D2B_KIND_ENUM64;
-}
-
 static bool is_full_enum(const struct d2b_type *t)
 {
-	return is_enum(d2b_kind(t)) && d2b_vlen(t) > 0;
-}
-
-static unsigned int fwd_kind(const struct d2b_type *t)
-{
-	return d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
+	return btf_kind_is_enum(d2b_kind(t)) && d2b_vlen(t) > 0;
 }
 
 /*
@@ -400,7 +385,7 @@ static int type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret)
 
 	if (!t)
 		return -EINVAL;
-	err = form_fill(m, f, id, is_composite(d2b_kind(t)) ? FORM_SHALLOW : FORM_RESOLVE);
+	err = form_fill(m, f, id, btf_kind_is_composite(d2b_kind(t)) ? FORM_SHALLOW : FORM_RESOLVE);
 	if (err)
 		return err;
 	*ret = hash_bytes(f->p, f->nw * 4, 0);
@@ -423,7 +408,7 @@ static int index_type(struct merge *m, struct hmap *h, uint32_t id)
 	t = (const struct d2b_type *)m->fa.p;
 	if (is_full_enum(t) && t->name_off)
 		err = hmap__add(h, enum_name_key(t->name_off), id);
-	else if (is_composite(d2b_kind(t)) && t->name_off)
+	else if (btf_kind_is_composite(d2b_kind(t)) && t->name_off)
 		err = hmap__add(h, composite_name_key(t->name_off), id);
 	return err;
 }
@@ -602,7 +587,7 @@ static int dedup_prim(struct merge *m, uint32_t i)
 	if (err)
 		return err;
 	t = (const struct d2b_type *)m->fa.p;
-	if (is_enum(d2b_kind(t)) && d2b_vlen(t) == 0 && t->name_off) {
+	if (btf_kind_is_enum(d2b_kind(t)) && d2b_vlen(t) == 0 && t->name_off) {
 		err = find_full_enum(m, t->name_off, &found);
 		if (err)
 			return err;
@@ -679,16 +664,16 @@ static int compat(struct merge *m, uint32_t c, uint32_t rc, uint32_t rk)
 		return err;
 	if (nc != nk || !nc)
 		return 0;
-	if (kc == D2B_KIND_FWD && is_composite(kk) && fwd_kind(tc) == kk) {
+	if (kc == D2B_KIND_FWD && btf_kind_is_composite(kk) && btf_fwd_kind(tc) == kk) {
 		const struct d2b_type *raw = type_of(m, c);
 
 		if (is_virt(m, c) && raw && d2b_kind(raw) == D2B_KIND_FWD && is_canon(m, rk))
 			return push_pair(m, &m->redir, &m->nr_redir, &m->redir_cap, c, rk) ?: 1;
 		return 1;
 	}
-	if (kk == D2B_KIND_FWD && is_composite(kc) && fwd_kind(tk) == kc)
+	if (kk == D2B_KIND_FWD && btf_kind_is_composite(kc) && btf_fwd_kind(tk) == kc)
 		return 1;
-	if (is_enum(kc) && is_enum(kk) && (!d2b_vlen(tc) || !d2b_vlen(tk)))
+	if (btf_kind_is_enum(kc) && btf_kind_is_enum(kk) && (!d2b_vlen(tc) || !d2b_vlen(tk)))
 		return 1;
 	return 0;
 }
@@ -799,7 +784,7 @@ static int unique_composite(struct merge *m, uint32_t id)
 		while (hmap__next(maps[h], &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
 
-			if (v == id || !t || !is_composite(d2b_kind(t)) || !is_canon(m, v))
+			if (v == id || !t || !btf_kind_is_composite(d2b_kind(t)) || !is_canon(m, v))
 				continue;
 			err = name_of(m, v, &other);
 			if (err)
@@ -821,7 +806,7 @@ static int walk_commit(struct merge *m)
 		uint32_t rk = m->touched[j], rc = m->hypot[rk];
 		const struct d2b_type *tc = type_of(m, rc), *tk = type_of(m, rk);
 
-		if (!tc || !tk || !is_composite(d2b_kind(tc)) || d2b_kind(tc) != d2b_kind(tk))
+		if (!tc || !tk || !btf_kind_is_composite(d2b_kind(tc)) || d2b_kind(tc) != d2b_kind(tk))
 			continue;
 		if (is_unmapped(m, rc) && is_canon(m, rk))
 			m->map[vslot(m, rc)] = rk;
@@ -882,7 +867,7 @@ static int dedup_composite(struct merge *m, uint32_t i)
 		while (hmap__next(maps[h], &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
 
-			if (!t || !is_composite(d2b_kind(t)) || !is_canon(m, v))
+			if (!t || !btf_kind_is_composite(d2b_kind(t)) || !is_canon(m, v))
 				continue;
 			err = walk(m, vid(m, i), v);
 			if (err < 0)
@@ -1206,7 +1191,7 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 	for (id = 1; id < end && !err; id++) {
 		const struct d2b_type *t = d2b_btf__type(w, id);
 
-		if (t->name_off && (is_composite(d2b_kind(t)) || is_full_enum(t)))
+		if (t->name_off && (btf_kind_is_composite(d2b_kind(t)) || is_full_enum(t)))
 			err = hmap__add(&names, t->name_off, id);
 	}
 	if (!err) {
@@ -1216,7 +1201,7 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 	}
 	for (id = start; id < end && !err; id++) {
 		const struct d2b_type *t = d2b_btf__type(w, id);
-		bool fwd_enum = is_enum(d2b_kind(t)) && !d2b_vlen(t);
+		bool fwd_enum = btf_kind_is_enum(d2b_kind(t)) && !d2b_vlen(t);
 		struct hmap_iter it;
 		uint32_t target = 0, count = 0;
 		uint64_t v;
@@ -1227,14 +1212,14 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 		while (hmap__next(&names, &it, &v)) {
 			const struct d2b_type *c = d2b_btf__type(w, v);
 
-			if (c->name_off != t->name_off || is_enum(d2b_kind(c)) != fwd_enum)
+			if (c->name_off != t->name_off || btf_kind_is_enum(d2b_kind(c)) != fwd_enum)
 				continue;
 			target = v;
 			count++;
 		}
 		if (count != 1)
 			continue;
-		if (!fwd_enum && d2b_kind(d2b_btf__type(w, target)) != fwd_kind(t))
+		if (!fwd_enum && d2b_kind(d2b_btf__type(w, target)) != btf_fwd_kind(t))
 			continue;
 		alias[id - start] = target;
 	}
