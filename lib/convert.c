@@ -3,7 +3,7 @@
  * DWARF to BTF, the whole pipeline:
  *
  *   open     libdwfl: relocations, compression, separate debug file
- *   walk     each compile unit into a standalone BTF "unit" (cu_walk.c);
+ *   walk     each compile unit into a standalone BTF "unit" (unit/);
  *            units are independent, so with jobs > 1 worker threads walk
  *            them while this thread merges
  *   merge    units, strictly in .debug_info order, into one deduplicated
@@ -28,14 +28,14 @@
 #include <time.h>
 
 #include "btf/btf.h"
-#include "unit/cu.h"
+#include "unit/unit.h"
 #include "merge/datasec.h"
 #include "merge/dedup.h"
 #include "dwarf/dwarf_file.h"
 #include "base/strtab.h"
 
 struct slot {
-	struct cu_walk w;
+	struct unit u;
 	int err;
 	bool done;
 };
@@ -135,7 +135,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&c->lock);
 
 		s = &c->slots[i % c->nr_slots];
-		err = cu_walk__run(&s->w, c->opts, c->df, &c->units.dies[i]);
+		err = unit__walk(&s->u, c->opts, c->df, &c->units.dies[i]);
 
 		pthread_mutex_lock(&c->lock);
 		s->err = err;
@@ -146,9 +146,9 @@ static void *worker(void *arg)
 }
 
 /* Merge one walked unit into the output, then hand its diagnostics on. */
-static int merge_unit(struct conv *c, struct cu_walk *w, int walk_err)
+static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 {
-	const char *cu = w->cu_name;
+	const char *cu = w->name;
 	uint32_t n;
 	size_t i;
 	int err = walk_err;
@@ -185,11 +185,11 @@ static int merge_unit(struct conv *c, struct cu_walk *w, int walk_err)
 		return err;
 	}
 	for (i = 0; i < w->nr_vars; i++) {
-		const struct cu_var *v = &w->vars[i];
-		const char *tags[ANNOT_MAX];
+		const struct unit_var *v = &w->vars[i];
+		const char *tags[UNIT_MAX_TAGS];
 		uint32_t t;
 
-		for (t = 0; t < v->nr_tags && t < ANNOT_MAX; t++)
+		for (t = 0; t < v->nr_tags && t < UNIT_MAX_TAGS; t++)
 			tags[t] = d2b_btf__str(w->btf, w->tag_offs[v->tags_start + t]);
 		err = datasec_set__add(c->ds, d2b_btf__str(w->btf, v->name_off), v->linkage,
 				       c->map[v->type], v->shndx, v->offset, tags, t);
@@ -204,7 +204,7 @@ static int walk_and_merge(struct conv *c)
 	unsigned int jobs = c->opts->jobs > 1 ? c->opts->jobs : 1;
 	pthread_t *threads = NULL;
 	unsigned int started = 0, t;
-	struct cu_walk w;
+	struct unit u;
 	size_t i;
 	int err = 0;
 
@@ -214,12 +214,12 @@ static int walk_and_merge(struct conv *c)
 		for (i = 0; i < c->units.nr && !err; i++) {
 			double t0 = now();
 
-			err = cu_walk__run(&w, c->opts, c->df, &c->units.dies[i]);
+			err = unit__walk(&u, c->opts, c->df, &c->units.dies[i]);
 			c->t_walk += now() - t0;
 			t0 = now();
-			err = merge_unit(c, &w, err);
+			err = merge_unit(c, &u, err);
 			c->t_merge += now() - t0;
-			cu_walk__release(&w);
+			unit__release(&u);
 		}
 		return err;
 	}
@@ -253,9 +253,9 @@ static int walk_and_merge(struct conv *c)
 		c->t_walk += now() - t0;	/* time spent waiting for walkers */
 
 		t0 = now();
-		err = merge_unit(c, &s->w, s->err);
+		err = merge_unit(c, &s->u, s->err);
 		c->t_merge += now() - t0;
-		cu_walk__release(&s->w);
+		unit__release(&s->u);
 
 		pthread_mutex_lock(&c->lock);
 		s->done = false;
@@ -275,7 +275,7 @@ out:
 	/* units walked but not merged (after an error) */
 	for (i = 0; i < c->nr_slots; i++) {
 		if (c->slots[i].done)
-			cu_walk__release(&c->slots[i].w);
+			unit__release(&c->slots[i].u);
 	}
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
@@ -307,6 +307,23 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "output: %u types", d2b_btf__nr_types(c->out));
 }
 
+/* The input's section table, for the DATASECs (*ret freed by the caller). */
+static int section_table(struct dwarf_file *df, struct datasec_section **ret, size_t *ret_nr)
+{
+	size_t i, n = dwarf_file__nr_sections(df);
+	struct datasec_section *secs = calloc(n ? n : 1, sizeof(*secs));
+
+	if (!secs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (dwarf_file__section(df, i, &secs[i].name, &secs[i].size) != 0)
+			secs[i].name = NULL;
+	}
+	*ret = secs;
+	*ret_nr = n;
+	return 0;
+}
+
 int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
 		     struct d2b_btf **ret)
 {
@@ -314,6 +331,8 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	struct dedup_opts dopts = { 0 };
 	struct conv c = { .path = path, .opts = opts ? opts : &default_opts };
 	const uint32_t *final_map = NULL;
+	struct datasec_section *secs = NULL;
+	size_t nr_secs = 0;
 	double t0 = now(), t_open, t_finish, t_datasec;
 	char errbuf[256];
 	size_t skipped, shndx;
@@ -365,7 +384,9 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	t_finish = now() - t0;
 
 	t0 = now();
-	err = datasec_set__emit(c.ds, c.out, c.df, datasec_note, &c);
+	err = section_table(c.df, &secs, &nr_secs);
+	if (!err)
+		err = datasec_set__emit(c.ds, c.out, secs, nr_secs, datasec_note, &c);
 	t_datasec = now() - t0;
 	if (err)
 		goto out;
@@ -380,6 +401,7 @@ out:
 	datasec_set__free(c.ds);
 	d2b_btf__free(c.out);
 	free(c.map);
+	free(secs);
 	free(c.slots);
 	free(c.units.dies);
 	dwarf_file__free(c.df);

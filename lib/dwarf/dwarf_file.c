@@ -286,6 +286,13 @@ int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_s
 	return 0;
 }
 
+size_t dwarf_file__nr_sections(const struct dwarf_file *df)
+{
+	size_t n;
+
+	return elf_getshdrnum(df->elf, &n) == 0 ? n : 0;
+}
+
 int dwarf_file__section(struct dwarf_file *df, size_t shndx, const char **ret_name,
 			uint64_t *ret_size)
 {

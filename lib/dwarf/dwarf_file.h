@@ -42,6 +42,8 @@ int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_s
  */
 int dwarf_file__symbol_section(struct dwarf_file *df, const char *name, size_t *ret_shndx,
 			       uint64_t *ret_off);
+/* How many sections the main ELF file has (indices 0 .. n-1). */
+size_t dwarf_file__nr_sections(const struct dwarf_file *df);
 /* Name and size of a section of the main ELF file, by index. */
 int dwarf_file__section(struct dwarf_file *df, size_t shndx, const char **ret_name,
 			uint64_t *ret_size);

@@ -13,7 +13,6 @@
 
 #include "btf/btf.h"
 #include "merge/datasec.h"
-#include "dwarf/dwarf_file.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
@@ -119,17 +118,15 @@ struct ds_entry {
 	uint32_t var, offset, size;
 };
 
-static int emit_section(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_file *df,
-			size_t first, size_t end, struct ds_entry *ents, datasec_note_fn note,
-			void *note_arg)
+static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
+			const struct datasec_section *sec, size_t first, size_t end,
+			struct ds_entry *ents, datasec_note_fn note, void *note_arg)
 {
-	const char *secname;
-	uint64_t secsize, prev_end = 0;
+	const char *secname = sec->name;
+	uint64_t secsize = sec->size, prev_end = 0;
 	size_t i, n = 0;
 	int id, err;
 
-	if (dwarf_file__section(df, ds->vars[first].shndx, &secname, &secsize) != 0)
-		return 0;
 	if (secsize == 0 || secsize > UINT32_MAX) {
 		note(note_arg, "section %s: size %llu unusable for a DATASEC", secname,
 		     (unsigned long long)secsize);
@@ -185,8 +182,9 @@ static int emit_section(struct datasec_set *ds, struct d2b_btf *btf, struct dwar
 	return 0;
 }
 
-int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_file *df,
-		      datasec_note_fn note, void *note_arg)
+int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf,
+		      const struct datasec_section *secs, size_t nr_secs, datasec_note_fn note,
+		      void *note_arg)
 {
 	struct ds_entry *ents;
 	size_t i, j;
@@ -201,7 +199,9 @@ int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_
 	for (i = 0; i < ds->nr && !err; i = j) {
 		for (j = i + 1; j < ds->nr && ds->vars[j].shndx == ds->vars[i].shndx; j++)
 			;
-		err = emit_section(ds, btf, df, i, j, ents, note, note_arg);
+		if (ds->vars[i].shndx < nr_secs && secs[ds->vars[i].shndx].name)
+			err = emit_section(ds, btf, &secs[ds->vars[i].shndx], i, j, ents, note,
+					   note_arg);
 	}
 	free(ents);
 	return err;

@@ -11,8 +11,13 @@
 
 #include "dwarf2btf.h"
 
-struct dwarf_file;
 struct datasec_set;
+
+/* The input's sections, by ELF section index (name NULL: no such section). */
+struct datasec_section {
+	const char *name;
+	uint64_t size;
+};
 
 struct datasec_set *datasec_set__new(void);
 void datasec_set__free(struct datasec_set *ds);
@@ -26,7 +31,8 @@ void datasec_set__remap(struct datasec_set *ds, const uint32_t *map);
 typedef void (*datasec_note_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Add VARs, their DECL_TAGs and DATASECs to btf.  note reports dropped variables. */
-int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf, struct dwarf_file *df,
-		      datasec_note_fn note, void *note_arg);
+int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf,
+		      const struct datasec_section *secs, size_t nr_secs, datasec_note_fn note,
+		      void *note_arg);
 
 #endif

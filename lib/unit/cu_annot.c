@@ -31,13 +31,8 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "unit/cu.h"
-
-enum {
-	TAG_LLVM_annotation = 0x6000,
-	TAG_GNU_annotation = 0x6001,
-	AT_GNU_annotation = 0x2139,
-};
+#include "dwarf/dwarf_ext.h"
+#include "unit/cu_annot.h"
 
 static const char *annot_value(Dwarf_Die *die)
 {
@@ -48,7 +43,7 @@ static const char *annot_value(Dwarf_Die *die)
 	return dwarf_formstring(&attr);
 }
 
-int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
+int cu_annot__collect(struct cu *w, Dwarf_Die *die, enum annot_kind kind,
 		      const char **vals, int max)
 {
 	const char *llvm_name, *gnu_name;
@@ -76,29 +71,29 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 		do {
 			const char *name, *val;
 
-			if (dwarf_tag(&child) != TAG_LLVM_annotation)
+			if (dwarf_tag(&child) != D2B_DW_TAG_LLVM_annotation)
 				continue;
 			name = dwarf_diename(&child);
 			if (!name || strcmp(name, llvm_name))
 				continue;
 			val = annot_value(&child);
 			if (!val || !*val) {
-				cu_walk__diag(w, D2B_INFO, &child, "%s annotation without a string value", name);
+				cu__diag(w, D2B_INFO, &child, "%s annotation without a string value", name);
 				continue;
 			}
 			if (n < max)
 				vals[n] = val;
 			n++;
-		} while (cu_walk__next(w, &child));
+		} while (cu__next(w, &child));
 	}
 
-	if (!gnu_name || !dwarf_attr(die, AT_GNU_annotation, &attr))
+	if (!gnu_name || !dwarf_attr(die, D2B_DW_AT_GNU_annotation, &attr))
 		return n;
 	/* the chain is bounded: a malformed file may make it a cycle */
-	for (hops = 0; hops < ANNOT_MAX && dwarf_formref_die(&attr, &ann); hops++) {
+	for (hops = 0; hops < UNIT_MAX_TAGS && dwarf_formref_die(&attr, &ann); hops++) {
 		const char *name, *val;
 
-		if (dwarf_tag(&ann) != TAG_GNU_annotation)
+		if (dwarf_tag(&ann) != D2B_DW_TAG_GNU_annotation)
 			break;
 		name = dwarf_diename(&ann);
 		val = annot_value(&ann);
@@ -108,7 +103,7 @@ int cu_annot__collect(struct cu_walk *w, Dwarf_Die *die, enum annot_kind kind,
 			n++;
 			gnu++;
 		}
-		if (!dwarf_attr(&ann, AT_GNU_annotation, &attr))
+		if (!dwarf_attr(&ann, D2B_DW_AT_GNU_annotation, &attr))
 			break;
 	}
 	/* GCC chains run from the last tag written to the first */
@@ -134,7 +129,7 @@ static bool has_v2_child(Dwarf_Die *die)
 	do {
 		const char *name;
 
-		if (dwarf_tag(&child) != TAG_LLVM_annotation)
+		if (dwarf_tag(&child) != D2B_DW_TAG_LLVM_annotation)
 			continue;
 		name = dwarf_diename(&child);
 		if (name && !strcmp(name, "btf:type_tag"))
@@ -148,7 +143,7 @@ static bool has_v2_child(Dwarf_Die *die)
  * children and their children finds a btf:type_tag without walking
  * function bodies; a type declared inside a function is the rare miss.
  */
-bool cu_annot__unit_has_v2(struct cu_walk *w, Dwarf_Die *cu_die)
+bool cu_annot__unit_has_v2(struct cu *w, Dwarf_Die *cu_die)
 {
 	Dwarf_Die child;
 
@@ -164,16 +159,16 @@ bool cu_annot__unit_has_v2(struct cu_walk *w, Dwarf_Die *cu_die)
 	return false;
 }
 
-int cu_annot__decl_tags(struct cu_walk *w, Dwarf_Die *die, uint32_t target, int component_idx)
+int cu_annot__decl_tags(struct cu *w, Dwarf_Die *die, uint32_t target, int component_idx)
 {
-	const char *vals[ANNOT_MAX];
+	const char *vals[UNIT_MAX_TAGS];
 	int i, n, err;
 
 	if (w->opts->skip_decl_tags)
 		return 0;
-	n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, ANNOT_MAX);
-	if (n > ANNOT_MAX)
-		n = ANNOT_MAX;
+	n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, UNIT_MAX_TAGS);
+	if (n > UNIT_MAX_TAGS)
+		n = UNIT_MAX_TAGS;
 	for (i = 0; i < n; i++) {
 		err = d2b_btf__add_decl_tag(w->btf, vals[i], target, component_idx);
 		if (err < 0)
@@ -182,7 +177,7 @@ int cu_annot__decl_tags(struct cu_walk *w, Dwarf_Die *die, uint32_t target, int 
 	return 0;
 }
 
-int cu_annot__wrap(struct cu_walk *w, uint32_t type, const char **vals, int n)
+int cu_annot__wrap(struct cu *w, uint32_t type, const char **vals, int n)
 {
 	int i, id = (int)type;
 

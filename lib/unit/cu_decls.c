@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "unit/cu.h"
+#include "unit/cu_annot.h"
+#include "unit/cu_decls.h"
+#include "unit/cu_types.h"
 #include "dwarf/dwarf_file.h"
 #include "base/vec.h"
 
@@ -50,7 +52,7 @@ static void declaring_die(Dwarf_Die *die, Dwarf_Die *ret)
 	int hops;
 
 	*ret = *die;
-	for (hops = 0; hops < 8; hops++) {
+	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
 		if (!dwarf_attr(ret, DW_AT_abstract_origin, &attr) &&
 		    !dwarf_attr(ret, DW_AT_specification, &attr))
 			return;
@@ -60,7 +62,7 @@ static void declaring_die(Dwarf_Die *die, Dwarf_Die *ret)
 }
 
 /* All parameters named?  (FUNC requires it of every non-varargs one.) */
-static const char *unnamed_param(struct cu_walk *w, Dwarf_Die *decl)
+static const char *unnamed_param(struct cu *w, Dwarf_Die *decl)
 {
 	Dwarf_Die child;
 
@@ -74,11 +76,11 @@ static const char *unnamed_param(struct cu_walk *w, Dwarf_Die *decl)
 		name = dwarf_diename(&child);
 		if (!name || !*name)
 			return "unnamed parameter";
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	return NULL;
 }
 
-int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
+int cu_decls__subprogram(struct cu *w, Dwarf_Die *die)
 {
 	Dwarf_Die decl, child;
 	const char *name, *why;
@@ -95,10 +97,10 @@ int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
 		return 0;
 	why = unnamed_param(w, &decl);
 	if (why) {
-		cu_walk__diag(w, D2B_INFO, die, "function '%s' left out: %s", name, why);
+		cu__diag(w, D2B_INFO, die, "function '%s' left out: %s", name, why);
 		return 0;
 	}
-	proto = cu_walk__proto(w, &decl, true);
+	proto = cu_types__proto(w, &decl, true);
 	if (proto < 0)
 		return proto;
 	func = d2b_btf__add_func(w->btf, name,
@@ -120,7 +122,7 @@ int cu_walk__subprogram(struct cu_walk *w, Dwarf_Die *die)
 		err = cu_annot__decl_tags(w, &child, func, idx++);
 		if (err < 0)
 			return err;
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	return 0;
 }
 
@@ -151,10 +153,10 @@ static bool variable_address(Dwarf_Die *die, uint64_t *ret)
 	}
 }
 
-int cu_walk__variable(struct cu_walk *w, Dwarf_Die *die)
+int cu_decls__variable(struct cu *w, Dwarf_Die *die)
 {
-	const char *vals[ANNOT_MAX];
-	struct cu_var *v;
+	const char *vals[UNIT_MAX_TAGS];
+	struct unit_var *v;
 	const char *name;
 	uint64_t addr, off;
 	size_t shndx;
@@ -167,58 +169,58 @@ int cu_walk__variable(struct cu_walk *w, Dwarf_Die *die)
 		return 0;
 	if (!variable_address(die, &addr)) {
 		if (dwarf_hasattr(die, DW_AT_location))
-			cu_walk__diag(w, D2B_INFO, die, "variable '%s' left out: no static address", name);
+			cu__diag(w, D2B_INFO, die, "variable '%s' left out: no static address", name);
 		return 0;
 	}
 	if (dwarf_file__addr_section(w->df, addr, &shndx, &off) != 0 &&
 	    dwarf_file__symbol_section(w->df, name, &shndx, &off) != 0) {
-		cu_walk__diag(w, D2B_INFO, die, "variable '%s' left out: address 0x%" PRIx64
+		cu__diag(w, D2B_INFO, die, "variable '%s' left out: address 0x%" PRIx64
 			      " is in no allocated section", name, addr);
 		return 0;
 	}
-	type = cu_walk__type_of(w, die);
+	type = cu_types__type_of(w, die);
 	if (type <= 0) {
 		if (type == 0)
-			cu_walk__diag(w, D2B_INFO, die, "variable '%s' of void type left out", name);
+			cu__diag(w, D2B_INFO, die, "variable '%s' of void type left out", name);
 		return type;
 	}
 	name_off = d2b_btf__add_str(w->btf, name);
 	if (name_off < 0)
 		return name_off;
-	err = VEC_RESERVE(w->vars, w->vars_cap, w->nr_vars, 1);
+	err = VEC_RESERVE(w->u->vars, w->u->vars_cap, w->u->nr_vars, 1);
 	if (err)
 		return err;
-	v = &w->vars[w->nr_vars];
+	v = &w->u->vars[w->u->nr_vars];
 	memset(v, 0, sizeof(*v));
 	v->name_off = name_off;
 	v->type = type;
 	v->linkage = has_flag(die, DW_AT_external) ? D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC;
 	v->shndx = shndx;
 	v->offset = off;
-	v->tags_start = w->nr_tag_offs;
+	v->tags_start = w->u->nr_tag_offs;
 	if (!w->opts->skip_decl_tags) {
 		Dwarf_Die decl;
 
-		n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, ANNOT_MAX);
+		n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, UNIT_MAX_TAGS);
 		if (n == 0) {
 			declaring_die(die, &decl);
 			if (decl.addr != die->addr)
-				n = cu_annot__collect(w, &decl, ANNOT_DECL_TAG, vals, ANNOT_MAX);
+				n = cu_annot__collect(w, &decl, ANNOT_DECL_TAG, vals, UNIT_MAX_TAGS);
 		}
-		if (n > ANNOT_MAX)
-			n = ANNOT_MAX;
+		if (n > UNIT_MAX_TAGS)
+			n = UNIT_MAX_TAGS;
 		for (i = 0; i < n; i++) {
 			int off_tag = d2b_btf__add_str(w->btf, vals[i]);
 
 			if (off_tag < 0)
 				return off_tag;
-			err = VEC_RESERVE(w->tag_offs, w->tag_offs_cap, w->nr_tag_offs, 1);
+			err = VEC_RESERVE(w->u->tag_offs, w->u->tag_offs_cap, w->u->nr_tag_offs, 1);
 			if (err)
 				return err;
-			w->tag_offs[w->nr_tag_offs++] = off_tag;
+			w->u->tag_offs[w->u->nr_tag_offs++] = off_tag;
 		}
-		v->nr_tags = w->nr_tag_offs - v->tags_start;
+		v->nr_tags = w->u->nr_tag_offs - v->tags_start;
 	}
-	w->nr_vars++;
+	w->u->nr_vars++;
 	return 0;
 }

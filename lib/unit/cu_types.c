@@ -2,14 +2,14 @@
 /*
  * DWARF type DIEs to BTF types, for one compile unit.
  *
- * One dispatcher (cu_walk__type) on dwarf_tag(), one translator per tag,
+ * One dispatcher (cu_types__type) on dwarf_tag(), one translator per tag,
  * and a map from DIE to BTF ID, filled for every DIE it has seen, so that
  * each DIE is translated once.
  *
  * Cycles.  C type graphs are cyclic only through structs and unions
  * (struct list_head { struct list_head *next; }).  A composite's ID is
  * reserved when it is first met and the DIE is put on a worklist; its
- * members are walked later by cu_walk__drain().  So recursion only follows
+ * members are walked later by cu_types__drain().  So recursion only follows
  * chains of pointers, modifiers, typedefs, arrays and prototypes, which are
  * short, and never the long pointer chains between structs.  A cycle that
  * does not pass through a composite (malformed DWARF) is met as an
@@ -34,7 +34,9 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "unit/cu.h"
+#include "dwarf/dwarf_ext.h"
+#include "unit/cu_annot.h"
+#include "unit/cu_types.h"
 #include "base/vec.h"
 
 enum {
@@ -48,7 +50,7 @@ static uint64_t die_key(Dwarf_Die *die)
 	return (uint64_t)(uintptr_t)die->addr;
 }
 
-int cu_walk__int(struct cu_walk *w)
+static int int_type(struct cu *w)
 {
 	int id;
 
@@ -60,7 +62,7 @@ int cu_walk__int(struct cu_walk *w)
 	return id;
 }
 
-static int unsigned_char(struct cu_walk *w)
+static int unsigned_char(struct cu *w)
 {
 	return d2b_btf__add_int(w->btf, "unsigned char", 1, 0);
 }
@@ -87,7 +89,7 @@ static bool attr_flag(Dwarf_Die *die, unsigned int name)
 	return flag;
 }
 
-int cu_walk__type_of(struct cu_walk *w, Dwarf_Die *die)
+int cu_types__type_of(struct cu *w, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die type;
@@ -95,19 +97,19 @@ int cu_walk__type_of(struct cu_walk *w, Dwarf_Die *die)
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
 		return 0;
 	if (!dwarf_formref_die(&attr, &type)) {
-		cu_walk__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s",
+		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s",
 			      dwarf_errmsg(-1));
 		return 0;
 	}
-	return cu_walk__type(w, &type);
+	return cu_types__type(w, &type);
 }
 
 /* A type BTF cannot express keeps its size as an array of bytes. */
-static int byte_array(struct cu_walk *w, Dwarf_Die *die, uint64_t size, const char *why)
+static int byte_array(struct cu *w, Dwarf_Die *die, uint64_t size, const char *why)
 {
 	int uc, idx;
 
-	cu_walk__diag(w, D2B_INFO, die, "%s '%s' (%" PRIu64 " bytes) has no BTF equivalent: %s",
+	cu__diag(w, D2B_INFO, die, "%s '%s' (%" PRIu64 " bytes) has no BTF equivalent: %s",
 		      dwarf_tag(die) == DW_TAG_base_type ? "base type" : "type",
 		      dwarf_diename(die) ?: "(anon)", size, why);
 	if (size == 0 || size > UINT32_MAX)
@@ -115,7 +117,7 @@ static int byte_array(struct cu_walk *w, Dwarf_Die *die, uint64_t size, const ch
 	uc = unsigned_char(w);
 	if (uc < 0)
 		return uc;
-	idx = cu_walk__int(w);
+	idx = int_type(w);
 	if (idx < 0)
 		return idx;
 	return d2b_btf__add_array(w->btf, uc, idx, (uint32_t)size);
@@ -138,7 +140,7 @@ static const char *complex_component_name(const char *name)
 	return NULL;
 }
 
-static int base_type(struct cu_walk *w, Dwarf_Die *die)
+static int base_type(struct cu *w, Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
 	uint64_t size = 0, enc = 0, bits = 0;
@@ -168,7 +170,7 @@ static int base_type(struct cu_walk *w, Dwarf_Die *die)
 		f = d2b_btf__add_float(w->btf, comp, (uint32_t)(size / 2));
 		if (f < 0)
 			return f;
-		idx = cu_walk__int(w);
+		idx = int_type(w);
 		if (idx < 0)
 			return idx;
 		return d2b_btf__add_array(w->btf, f, idx, 2);
@@ -211,14 +213,14 @@ static int base_type(struct cu_walk *w, Dwarf_Die *die)
  * kind over target, with any TYPE_TAGs at the top of target lifted above
  * it; *ret_core gets the ID of the new modifier itself.
  */
-static int hoisted_ref(struct cu_walk *w, enum d2b_kind kind, const char *name, uint32_t target,
+static int hoisted_ref(struct cu *w, enum d2b_kind kind, const char *name, uint32_t target,
 		       uint32_t *ret_core)
 {
-	uint32_t tags[ANNOT_MAX];
+	uint32_t tags[UNIT_MAX_TAGS];
 	const struct d2b_type *t;
 	int n = 0, id;
 
-	while (n < ANNOT_MAX && (t = d2b_btf__type(w->btf, target)) && target &&
+	while (n < UNIT_MAX_TAGS && (t = d2b_btf__type(w->btf, target)) && target &&
 	       d2b_kind(t) == D2B_KIND_TYPE_TAG) {
 		tags[n++] = target;
 		target = t->type;
@@ -237,9 +239,9 @@ static int hoisted_ref(struct cu_walk *w, enum d2b_kind kind, const char *name, 
 	return id;
 }
 
-static int pointer_type(struct cu_walk *w, Dwarf_Die *die)
+static int pointer_type(struct cu *w, Dwarf_Die *die)
 {
-	const char *vals[ANNOT_MAX];
+	const char *vals[UNIT_MAX_TAGS];
 	Dwarf_Attribute attr;
 	Dwarf_Die target_die;
 	bool has_target = dwarf_attr_integrate(die, DW_AT_type, &attr) &&
@@ -247,16 +249,16 @@ static int pointer_type(struct cu_walk *w, Dwarf_Die *die)
 	int target = 0, n;
 
 	if (has_target) {
-		target = cu_walk__type(w, &target_die);
+		target = cu_types__type(w, &target_die);
 		if (target < 0)
 			return target;
 	}
 	/* clang's form: tags under the pointer are the pointee's, unless the
 	 * unit uses the btf:type_tag form, which then says everything */
 	if (!w->opts->skip_type_tags && !w->has_v2_type_tags && dwarf_haschildren(die)) {
-		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, ANNOT_MAX);
-		if (n > ANNOT_MAX)
-			n = ANNOT_MAX;
+		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, UNIT_MAX_TAGS);
+		if (n > UNIT_MAX_TAGS)
+			n = UNIT_MAX_TAGS;
 		if (n) {
 			target = cu_annot__wrap(w, target, vals, n);
 			if (target < 0)
@@ -266,25 +268,25 @@ static int pointer_type(struct cu_walk *w, Dwarf_Die *die)
 	return d2b_btf__add_ref(w->btf, D2B_KIND_PTR, NULL, target);
 }
 
-static int modifier_type(struct cu_walk *w, Dwarf_Die *die, enum d2b_kind kind)
+static int modifier_type(struct cu *w, Dwarf_Die *die, enum d2b_kind kind)
 {
-	int target = cu_walk__type_of(w, die);
+	int target = cu_types__type_of(w, die);
 
 	if (target < 0)
 		return target;
 	return hoisted_ref(w, kind, NULL, target, NULL);
 }
 
-static int typedef_type(struct cu_walk *w, Dwarf_Die *die)
+static int typedef_type(struct cu *w, Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
-	int target = cu_walk__type_of(w, die), id, err;
+	int target = cu_types__type_of(w, die), id, err;
 	uint32_t core;
 
 	if (target < 0)
 		return target;
 	if (!name || !*name) {
-		cu_walk__diag(w, D2B_INFO, die, "DW_TAG_typedef without a name: using its type");
+		cu__diag(w, D2B_INFO, die, "DW_TAG_typedef without a name: using its type");
 		return target;
 	}
 	id = hoisted_ref(w, D2B_KIND_TYPEDEF, name, target, &core);
@@ -341,17 +343,17 @@ static uint64_t subrange_count(Dwarf_Die *sub)
 	return uupper - ulower + 1;
 }
 
-static int array_type(struct cu_walk *w, Dwarf_Die *die)
+static int array_type(struct cu *w, Dwarf_Die *die)
 {
 	uint64_t dims[MAX_DIMS];
 	int elem, idx, id, ndims = 0, i;
 	Dwarf_Die child;
 
-	elem = cu_walk__type_of(w, die);
+	elem = cu_types__type_of(w, die);
 	if (elem < 0)
 		return elem;
 	if (elem == 0) {
-		cu_walk__diag(w, D2B_INFO, die, "array of void: using an array of bytes");
+		cu__diag(w, D2B_INFO, die, "array of void: using an array of bytes");
 		elem = unsigned_char(w);
 		if (elem < 0)
 			return elem;
@@ -363,22 +365,22 @@ static int array_type(struct cu_walk *w, Dwarf_Die *die)
 			if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
 				continue;
 			if (ndims == MAX_DIMS) {
-				cu_walk__diag(w, D2B_WARN, die, "array with more than %d dimensions", MAX_DIMS);
+				cu__diag(w, D2B_WARN, die, "array with more than %d dimensions", MAX_DIMS);
 				break;
 			}
 			dims[ndims++] = tag == DW_TAG_subrange_type ? subrange_count(&child) : 0;
-		} while (cu_walk__next(w, &child));
+		} while (cu__next(w, &child));
 	}
 	if (ndims == 0)
 		dims[ndims++] = 0;
-	idx = cu_walk__int(w);
+	idx = int_type(w);
 	if (idx < 0)
 		return idx;
 	/* int a[5][6]: ARRAY 5 of ARRAY 6 of int, innermost made first */
 	id = elem;
 	for (i = ndims - 1; i >= 0; i--) {
 		if (dims[i] > UINT32_MAX) {
-			cu_walk__diag(w, D2B_WARN, die, "array dimension %" PRIu64 " too large for BTF", dims[i]);
+			cu__diag(w, D2B_WARN, die, "array dimension %" PRIu64 " too large for BTF", dims[i]);
 			dims[i] = 0;
 		}
 		id = d2b_btf__add_array(w->btf, id, idx, (uint32_t)dims[i]);
@@ -388,14 +390,14 @@ static int array_type(struct cu_walk *w, Dwarf_Die *die)
 	return id;
 }
 
-static int composite_type(struct cu_walk *w, Dwarf_Die *die, int tag)
+static int composite_type(struct cu *w, Dwarf_Die *die, int tag)
 {
 	const char *name = dwarf_diename(die);
 	int id, err;
 
 	if (attr_flag(die, DW_AT_declaration)) {
 		if (!name || !*name) {
-			cu_walk__diag(w, D2B_INFO, die, "anonymous declaration: void");
+			cu__diag(w, D2B_INFO, die, "anonymous declaration: void");
 			return 0;
 		}
 		return d2b_btf__add_fwd(w->btf, name, tag == DW_TAG_union_type);
@@ -414,7 +416,7 @@ static int composite_type(struct cu_walk *w, Dwarf_Die *die, int tag)
 
 /* Bit offset of a member from the start of its struct, in any of the
  * encodings DWARF versions have used. */
-static int member_bit_offset(struct cu_walk *w, Dwarf_Die *m, uint32_t type, uint64_t bit_size,
+static int member_bit_offset(struct cu *w, Dwarf_Die *m, uint32_t type, uint64_t bit_size,
 			     uint64_t *ret)
 {
 	Dwarf_Attribute attr;
@@ -432,7 +434,7 @@ static int member_bit_offset(struct cu_walk *w, Dwarf_Die *m, uint32_t type, uin
 			   (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
 			byte_off = ops[0].number;
 		} else {
-			cu_walk__diag(w, D2B_INFO, m, "member location is not a constant");
+			cu__diag(w, D2B_INFO, m, "member location is not a constant");
 			return -ENOENT;
 		}
 	}
@@ -470,7 +472,7 @@ static bool is_param(Dwarf_Die *child)
 
 /* Pass 1 of a composite or prototype: walk the types of the children
  * that want() picks, from first on, so that pass 2 finds them all made. */
-static int walk_child_types(struct cu_walk *w, Dwarf_Die *first, bool (*want)(Dwarf_Die *))
+static int walk_child_types(struct cu *w, Dwarf_Die *first, bool (*want)(Dwarf_Die *))
 {
 	Dwarf_Die child = *first;
 	int err;
@@ -478,14 +480,14 @@ static int walk_child_types(struct cu_walk *w, Dwarf_Die *first, bool (*want)(Dw
 	do {
 		if (!want(&child))
 			continue;
-		err = cu_walk__type_of(w, &child);
+		err = cu_types__type_of(w, &child);
 		if (err < 0)
 			return err;
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	return 0;
 }
 
-static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
+static int define_composite(struct cu *w, Dwarf_Die *die, uint32_t id)
 {
 	enum d2b_kind kind = dwarf_tag(die) == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
 	const char *name = dwarf_diename(die);
@@ -497,7 +499,7 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 
 	attr_udata(die, DW_AT_byte_size, &size);
 	if (size > UINT32_MAX) {
-		cu_walk__diag(w, D2B_WARN, die, "struct size %" PRIu64 " too large for BTF", size);
+		cu__diag(w, D2B_WARN, die, "struct size %" PRIu64 " too large for BTF", size);
 		size = 0;
 	}
 	/* pass 1: the members' types */
@@ -522,26 +524,26 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 
 			if (!is_data_member(&child))
 				continue;
-			type = cu_walk__type_of(w, &child);
+			type = cu_types__type_of(w, &child);
 			if (type < 0)
 				return type;
 			mname = dwarf_diename(&child);
 			if (type == 0) {
-				cu_walk__diag(w, D2B_INFO, &child, "member '%s' of void type left out",
+				cu__diag(w, D2B_INFO, &child, "member '%s' of void type left out",
 					      mname ?: "(anon)");
 				continue;
 			}
 			attr_udata(&child, DW_AT_bit_size, &bit_size);
 			if (member_bit_offset(w, &child, type, bit_size, &bit_off) < 0 ||
 			    bit_off > UINT32_MAX || bit_size > 255 || (bit_size && bit_off > 0xffffff)) {
-				cu_walk__diag(w, D2B_INFO, &child, "member '%s' with an unusable offset left out",
+				cu__diag(w, D2B_INFO, &child, "member '%s' with an unusable offset left out",
 					      mname ?: "(anon)");
 				continue;
 			}
 			err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
 			if (err < 0)
 				return err;
-		} while (cu_walk__next(w, &child));
+		} while (cu__next(w, &child));
 	}
 	if (d2b_btf__end_id(w->btf) != end)
 		return -EFAULT;	/* pass 2 must not add types */
@@ -559,11 +561,11 @@ static int define_composite(struct cu_walk *w, Dwarf_Die *die, uint32_t id)
 		err = cu_annot__decl_tags(w, &child, id, idx++);
 		if (err < 0)
 			return err;
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	return 0;
 }
 
-int cu_walk__drain(struct cu_walk *w)
+int cu_types__drain(struct cu *w)
 {
 	size_t i;
 	int err;
@@ -603,7 +605,7 @@ static int64_t enumerator_value(Dwarf_Attribute *attr, bool is_signed)
 	}
 }
 
-static bool enum_is_signed(struct cu_walk *w, Dwarf_Die *die)
+static bool enum_is_signed(struct cu *w, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die under, child;
@@ -628,12 +630,12 @@ static bool enum_is_signed(struct cu_walk *w, Dwarf_Die *die)
 			if ((dwarf_whatform(&attr) == DW_FORM_sdata || dwarf_whatform(&attr) == DW_FORM_implicit_const) &&
 			    enumerator_value(&attr, true) < 0)
 				return true;
-		} while (cu_walk__next(w, &child));
+		} while (cu__next(w, &child));
 	}
 	return false;
 }
 
-static int enum_type(struct cu_walk *w, Dwarf_Die *die)
+static int enum_type(struct cu *w, Dwarf_Die *die)
 {
 	const char *name = dwarf_diename(die);
 	uint64_t size = 4;
@@ -646,7 +648,7 @@ static int enum_type(struct cu_walk *w, Dwarf_Die *die)
 
 	attr_udata(die, DW_AT_byte_size, &size);
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
-		cu_walk__diag(w, D2B_WARN, die, "enum size %" PRIu64 " not 1, 2, 4 or 8: using 4", size);
+		cu__diag(w, D2B_WARN, die, "enum size %" PRIu64 " not 1, 2, 4 or 8: using 4", size);
 		size = 4;
 	}
 	if (has_children) {
@@ -660,7 +662,7 @@ static int enum_type(struct cu_walk *w, Dwarf_Die *die)
 			v = enumerator_value(&attr, is_signed);
 			if (is_signed ? (v < INT32_MIN || v > INT32_MAX) : (uint64_t)v > UINT32_MAX)
 				wide = true;
-		} while (cu_walk__next(w, &child));
+		} while (cu__next(w, &child));
 	}
 	if (wide && !w->opts->no_enum64)
 		id = d2b_btf__add_enum64(w->btf, name, (uint32_t)size, is_signed);
@@ -681,26 +683,26 @@ static int enum_type(struct cu_walk *w, Dwarf_Die *die)
 			v = is_signed ? (int32_t)v : (int64_t)(uint32_t)v;
 		err = d2b_btf__add_enum_value(w->btf, vname, v);
 		if (err == -E2BIG) {
-			cu_walk__diag(w, D2B_WARN, die, "enum with more than %d values: rest left out",
+			cu__diag(w, D2B_WARN, die, "enum with more than %d values: rest left out",
 				      D2B_MAX_VLEN);
 			break;
 		}
 		if (err < 0) {
-			cu_walk__diag(w, D2B_INFO, &child, "enumerator '%s' left out", vname ?: "(anon)");
+			cu__diag(w, D2B_INFO, &child, "enumerator '%s' left out", vname ?: "(anon)");
 			continue;
 		}
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	return id;
 }
 
-int cu_walk__proto(struct cu_walk *w, Dwarf_Die *die, bool names)
+int cu_types__proto(struct cu *w, Dwarf_Die *die, bool names)
 {
 	Dwarf_Die child, first;
 	bool has_children = dwarf_haschildren(die) && dwarf_child(die, &first) == 0;
 	int ret, id, err;
 	uint32_t end;
 
-	ret = cu_walk__type_of(w, die);
+	ret = cu_types__type_of(w, die);
 	if (ret < 0)
 		return ret;
 	if (has_children) {
@@ -724,25 +726,25 @@ int cu_walk__proto(struct cu_walk *w, Dwarf_Die *die, bool names)
 		}
 		if (tag != DW_TAG_formal_parameter)
 			continue;
-		type = cu_walk__type_of(w, &child);
+		type = cu_types__type_of(w, &child);
 		if (type < 0)
 			return type;
 		if (type == 0) {
-			cu_walk__diag(w, D2B_INFO, &child, "parameter of void type: using int");
-			type = cu_walk__int(w);
+			cu__diag(w, D2B_INFO, &child, "parameter of void type: using int");
+			type = int_type(w);
 			if (type < 0)
 				return type;
 		}
 		err = d2b_btf__add_param(w->btf, names ? dwarf_diename(&child) : NULL, type);
 		if (err < 0)
 			return err;
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	if (d2b_btf__end_id(w->btf) != end + 1)
 		return -EFAULT;
 	return id;
 }
 
-static int translate(struct cu_walk *w, Dwarf_Die *die)
+static int translate(struct cu *w, Dwarf_Die *die)
 {
 	int tag = dwarf_tag(die);
 
@@ -763,7 +765,7 @@ static int translate(struct cu_walk *w, Dwarf_Die *die)
 	case DW_TAG_immutable_type:
 	case DW_TAG_shared_type:
 		/* BTF has no such qualifier: the type itself */
-		return cu_walk__type_of(w, die);
+		return cu_types__type_of(w, die);
 	case DW_TAG_typedef:
 		return typedef_type(w, die);
 	case DW_TAG_unspecified_type:
@@ -777,28 +779,28 @@ static int translate(struct cu_walk *w, Dwarf_Die *die)
 	case DW_TAG_enumeration_type:
 		return enum_type(w, die);
 	case DW_TAG_subroutine_type:
-		return cu_walk__proto(w, die, false);
+		return cu_types__proto(w, die, false);
 	default:
-		cu_walk__diag(w, D2B_INFO, die, "DWARF tag 0x%x is not a type BTF can express: void", tag);
+		cu__diag(w, D2B_INFO, die, "DWARF tag 0x%x is not a type BTF can express: void", tag);
 		return 0;
 	}
 }
 
-int cu_walk__type(struct cu_walk *w, Dwarf_Die *die)
+int cu_types__type(struct cu *w, Dwarf_Die *die)
 {
-	const char *vals[ANNOT_MAX];
+	const char *vals[UNIT_MAX_TAGS];
 	uint64_t key = die_key(die), v;
 	int id, n, err;
 
 	if (hmap__find(&w->die_map, key, &v)) {
 		if (v == IN_PROGRESS) {
-			cu_walk__diag(w, D2B_WARN, die, "type refers to itself other than through a struct: void");
+			cu__diag(w, D2B_WARN, die, "type refers to itself other than through a struct: void");
 			return 0;
 		}
 		return (int)v;
 	}
 	if (w->depth >= MAX_DEPTH) {
-		cu_walk__diag(w, D2B_WARN, die, "types nested deeper than %d: void", MAX_DEPTH);
+		cu__diag(w, D2B_WARN, die, "types nested deeper than %d: void", MAX_DEPTH);
 		id = 0;
 		goto out;
 	}
@@ -808,10 +810,10 @@ int cu_walk__type(struct cu_walk *w, Dwarf_Die *die)
 	w->depth++;
 	id = translate(w, die);
 	if (id >= 0 && !w->opts->skip_type_tags && w->has_annotations &&
-	    (dwarf_haschildren(die) || dwarf_hasattr(die, 0x2139))) {
-		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_SELF, vals, ANNOT_MAX);
-		if (n > ANNOT_MAX)
-			n = ANNOT_MAX;
+	    (dwarf_haschildren(die) || dwarf_hasattr(die, D2B_DW_AT_GNU_annotation))) {
+		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_SELF, vals, UNIT_MAX_TAGS);
+		if (n > UNIT_MAX_TAGS)
+			n = UNIT_MAX_TAGS;
 		if (n)
 			id = cu_annot__wrap(w, id, vals, n);
 	}

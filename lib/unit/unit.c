@@ -9,39 +9,16 @@
  */
 #include <dwarf.h>
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf.h"
-#include "unit/cu.h"
+#include "dwarf/dwarf_ext.h"
 #include "dwarf/dwarf_file.h"
-#include "base/vec.h"
-
-void cu_walk__diag(struct cu_walk *w, enum d2b_level level, Dwarf_Die *die, const char *fmt, ...)
-{
-	struct cu_diag *d;
-	va_list ap;
-	char *msg;
-
-	if (!w->opts->diag)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!msg || VEC_RESERVE(w->diags, w->diags_cap, w->nr_diags, 1)) {
-		free(msg);
-		w->oom = true;
-		return;
-	}
-	d = &w->diags[w->nr_diags++];
-	d->level = level;
-	d->die_off = die ? dwarf_dieoffset(die) : UINT64_MAX;
-	d->tag = die ? dwarf_tag(die) : 0;
-	d->msg = msg;
-}
+#include "unit/cu_annot.h"
+#include "unit/cu_decls.h"
+#include "unit/cu_types.h"
+#include "unit/unit.h"
 
 /* The languages whose types BTF describes: C, and assembly (no types). */
 static bool language_converted(int lang)
@@ -52,7 +29,7 @@ static bool language_converted(int lang)
 	case DW_LANG_C:
 	case DW_LANG_C99:
 	case DW_LANG_C11:
-	case 0x002c:		/* DW_LANG_C17 */
+	case D2B_DW_LANG_C17:
 	case DW_LANG_Mips_Assembler:
 		return true;
 	default:
@@ -121,17 +98,19 @@ static bool unit_has_annotations(Dwarf_Die *cu_die)
 	Dwarf_Abbrev *ab;
 	int guard;
 
-	for (guard = 0; guard < 100000; guard++) {
+	for (guard = 0; guard < CU_MAX_ABBREVS; guard++) {
 		ab = dwarf_getabbrev(cu_die, off, &len);
 		if (!ab || ab == (Dwarf_Abbrev *)-1l || len == 0)
 			return false;
-		if (dwarf_getabbrevtag(ab) == 0x6000 || dwarf_getabbrevtag(ab) == 0x6001)
+		if (dwarf_getabbrevtag(ab) == D2B_DW_TAG_LLVM_annotation ||
+		    dwarf_getabbrevtag(ab) == D2B_DW_TAG_GNU_annotation)
 			return true;
 		if (dwarf_getattrcnt(ab, &n) == 0) {
 			for (i = 0; i < n; i++) {
 				unsigned int name, form;
 
-				if (dwarf_getabbrevattr(ab, i, &name, &form, NULL) == 0 && name == 0x2139)
+				if (dwarf_getabbrevattr(ab, i, &name, &form, NULL) == 0 && 
+				    name == D2B_DW_AT_GNU_annotation)
 					return true;
 			}
 		}
@@ -145,12 +124,12 @@ static bool unit_has_annotations(Dwarf_Die *cu_die)
  * unit's types too, as pahole has them; variables and code there are not
  * walked.  Depth is bounded: nesting comes from the file.
  */
-static int walk_local_types(struct cu_walk *w, Dwarf_Die *scope, int depth)
+static int walk_local_types(struct cu *w, Dwarf_Die *scope, int depth)
 {
 	Dwarf_Die child;
 	int err;
 
-	if (depth > 32 || !dwarf_haschildren(scope) || dwarf_child(scope, &child) != 0)
+	if (depth > CU_MAX_SCOPE_DEPTH || !dwarf_haschildren(scope) || dwarf_child(scope, &child) != 0)
 		return 0;
 	do {
 		int tag = dwarf_tag(&child);
@@ -161,40 +140,29 @@ static int walk_local_types(struct cu_walk *w, Dwarf_Die *scope, int depth)
 				return err;
 		} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 			   tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef) {
-			err = cu_walk__type(w, &child);
+			err = cu_types__type(w, &child);
 			if (err < 0)
 				return err;
 		}
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	return 0;
 }
 
-int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_file *df,
-		 Dwarf_Die *cu_die)
+/* Walk the unit's top-level DIEs into w->u. */
+static int walk(struct cu *w, Dwarf_Die *cu_die)
 {
 	Dwarf_Die child;
 	int lang, err = 0;
-
-	memset(w, 0, sizeof(*w));
-	w->opts = opts;
-	w->df = df;
-	w->cu_die = *cu_die;
-	w->cu_name = dwarf_diename(cu_die);
-	w->big_endian = dwarf_file__big_endian(df);
-	hmap__init(&w->die_map, false);
-	w->btf = d2b_btf__new(NULL);
-	if (!w->btf)
-		return -ENOMEM;
 
 	lang = dwarf_srclang(cu_die);
 	if (!language_converted(lang)) {
 		const char *lname = language_name(lang);
 
 		if (lname)
-			cu_walk__diag(w, D2B_INFO, cu_die, "compile unit left out: language %s", lname);
+			cu__diag(w, D2B_INFO, cu_die, "compile unit left out: language %s", lname);
 		else
-			cu_walk__diag(w, D2B_INFO, cu_die, "compile unit left out: language 0x%x", lang);
-		w->skipped = true;
+			cu__diag(w, D2B_INFO, cu_die, "compile unit left out: language 0x%x", lang);
+		w->u->skipped = true;
 		return 0;
 	}
 	w->has_annotations = unit_has_annotations(cu_die);
@@ -209,45 +177,68 @@ int cu_walk__run(struct cu_walk *w, const struct d2b_opts *opts, struct dwarf_fi
 		if (tag == DW_TAG_invalid)
 			goto corrupt;
 		if (is_type_tag(tag))
-			err = cu_walk__type(w, &child);
+			err = cu_types__type(w, &child);
 		else if (tag == DW_TAG_subprogram) {
-			err = cu_walk__subprogram(w, &child);
+			err = cu_decls__subprogram(w, &child);
 			if (err >= 0)
 				err = walk_local_types(w, &child, 0);
 		}
 		else if (tag == DW_TAG_variable)
-			err = cu_walk__variable(w, &child);
+			err = cu_decls__variable(w, &child);
 		else if (tag == DW_TAG_imported_unit)
-			cu_walk__diag(w, D2B_INFO, &child, "imported (partial) unit not followed");
+			cu__diag(w, D2B_INFO, &child, "imported (partial) unit not followed");
 		if (err < 0)
 			return err;
 		/* keep the worklist short and the IDs in meeting order */
-		err = cu_walk__drain(w);
+		err = cu_types__drain(w);
 		if (err < 0)
 			return err;
-	} while (cu_walk__next(w, &child));
+	} while (cu__next(w, &child));
 	if (w->corrupt)
 		goto corrupt;
 	return 0;
 corrupt:
 	/* libdw could not decode the next DIE: the unit is damaged, and what
 	 * follows cannot be trusted, so the whole conversion fails */
-	cu_walk__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
-		      w->cu_name ?: "(unnamed)", dwarf_errmsg(-1));
+	cu__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
+		 w->u->name ?: "(unnamed)", dwarf_errmsg(-1));
 	return -EBADMSG;
 }
 
-void cu_walk__release(struct cu_walk *w)
+int unit__walk(struct unit *u, const struct d2b_opts *opts, struct dwarf_file *df,
+	       Dwarf_Die *cu_die)
+{
+	struct cu w = {
+		.opts = opts,
+		.df = df,
+		.u = u,
+		.cu_die = *cu_die,
+		.big_endian = dwarf_file__big_endian(df),
+	};
+	int err;
+
+	memset(u, 0, sizeof(*u));
+	u->name = dwarf_diename(cu_die);
+	u->btf = d2b_btf__new(NULL);
+	if (!u->btf)
+		return -ENOMEM;
+	w.btf = u->btf;
+	hmap__init(&w.die_map, false);
+	err = walk(&w, cu_die);
+	hmap__release(&w.die_map);
+	free(w.pending);
+	return err;
+}
+
+void unit__release(struct unit *u)
 {
 	size_t i;
 
-	hmap__release(&w->die_map);
-	d2b_btf__free(w->btf);
-	free(w->pending);
-	free(w->vars);
-	free(w->tag_offs);
-	for (i = 0; i < w->nr_diags; i++)
-		free(w->diags[i].msg);
-	free(w->diags);
-	memset(w, 0, sizeof(*w));
+	d2b_btf__free(u->btf);
+	free(u->vars);
+	free(u->tag_offs);
+	for (i = 0; i < u->nr_diags; i++)
+		free(u->diags[i].msg);
+	free(u->diags);
+	memset(u, 0, sizeof(*u));
 }

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * lib/unit: one compile unit's DWARF -> one standalone BTF "unit".
+ *
+ * struct unit is the stage's output, all the merge stage sees: the unit's
+ * BTF (every type the CU defines or uses, its functions as FUNC, DECL_TAGs
+ * on types and functions), its variables, and its diagnostics.  Units are
+ * independent of each other, so they can be walked on several threads and
+ * merged in a fixed order.
+ *
+ * Variables are not types yet: they are unit_var records, whose VAR and
+ * DATASEC are made once all units are merged (DATASECs span units).
+ * The walker's own state (struct cu, cu.h) stays private to this folder.
+ */
+#ifndef D2B_UNIT_H
+#define D2B_UNIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+
+#include "dwarf2btf.h"
+
+struct dwarf_file;
+
+enum { UNIT_MAX_TAGS = 64 };	/* annotations kept per DIE */
+
+struct unit_var {
+	uint32_t name_off;	/* in the unit's strings */
+	uint32_t type;		/* unit type ID */
+	enum d2b_linkage linkage;
+	size_t shndx;
+	uint64_t offset;	/* inside the section */
+	uint32_t tags_start;	/* decl tag values: tag_offs[tags_start .. +nr_tags] */
+	uint32_t nr_tags;
+};
+
+struct unit_diag {
+	enum d2b_level level;
+	uint64_t die_off;
+	int tag;
+	char *msg;
+};
+
+struct unit {
+	const char *name;	/* DW_AT_name of the CU, or NULL */
+	struct d2b_btf *btf;	/* the unit's types, IDs from 1 */
+	bool skipped;		/* whole unit left out (language) */
+
+	struct unit_var *vars;
+	size_t nr_vars, vars_cap;
+	uint32_t *tag_offs;	/* decl tag values for vars, unit string offsets */
+	size_t nr_tag_offs, tag_offs_cap;
+
+	struct unit_diag *diags;
+	size_t nr_diags, diags_cap;
+	bool oom;		/* a diagnostic could not be recorded */
+};
+
+/*
+ * Walk the compile unit cu_die of df into u (overwritten).  Returns 0, or a
+ * negative errno: -ENOMEM, or -EBADMSG for a unit libdw cannot decode (with
+ * an error diagnostic in u).  u must be released either way.
+ */
+int unit__walk(struct unit *u, const struct d2b_opts *opts, struct dwarf_file *df,
+	       Dwarf_Die *cu_die);
+void unit__release(struct unit *u);
+
+#endif
