@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "btf/btf.h"
+#include "base/safe_file.h"
 #include "base/strtab.h"
 
 enum {
@@ -584,77 +585,22 @@ int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
 	return 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Create path.tmp.PID.N exclusively; mode 0666 less the umask, like any new file. */
-static int open_temp(const char *path, char **ret)
-{
-	size_t len = strlen(path) + 48;
-	char *tmp = malloc(len);
-	unsigned int i;
-
-	if (!tmp)
-		return -ENOMEM;
-	for (i = 0; i < 1000; i++) {
-		int fd;
-
-		snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), i);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0) {
-			*ret = tmp;
-			return fd;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	i = errno;
-	free(tmp);
-	return -(int)i;
-}
-
 int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path)
 {
+	struct safe_file f = { 0 };
 	void *data = NULL;
-	char *tmp = NULL;
-	struct stat st;
 	size_t size;
-	int fd, err;
+	int err;
 
 	err = d2b_btf__encode(btf, &data, &size);
 	if (err)
 		return err;
-	fd = open_temp(path, &tmp);
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
-	err = write_all(fd, data, size);
-	/* replacing a file keeps its mode */
-	if (!err && !stat(path, &st) && fchmod(fd, st.st_mode & 07777))
-		err = -errno;
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
-	free(tmp);
+	err = safe_file__open(&f, path);
+	if (!err)
+		err = safe_file__write(&f, data, size, 0);
+	if (!err)
+		err = safe_file__commit(&f);
+	safe_file__release(&f);
 	free(data);
 	return err;
 }

@@ -25,8 +25,8 @@
  *      after it.  The old section header table and the old copies of moved
  *      sections are dropped when they were at the end (so rewriting a file
  *      does not grow it) and left as dead bytes otherwise.
- *   4. write: into a fresh file beside the target (O_EXCL, unique name),
- *      then owner and mode, fsync, and rename() over the target.  Until the
+ *   4. write: into a fresh file beside the target, then owner and mode,
+ *      fsync, and rename() over the target (struct safe_file).  Until the
  *      rename nothing of the target has changed; on any failure the
  *      temporary file is removed.
  *
@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "dwarf2btf.h"
+#include "base/safe_file.h"
 
 enum {
 	BTF_SEC_ALIGN = 4,
@@ -99,8 +100,7 @@ struct elf_out {
 	struct out_sec names;	/* the section name table (.shstrtab) */
 	uint64_t keep_end;	/* end of the content copied verbatim */
 	uint64_t shoff, file_end;
-	char *tmp;		/* the temporary file, once created */
-	int tmp_fd;
+	struct safe_file out;	/* the new file, once created */
 };
 
 static int __attribute__((format(printf, 3, 4)))
@@ -697,26 +697,6 @@ static int encode(struct elf_out *o, const struct d2b_btf *btf, struct out_sec *
 
 /* ---- pass 4: write ---- */
 
-static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Copy the kept content [0, keep_end) from the input. */
 static int copy_prefix(struct elf_out *o)
 {
@@ -741,7 +721,7 @@ static int copy_prefix(struct elf_out *o)
 			err = -ENODATA;	/* the file shrank under us */
 			break;
 		}
-		err = pwrite_all(o->tmp_fd, buf, n, off);
+		err = safe_file__write(&o->out, buf, n, off);
 		if (err)
 			break;
 		off += n;
@@ -805,7 +785,7 @@ static int put_headers(struct elf_out *o)
 	}
 	err = xlate(o, ELF_T_SHDR, mem, tsize, file);
 	if (!err)
-		err = pwrite_all(o->tmp_fd, file, tsize, o->shoff);
+		err = safe_file__write(&o->out, file, tsize, o->shoff);
 	if (err)
 		goto out;
 
@@ -830,51 +810,11 @@ static int put_headers(struct elf_out *o)
 	i = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
 	err = xlate(o, ELF_T_EHDR, &eh, i, &ehf);
 	if (!err)
-		err = pwrite_all(o->tmp_fd, &ehf, i, 0);
+		err = safe_file__write(&o->out, &ehf, i, 0);
 out:
 	free(mem);
 	free(file);
 	return err;
-}
-
-/* Create <path>.d2b-XXXXXX beside the target, exclusively. */
-static int open_temp(struct elf_out *o)
-{
-	size_t len = strlen(o->real) + sizeof(".d2b-XXXXXX");
-
-	o->tmp = malloc(len);
-	if (!o->tmp)
-		return out_err(o, -ENOMEM, "out of memory");
-	snprintf(o->tmp, len, "%s.d2b-XXXXXX", o->real);
-	o->tmp_fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->tmp_fd < 0) {
-		int err = -errno;
-
-		free(o->tmp);
-		o->tmp = NULL;
-		return out_err(o, err, "cannot create a temporary file beside it: %s",
-			       strerror(-err));
-	}
-	return 0;
-}
-
-/* fsync the directory so that the rename itself is durable */
-static void sync_dir(const char *path)
-{
-	char *dir = strdup(path), *slash;
-	int fd;
-
-	if (!dir)
-		return;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = 0;
-	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
 }
 
 static int write_file(struct elf_out *o)
@@ -884,44 +824,39 @@ static int write_file(struct elf_out *o)
 	size_t i;
 	int err;
 
-	err = open_temp(o);
+	err = safe_file__open(&o->out, o->real);
+	if (err == -ENOMEM)
+		return out_err(o, err, "out of memory");
 	if (err)
-		return err;
+		return out_err(o, err, "cannot create a temporary file beside it: %s",
+			       strerror(-err));
 	err = copy_prefix(o);
 	if (err == -ENODATA)
 		return out_err(o, -EIO, "the file changed while it was being read");
-	if (!err && ftruncate(o->tmp_fd, o->file_end))
+	if (!err && ftruncate(o->out.fd, o->file_end))
 		err = -errno;
 	for (i = 0; !err && i < sizeof(secs) / sizeof(secs[0]); i++)
 		if (secs[i]->size && (secs[i]->action == SEC_APPEND ||
 				      secs[i]->action == SEC_MOVE || secs[i]->action == SEC_IN_PLACE))
-			err = pwrite_all(o->tmp_fd, secs[i]->data, secs[i]->size, secs[i]->off);
+			err = safe_file__write(&o->out, secs[i]->data, secs[i]->size,
+					       secs[i]->off);
 	if (!err)
 		err = put_headers(o);
 	if (err == -EFBIG)
 		return out_err(o, err, "the new file would be too large for a 32-bit ELF");
-	/* keep owner and mode: chown first, it may clear set-id bits */
-	if (!err && fchown(o->tmp_fd, o->st.st_uid, o->st.st_gid)) {
-		err = -errno;
-		what = "keep the owner of";
+	if (!err) {
+		err = safe_file__commit(&o->out);
+		if (err && o->out.failed == SAFE_FILE_RENAME)
+			return out_err(o, err, "cannot rename %s over it: %s", o->out.tmp,
+				       strerror(-err));
+		if (err && o->out.failed == SAFE_FILE_OWNER)
+			what = "keep the owner of";
+		else if (err && o->out.failed == SAFE_FILE_MODE)
+			what = "keep the mode of";
 	}
-	if (!err && fchmod(o->tmp_fd, o->st.st_mode & 07777)) {
-		err = -errno;
-		what = "keep the mode of";
-	}
-	if (!err && fsync(o->tmp_fd))
-		err = -errno;
-	if (close(o->tmp_fd) && !err)
-		err = -errno;
-	o->tmp_fd = -1;
 	if (err)
-		return out_err(o, err, "cannot %s the temporary file %s: %s", what, o->tmp,
+		return out_err(o, err, "cannot %s the temporary file %s: %s", what, o->out.tmp,
 			       strerror(-err));
-	if (rename(o->tmp, o->real))
-		return out_err(o, -errno, "cannot rename %s over it: %s", o->tmp, strerror(errno));
-	free(o->tmp);
-	o->tmp = NULL;
-	sync_dir(o->real);
 	return 0;
 }
 
@@ -972,7 +907,7 @@ int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen)
 {
 	struct elf_out o = {
-		.path = path ? path : "(no file)", .errbuf = errbuf, .errlen = errlen, .fd = -1, .tmp_fd = -1,
+		.path = path ? path : "(no file)", .errbuf = errbuf, .errlen = errlen, .fd = -1,
 		.btf = { .name = ".BTF" }, .base = { .name = ".BTF.base" },
 	};
 	int err;
@@ -998,12 +933,7 @@ int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 	if (!err)
 		err = write_file(&o);
 
-	if (o.tmp_fd >= 0)
-		close(o.tmp_fd);
-	if (o.tmp) {
-		unlink(o.tmp);
-		free(o.tmp);
-	}
+	safe_file__release(&o.out);
 	elf_end(o.elf);
 	if (o.fd >= 0)
 		close(o.fd);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct safe_file: replace a file without ever leaving it half written.
+ * The new contents go into a temporary file beside the target (same
+ * directory, so rename() is atomic); commit gives it the target's owner and
+ * mode, fsyncs it, renames it over the target and fsyncs the directory.
+ * Until the rename the target is untouched; release removes the temporary
+ * file unless it was committed.
+ *
+ *	struct safe_file f;
+ *	err = safe_file__open(&f, path);
+ *	if (!err) err = safe_file__write(&f, buf, len, 0);
+ *	if (!err) err = safe_file__commit(&f);
+ *	safe_file__release(&f);
+ */
+#ifndef D2B_SAFE_FILE_H
+#define D2B_SAFE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+enum {
+	/* temporary names tried before giving up (each one exists already) */
+	SAFE_FILE_TRIES = 1000,
+};
+
+/* The step of safe_file__commit() that failed, for the caller's message */
+enum safe_file_step {
+	SAFE_FILE_OWNER,	/* fchown() to the target's owner */
+	SAFE_FILE_MODE,		/* fchmod() to the target's mode */
+	SAFE_FILE_SYNC,		/* fsync() or close() of the temporary file */
+	SAFE_FILE_RENAME,	/* rename() over the target */
+};
+
+struct safe_file {
+	char *target;		/* the file to replace (a copy of the path) */
+	char *tmp;		/* the temporary file beside it: <target>.d2b-PID.N */
+	int fd;			/* open on tmp for writing, or -1 */
+	bool had_target;	/* target existed at open: keep its owner and mode */
+	struct stat st;		/* ... as they were then */
+	bool committed;
+	enum safe_file_step failed;	/* after commit failed: where */
+};
+
+/*
+ * Create the temporary file for target, exclusively.  A file that replaces
+ * nothing gets mode 0666 less the umask, like any new file.  Returns 0 or
+ * a negative errno (no temporary file is left then); release f either way.
+ */
+int safe_file__open(struct safe_file *f, const char *target);
+/* Write all of buf at offset off: the one write loop (short writes and
+ * EINTR are retried).  0 or a negative errno. */
+int safe_file__write(struct safe_file *f, const void *buf, size_t len, uint64_t off);
+/* Owner and mode, fsync, rename over the target, fsync the directory.
+ * 0, or a negative errno with the failed step in f->failed. */
+int safe_file__commit(struct safe_file *f);
+/* Close and, unless committed, remove the temporary file.  Accepts a
+ * safe_file whose open failed, and a zeroed one. */
+void safe_file__release(struct safe_file *f);
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Unit tests for struct safe_file: replace a file through a temporary one
+ * and rename.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/safe_file.h"
+#include "test.h"
+
+static char dir[] = "/tmp/d2b-test-safe-file-XXXXXX";
+
+/* Files in dir, dot files included (a leftover temporary would be one) */
+static int count_entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* dir/name, in a static buffer */
+static const char *path_of(const char *name)
+{
+	static char path[300];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+/* The whole of a small file, NUL-terminated, in a static buffer */
+static const char *contents(const char *path)
+{
+	static char buf[256];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return "(missing)";
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = 0;
+	close(fd);
+	return buf;
+}
+
+static void put(const char *path, const char *s, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	if (fd >= 0) {
+		CHECK_EQ(write(fd, s, strlen(s)), (long long)strlen(s));
+		CHECK_EQ(fchmod(fd, mode), 0);
+		close(fd);
+	}
+}
+
+static void test_new_file(void)
+{
+	const char *path = path_of("new");
+	struct safe_file f;
+	struct stat st;
+	mode_t mask = umask(022);
+
+	CHECK_EQ(safe_file__open(&f, path), 0);
+	CHECK(f.fd >= 0 && f.tmp && strstr(f.tmp, ".d2b-"));
+	CHECK_EQ(count_entries(), 1);			/* only the temporary file */
+	/* writes land at their offsets, in any order */
+	CHECK_EQ(safe_file__write(&f, "world", 5, 6), 0);
+	CHECK_EQ(safe_file__write(&f, "hello ", 6, 0), 0);
+	CHECK_EQ(safe_file__write(&f, "", 0, 0), 0);
+	CHECK_EQ(safe_file__commit(&f), 0);
+	safe_file__release(&f);
+	CHECK_STR(contents(path), "hello world");
+	/* a new file: 0666 less the umask, like any other */
+	CHECK(!stat(path, &st) && (st.st_mode & 07777) == 0644);
+	CHECK_EQ(count_entries(), 1);
+	unlink(path);
+	umask(mask);
+}
+
+static void test_replace_keeps_mode(void)
+{
+	const char *path = path_of("old");
+	struct safe_file f;
+	struct stat st;
+
+	put(path, "old contents", 0640);
+	CHECK_EQ(safe_file__open(&f, path), 0);
+	CHECK_EQ(safe_file__write(&f, "new", 3, 0), 0);
+	CHECK_STR(contents(path), "old contents");	/* untouched until the rename */
+	CHECK_EQ(safe_file__commit(&f), 0);
+	safe_file__release(&f);
+	CHECK_STR(contents(path), "new");
+	CHECK(!stat(path, &st) && (st.st_mode & 07777) == 0640 && st.st_uid == getuid());
+	CHECK_EQ(count_entries(), 1);
+	unlink(path);
+}
+
+static void test_release_without_commit(void)
+{
+	const char *path = path_of("kept");
+	struct safe_file f;
+
+	put(path, "keep me", 0644);
+	CHECK_EQ(safe_file__open(&f, path), 0);
+	CHECK_EQ(safe_file__write(&f, "half", 4, 0), 0);
+	safe_file__release(&f);		/* a failure on the way: nothing changes */
+	CHECK_STR(contents(path), "keep me");
+	CHECK_EQ(count_entries(), 1);
+	unlink(path);
+}
+
+static void test_failures(void)
+{
+	struct safe_file f, zero = { 0 };
+	char path[300];
+
+	/* no such directory: an error, nothing created */
+	CHECK_EQ(safe_file__open(&f, path_of("nodir/x")), -ENOENT);
+	CHECK(f.tmp == NULL && f.fd == -1);
+	safe_file__release(&f);
+	CHECK_EQ(count_entries(), 0);
+	/* a zeroed one is released safely: its fd 0 is not closed */
+	if (fcntl(0, F_GETFD) < 0)
+		CHECK_EQ(open("/dev/null", O_RDONLY), 0);
+	safe_file__release(&zero);
+	CHECK(fcntl(0, F_GETFD) >= 0);
+	/* the rename fails (the target is a non-empty directory): the step is
+	 * named and release removes the temporary file */
+	snprintf(path, sizeof(path), "%s", path_of("adir"));
+	REQUIRE(mkdir(path, 0755) == 0);
+	put(path_of("adir/x"), "x", 0644);
+	CHECK_EQ(safe_file__open(&f, path), 0);
+	CHECK_EQ(safe_file__write(&f, "data", 4, 0), 0);
+	CHECK(safe_file__commit(&f) < 0);
+	CHECK_EQ(f.failed, SAFE_FILE_RENAME);
+	safe_file__release(&f);
+	CHECK_EQ(count_entries(), 1);
+	CHECK_STR(contents(path_of("adir/x")), "x");
+	unlink(path_of("adir/x"));
+	rmdir(path);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		printf("FAIL safe_file: mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	RUN(test_new_file);
+	RUN(test_replace_keeps_mode);
+	RUN(test_release_without_commit);
+	RUN(test_failures);
+	rmdir(dir);
+	return test_done();
+}
