@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "btf/btf.h"
+#include "base/elf_ident.h"
 #include "base/safe_file.h"
 #include "base/strtab.h"
 
@@ -474,7 +475,7 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 		goto out;
 	}
 	n = pread(fd, magic, sizeof(magic), 0);
-	if (n == 4 && !memcmp(magic, "\177ELF", 4)) {
+	if (n > 0 && elf_ident__check(magic, n) != ELF_IDENT_NOT_ELF) {
 		err = load_elf(fd, path, base, ret, errbuf, errlen);
 		goto out;
 	}

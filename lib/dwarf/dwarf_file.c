@@ -19,6 +19,7 @@
 #include <dwarf.h>
 
 #include "dwarf/dwarf_file.h"
+#include "base/elf_ident.h"
 #include "base/hmap.h"
 
 struct dwarf_file {
@@ -46,21 +47,20 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path_none,
 };
 
+/* The magic and a whole e_ident; libdwfl judges the rest. */
 static int elf_check_header(int fd, char *errbuf, size_t errlen)
 {
 	unsigned char ident[EI_NIDENT];
 	ssize_t n = pread(fd, ident, sizeof(ident), 0);
+	enum elf_ident r;
 
 	if (n < 0) {
 		snprintf(errbuf, errlen, "read failed: %s", strerror(errno));
 		return -errno;
 	}
-	if (n < SELFMAG || memcmp(ident, ELFMAG, SELFMAG) != 0) {
-		snprintf(errbuf, errlen, "not an ELF file");
-		return -ENOEXEC;
-	}
-	if (n < EI_NIDENT) {
-		snprintf(errbuf, errlen, "truncated ELF header");
+	r = elf_ident__check(ident, n);
+	if (r < ELF_IDENT_BAD_CLASS) {
+		elf_ident__why(r, ident, errbuf, errlen);
 		return -ENOEXEC;
 	}
 	return 0;

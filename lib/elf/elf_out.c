@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "dwarf2btf.h"
+#include "base/elf_ident.h"
 #include "base/safe_file.h"
 
 enum {
@@ -149,19 +150,14 @@ static int check_ident(struct elf_out *o)
 {
 	unsigned char id[EI_NIDENT];
 	ssize_t n = pread(o->fd, id, sizeof(id), 0);
+	enum elf_ident r;
+	char why[64];
 
 	if (n < 0)
 		return out_err(o, -errno, "cannot read: %s", strerror(errno));
-	if (n < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
-		return out_err(o, -EINVAL, "not an ELF file");
-	if (n < EI_NIDENT)
-		return out_err(o, -EINVAL, "truncated ELF header");
-	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
-		return out_err(o, -EINVAL, "unsupported ELF class %u", id[EI_CLASS]);
-	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
-		return out_err(o, -EINVAL, "unsupported ELF data encoding %u", id[EI_DATA]);
-	if (id[EI_VERSION] != EV_CURRENT)
-		return out_err(o, -EINVAL, "unsupported ELF version %u", id[EI_VERSION]);
+	r = elf_ident__check(id, n);
+	if (r != ELF_IDENT_OK)
+		return out_err(o, -EINVAL, "%s", elf_ident__why(r, id, why, sizeof(why)));
 	o->big = id[EI_DATA] == ELFDATA2MSB;
 	o->elf64 = id[EI_CLASS] == ELFCLASS64;
 	return 0;

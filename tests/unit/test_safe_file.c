@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for struct safe_file: replace a file through a temporary one
- * and rename.
+ * Unit tests for the file helpers in lib/base: struct safe_file (replace a
+ * file through a temporary one and rename) and the ELF identification check.
  */
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/elf_ident.h"
 #include "base/safe_file.h"
 #include "test.h"
 
@@ -152,8 +154,39 @@ static void test_failures(void)
 	rmdir(path);
 }
 
+static void test_elf_ident(void)
+{
+	unsigned char id[EI_NIDENT] = { 0x7f, 'E', 'L', 'F', ELFCLASS64, ELFDATA2LSB, EV_CURRENT };
+	char why[64];
+
+	CHECK_EQ(elf_ident__check(id, sizeof(id)), ELF_IDENT_OK);
+	CHECK_EQ(elf_ident__check(id, 0), ELF_IDENT_NOT_ELF);
+	CHECK_EQ(elf_ident__check(id, 3), ELF_IDENT_NOT_ELF);
+	CHECK_EQ(elf_ident__check(id, 4), ELF_IDENT_TRUNCATED);
+	CHECK_EQ(elf_ident__check(id, EI_NIDENT - 1), ELF_IDENT_TRUNCATED);
+	CHECK_EQ(elf_ident__check("\x7f" "ELG", 4), ELF_IDENT_NOT_ELF);
+	CHECK_STR(elf_ident__why(ELF_IDENT_NOT_ELF, id, why, sizeof(why)), "not an ELF file");
+	CHECK_STR(elf_ident__why(ELF_IDENT_TRUNCATED, id, why, sizeof(why)), "truncated ELF header");
+	id[EI_CLASS] = 3;
+	CHECK_EQ(elf_ident__check(id, sizeof(id)), ELF_IDENT_BAD_CLASS);
+	CHECK_STR(elf_ident__why(ELF_IDENT_BAD_CLASS, id, why, sizeof(why)), "unsupported ELF class 3");
+	id[EI_CLASS] = ELFCLASS32;
+	id[EI_DATA] = 0;
+	CHECK_EQ(elf_ident__check(id, sizeof(id)), ELF_IDENT_BAD_DATA);
+	CHECK_STR(elf_ident__why(ELF_IDENT_BAD_DATA, id, why, sizeof(why)),
+		  "unsupported ELF data encoding 0");
+	id[EI_DATA] = ELFDATA2MSB;
+	id[EI_VERSION] = 2;
+	CHECK_EQ(elf_ident__check(id, sizeof(id)), ELF_IDENT_BAD_VERSION);
+	CHECK_STR(elf_ident__why(ELF_IDENT_BAD_VERSION, id, why, sizeof(why)),
+		  "unsupported ELF version 2");
+	id[EI_VERSION] = EV_CURRENT;
+	CHECK_EQ(elf_ident__check(id, sizeof(id)), ELF_IDENT_OK);
+}
+
 int main(void)
 {
+	RUN(test_elf_ident);
 	if (!mkdtemp(dir)) {
 		printf("FAIL safe_file: mkdtemp: %s\n", strerror(errno));
 		return 1;
