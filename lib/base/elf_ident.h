@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+enum {
+	ELF_IDENT_WHY_LEN = 64,	/* enough for any elf_ident__why() */
+};
+
 /* What the first bytes of a file are; ordered, so that "r >= ELF_IDENT_TRUNCATED"
  * means "has the ELF magic" */
 enum elf_ident {

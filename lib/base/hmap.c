@@ -11,6 +11,16 @@
 
 #include "base/hmap.h"
 
+enum {
+	HMAP_MIN_CAP = 64,	/* slots of the first table */
+	HMAP_LOAD_NUM = 3,	/* grow past HMAP_LOAD_NUM / HMAP_LOAD_DEN full */
+	HMAP_LOAD_DEN = 4,
+};
+
+/* FNV-1a's parameters (64-bit; too wide for an enum) */
+static const uint64_t FNV_OFFSET_BASIS = 0xcbf29ce484222325ULL;
+static const uint64_t FNV_PRIME = 0x100000001b3ULL;
+
 void hmap__init(struct hmap *m, bool force_collisions)
 {
 	memset(m, 0, sizeof(*m));
@@ -33,7 +43,7 @@ void hmap__clear(struct hmap *m)
 
 static int hmap_grow(struct hmap *m)
 {
-	size_t new_cap = m->cap ? m->cap * 2 : 64, i;
+	size_t new_cap = m->cap ? m->cap * 2 : HMAP_MIN_CAP, i;
 	struct hmap_entry *old = m->slots, *slots;
 
 	if (new_cap > SIZE_MAX / sizeof(*slots))
@@ -64,7 +74,7 @@ int hmap__add(struct hmap *m, uint64_t key, uint64_t val)
 
 	if (m->force_collisions)
 		key = 0;
-	if ((m->len + 1) * 4 > m->cap * 3) {
+	if ((m->len + 1) * HMAP_LOAD_DEN > m->cap * HMAP_LOAD_NUM) {
 		err = hmap_grow(m);
 		if (err)
 			return err;
@@ -138,23 +148,23 @@ int hmap__set(struct hmap *m, uint64_t key, uint64_t val)
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+	uint64_t h = FNV_OFFSET_BASIS ^ seed;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
 		h ^= s[i];
-		h *= 0x100000001b3ULL;
+		h *= FNV_PRIME;
 	}
 	return hash_mix64(h);
 }
 
 uint64_t hash_str(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV_OFFSET_BASIS;
 
 	for (; *s; s++) {
 		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
+		h *= FNV_PRIME;
 	}
 	return hash_mix64(h);
 }

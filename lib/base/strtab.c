@@ -11,6 +11,10 @@
 #include "base/strtab.h"
 #include "base/vec.h"
 
+enum {
+	STRTAB_INIT_CAP = 256,	/* bytes of a new table's buffer */
+};
+
 struct strtab {
 	char *data;
 	size_t len, cap;
@@ -24,7 +28,7 @@ struct strtab *strtab__new(bool force_collisions)
 	if (!st)
 		return NULL;
 	hmap__init(&st->index, force_collisions);
-	if (VEC_RESERVE(st->data, st->cap, 0, 256)) {
+	if (VEC_RESERVE(st->data, st->cap, 0, STRTAB_INIT_CAP)) {
 		free(st);
 		return NULL;
 	}

@@ -15,7 +15,7 @@ int vec__reserve(void **data, size_t *cap, size_t len, size_t add, size_t elem_s
 	need = len + add;
 	if (need <= *cap)
 		return 0;
-	new_cap = *cap ? *cap : 16;
+	new_cap = *cap ? *cap : VEC_MIN_CAP;
 	while (new_cap < need) {
 		if (new_cap > SIZE_MAX / 2)
 			return -EOVERFLOW;

@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+enum {
+	VEC_MIN_CAP = 16,	/* elements of a first allocation */
+};
+
 int vec__reserve(void **data, size_t *cap, size_t len, size_t add, size_t elem_size);
 
 /* VEC_RESERVE(ptr, cap, len, add) for a typed pointer */

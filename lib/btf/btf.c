@@ -203,7 +203,7 @@ int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
 	unsigned int kind;
 	int depth;
 
-	for (depth = 0; depth < 64; depth++) {
+	for (depth = 0; depth < BTF_MAX_RESOLVE_DEPTH; depth++) {
 		const struct d2b_type *t = d2b_btf__type(btf, id);
 
 		if (!t)
@@ -356,7 +356,8 @@ int d2b_btf__add_int(struct d2b_btf *btf, const char *name, uint32_t size, unsig
 	struct d2b_type *t;
 	int id;
 
-	if (!name || !*name || size == 0 || size > 16 || (encoding & ~7u))
+	if (!name || !*name || size == 0 || size > BTF_MAX_INT_SIZE ||
+	    (encoding & ~(unsigned int)(D2B_INT_SIGNED | D2B_INT_CHAR | D2B_INT_BOOL)))
 		return -EINVAL;
 	id = btf_simple(btf, name, d2b_info(D2B_KIND_INT, false, 0), size, 4, &t);
 	if (id >= 0)
@@ -424,7 +425,8 @@ int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
 
 	if (name_off < 0)
 		return name_off;
-	if (bitfield_size > 255 || (bitfield_size && bit_offset > 0xffffff))
+	if (bitfield_size > BTF_MAX_BITFIELD_SIZE ||
+	    (bitfield_size && bit_offset > BTF_MAX_BITFIELD_OFFSET))
 		return -EINVAL;
 	err = btf_extend_open(btf, 1u << D2B_KIND_STRUCT | 1u << D2B_KIND_UNION, 3, &t, &m);
 	if (err)
@@ -438,7 +440,7 @@ int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
 		/* switching to kind_flag mode re-encodes earlier members */
 		if (!d2b_kflag(t)) {
 			for (i = 0; i < n; i++) {
-				if (mm[i].offset > 0xffffff)
+				if (mm[i].offset > BTF_MAX_BITFIELD_OFFSET)
 					return -E2BIG;
 			}
 			t->info |= 1u << 31;

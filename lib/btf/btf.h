@@ -10,6 +10,15 @@
 
 struct strtab;
 
+/* Limits of the BTF encoding (the type-ID, name and vlen ones are public:
+ * D2B_MAX_* in dwarf2btf.h) and of our walks over it */
+enum {
+	BTF_MAX_INT_SIZE = 16,			/* bytes: an INT has at most 128 bits */
+	BTF_MAX_BITFIELD_SIZE = 0xff,		/* bits, in a kind_flag member's offset word */
+	BTF_MAX_BITFIELD_OFFSET = 0xffffff,	/* bits, ditto */
+	BTF_MAX_RESOLVE_DEPTH = 64,		/* typedefs, modifiers, arrays followed for a size */
+};
+
 /* Number of 32-bit words a type occupies, header included. */
 size_t btf_type_words(const struct d2b_type *t);
 

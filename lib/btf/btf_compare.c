@@ -65,6 +65,9 @@ enum {
 	MAX_ARRAY_CHAIN = 64,
 	DETAIL_LEN = 1024,
 	TYPE_STR_LEN = 384,
+	/* anonymous expansions allowed: this many per type of both sides, plus a floor */
+	BUDGET_PER_TYPE = 64,
+	BUDGET_MIN = 1 << 20,
 };
 
 /* Tokens fed into a meaning hash, so that different shapes never line up. */
@@ -1436,7 +1439,8 @@ int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
 	c->arg = arg;
 	c->side[0].btf = a;
 	c->side[1].btf = b;
-	c->budget = 64 * ((uint64_t)d2b_btf__end_id(a) + d2b_btf__end_id(b)) + (1u << 20);
+	c->budget = BUDGET_PER_TYPE * ((uint64_t)d2b_btf__end_id(a) + d2b_btf__end_id(b)) +
+		    BUDGET_MIN;
 	for (i = 0; i < 2; i++) {
 		struct cmp_side *s = &c->side[i];
 

@@ -43,6 +43,8 @@
 
 enum {
 	HDR_SIZE = sizeof(struct d2b_header),
+	WHY_LEN = 256,		/* a parse error, before the path is put in front */
+	FIELD_NAME_LEN = 64,	/* "member 65535 type" */
 };
 
 static enum d2b_endian host_endian(void)
@@ -262,7 +264,7 @@ static int raw_parse_fields(struct raw_parse *p, struct d2b_type *t, uint32_t id
 {
 	struct btf_field_iter it;
 	uint32_t *f;
-	char what[64];
+	char what[FIELD_NAME_LEN];
 
 	btf_field_iter__init(&it, t, BTF_FIELD_STRS);
 	while ((f = btf_field_iter__next(&it))) {
@@ -398,7 +400,7 @@ static int load_elf(int fd, const char *path, const struct d2b_btf *base,
 	Elf_Scn *scn = NULL;
 	Elf_Data *d;
 	size_t shstrndx;
-	char why[256];
+	char why[WHY_LEN];
 	int err;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -458,7 +460,7 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 	uint8_t magic[4] = { 0 }, *buf = NULL;
 	struct stat st;
 	size_t len = 0;
-	char why[256];
+	char why[WHY_LEN];
 	int fd, err;
 	ssize_t n;
 

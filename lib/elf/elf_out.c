@@ -46,6 +46,7 @@
 #include <libelf.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/param.h>
@@ -151,7 +152,7 @@ static int check_ident(struct elf_out *o)
 	unsigned char id[EI_NIDENT];
 	ssize_t n = pread(o->fd, id, sizeof(id), 0);
 	enum elf_ident r;
-	char why[64];
+	char why[ELF_IDENT_WHY_LEN];
 
 	if (n < 0)
 		return out_err(o, -errno, "cannot read: %s", strerror(errno));
@@ -662,9 +663,9 @@ static int btf_to_order(uint8_t *p, size_t size, bool big)
 	is_big = p[0] == 0xeb && p[1] == 0x9f;
 	if (is_big == big)
 		return 0;
-	hdr_len = get32(p + 4, is_big);
-	type_off = get32(p + 8, is_big);
-	type_len = get32(p + 12, is_big);
+	hdr_len = get32(p + offsetof(struct d2b_header, hdr_len), is_big);
+	type_off = get32(p + offsetof(struct d2b_header, type_off), is_big);
+	type_len = get32(p + offsetof(struct d2b_header, type_len), is_big);
 	if (hdr_len < sizeof(struct d2b_header) || hdr_len % 4 || hdr_len > size ||
 	    type_off % 4 || type_len % 4 || !extent_fits(type_off, type_len, size - hdr_len))
 		return -EINVAL;
