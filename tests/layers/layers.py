@@ -18,6 +18,8 @@ of detail before a FAIL (tests/run.sh's protocol).  The cases:
 		graph from the same symbols; each strongly connected set of
 		two or more files is reported with the calls that close it)
   size		no file in lib/ is over MAX_LINES lines
+  readme	README.md's "## Layout" names every folder and .c file of lib/,
+		and every file it names exists
 
 The order, lowest first, is LAYERS; lib/convert.c and lib/dwarf2btf.h are
 the top and may use everything.  A folder not in LAYERS fails: a new folder
@@ -25,6 +27,7 @@ must be given its place here.
 """
 
 import os
+import re
 import subprocess
 import sys
 
@@ -228,6 +231,33 @@ def check_cycles(graph):
 	return problems
 
 
+# ---- the README ----
+
+def layout_section(text):
+	"""The text of README.md's "## Layout" section ("" if none)."""
+	m = re.search(r"^## Layout\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+	return m.group(1) if m else ""
+
+
+def check_readme(layout, rels, exists):
+	"""layout: the section's text; rels: the C files under lib/;
+	exists(name) -> whether a file of that name is in the tree."""
+	if not layout:
+		return ["README.md has no '## Layout' section"]
+	probs = []
+	words = set(re.findall(r"[A-Za-z0-9_.-]+/?", layout))
+	for f in sorted({folder_of(r) for r in rels} - {TOP}):
+		if f + "/" not in words:
+			probs.append("README.md's layout does not name lib/%s/" % f)
+	for r in rels:
+		if r.endswith(".c") and os.path.basename(r) not in words:
+			probs.append("README.md's layout does not name lib/%s" % r)
+	for w in sorted(words):
+		if re.fullmatch(r"[A-Za-z0-9_-]+\.[ch]", w) and not exists(w):
+			probs.append("README.md's layout names %s, which is not in the tree" % w)
+	return probs
+
+
 # ---- the real tree ----
 
 def lib_files(src):
@@ -289,6 +319,17 @@ def run(src, build):
 	if big:
 		big.insert(0, "over %d lines: %s" % (MAX_LINES, ", ".join(b.split(":")[0] for b in big)))
 	rep.case("size", big)
+
+	try:
+		with open(os.path.join(src, "README.md"), encoding="utf-8") as fh:
+			layout = layout_section(fh.read())
+	except OSError as e:
+		layout = ""
+	names = {os.path.basename(r) for r in rels}
+	for d in ("dwarf2btf",):
+		if os.path.isdir(os.path.join(src, d)):
+			names |= set(os.listdir(os.path.join(src, d)))
+	rep.case("readme", check_readme(layout, rels, lambda n: n in names))
 	return 1 if rep.nfail else 0
 
 
@@ -333,6 +374,12 @@ def self_test():
 	objs["unit/cu_annot.c"] = ({"cu_annot"}, set())
 	cyc = check_cycles(file_graph(objs))
 	rep.case("selftest:no-cycle", [] if P(cyc) == 0 else ["false cycle: %s" % cyc])
+
+	layout = layout_section("# x\n## Layout\n```\nlib/\n  base/  vec.c gone.c\n```\n## Next\nunit/ cu.c\n")
+	rels = ["base/vec.c", "unit/cu.c", "convert.c"]
+	probs = check_readme(layout, rels, lambda n: n != "gone.c")
+	rep.case("selftest:readme", [] if len(probs) == 4 else ["expected unit/, cu.c, convert.c "
+		 "and gone.c reported: %s" % probs])
 	return 1 if rep.nfail else 0
 
 
