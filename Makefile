@@ -39,6 +39,7 @@ CLI_SRCS := $(sort $(wildcard dwarf2btf/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)
 LIBA := $(O)/libdwarf2btf.a
 BIN := $(O)/dwarf2btf
+PAHOLE_BIN := $(O)/dwarf2btf-pahole
 
 # tests/unit/test_*.c: one program each, linked with the library
 # (tests/unit/*_libbpf.c also with libbpf, when present)
@@ -49,7 +50,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tests/%)
 HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 
 .PHONY: all check install uninstall clean deps sample tests
-all: $(LIBA) $(BIN)
+all: $(LIBA) $(BIN) $(PAHOLE_BIN)
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -61,6 +62,10 @@ $(LIBA): $(LIB_OBJS)
 
 $(BIN): $(CLI_OBJS) $(LIBA)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
+
+# the pahole-compatible command line: the same program under another name
+$(PAHOLE_BIN): $(BIN)
+	ln -sf dwarf2btf $@
 
 $(O)/tests/%: tests/unit/%.c $(LIBA) tests/unit/test.h
 	@mkdir -p $(dir $@)
@@ -82,12 +87,13 @@ check:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
+	ln -sf dwarf2btf $(DESTDIR)$(BINDIR)/dwarf2btf-pahole
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libdwarf2btf.a
 	install -m 644 lib/dwarf2btf.h $(DESTDIR)$(INCLUDEDIR)/dwarf2btf.h
 	install -m 644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/dwarf2btf $(DESTDIR)$(LIBDIR)/libdwarf2btf.a \
+	rm -f $(DESTDIR)$(BINDIR)/dwarf2btf $(DESTDIR)$(BINDIR)/dwarf2btf-pahole $(DESTDIR)$(LIBDIR)/libdwarf2btf.a \
 	      $(DESTDIR)$(INCLUDEDIR)/dwarf2btf.h $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
 
 deps:

@@ -14,17 +14,7 @@
 #include <dwarf.h>
 
 #include "dwarf2btf.h"
-
-#ifndef D2B_VERSION
-#define D2B_VERSION "0.1"
-#endif
-
-static const char *prog = "dwarf2btf";
-
-struct cli {
-	int verbose;
-	bool stats;
-};
+#include "cli.h"
 
 static void usage(FILE *out)
 {
@@ -43,7 +33,8 @@ static void usage(FILE *out)
 		"      --compare FILE2  compare the BTF of FILE and FILE2 by meaning (not by type\n"
 		"                       ID): print each difference and counts per kind; exit 0 if\n"
 		"                       equal, 3 if they differ\n"
-		"      --flatten-arrays with --compare: int[5][6] equals int[30] (pahole's form)\n"
+		"      --flatten-arrays write int[5][6] as int[30], as pahole does (to match a\n"
+		"                       base pahole made); with --compare: the two forms are equal\n"
 		"      --ignore-policy  with --compare: ignore FUNC/VAR presence and linkage,\n"
 		"                       array index types and FWD-vs-definition references\n"
 		"\n"
@@ -67,54 +58,6 @@ static void usage(FILE *out)
 		"Exit status: 0 on success, 1 on error (one line on stderr naming the file\n"
 		"and the problem), 2 on a usage error, 3 when --compare finds differences.\n",
 		prog);
-}
-
-static const char *level_name(enum d2b_level level)
-{
-	switch (level) {
-	case D2B_ERROR:
-		return "error";
-	case D2B_WARN:
-		return "warning";
-	default:
-		return NULL;
-	}
-}
-
-static void print_diag(const struct d2b_diag *d, void *arg)
-{
-	const struct cli *cli = arg;
-	const char *lvl;
-
-	if (d->level == D2B_STATS) {
-		if (cli->stats)
-			fprintf(stderr, "%s: stats: %s\n", prog, d->msg);
-		return;
-	}
-	if ((d->level == D2B_INFO && cli->verbose < 1) || (d->level == D2B_DEBUG && cli->verbose < 2))
-		return;
-	/* warnings are about input we could not use: shown with -v only */
-	if (d->level == D2B_WARN && cli->verbose < 1)
-		return;
-	lvl = level_name(d->level);
-	fprintf(stderr, "%s: %s: ", prog, d->file ? d->file : "?");
-	if (lvl && d->level != D2B_ERROR)
-		fprintf(stderr, "%s: ", lvl);
-	if (d->cu && cli->verbose)
-		fprintf(stderr, "%s: ", d->cu);
-	if (d->die_off != UINT64_MAX && cli->verbose)
-		fprintf(stderr, "DIE 0x%" PRIx64 ": ", d->die_off);
-	fprintf(stderr, "%s\n", d->msg);
-}
-
-static int load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret)
-{
-	char err[512] = "";
-	int r = d2b_btf__load_file(path, base, ret, err, sizeof(err));
-
-	if (r < 0)
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err[0] ? err : strerror(-r));
-	return r;
 }
 
 enum {
@@ -173,7 +116,7 @@ static int compare_files(const char *a_path, const char *b_path, const struct d2
 	unsigned int k;
 	int n, rc = 1;
 
-	if (load_btf(a_path, base, &a) < 0 || load_btf(b_path, base, &b) < 0)
+	if (cli_load_btf(a_path, base, &a) < 0 || cli_load_btf(b_path, base, &b) < 0)
 		goto out;
 	n = d2b_btf__compare(a, b, copts, print_diff, NULL, &sum);
 	if (n < 0) {
@@ -198,29 +141,10 @@ out:
 	return rc;
 }
 
-static int parse_jobs(const char *arg, unsigned int *ret)
-{
-	char *end;
-	long n;
-
-	if (!arg) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		*ret = cpus > 0 ? (unsigned int)cpus : 1;
-		return 0;
-	}
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno || *end || n < 1 || n > 1024)
-		return -EINVAL;
-	*ret = (unsigned int)n;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
-	struct d2b_opts opts = { .diag = print_diag, .diag_arg = &cli };
+	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &cli };
 	const char *output = NULL, *base_path = NULL, *compare = NULL, *file;
 	struct d2b_compare_opts copts = { 0 };
 	struct d2b_btf *base = NULL, *btf = NULL;
@@ -228,6 +152,8 @@ int main(int argc, char **argv)
 	char errbuf[512] = "";
 	int c, err, rc = 1;
 
+	if (cli_is_pahole(argv[0]))
+		return pahole_main(argc, argv);
 	while ((c = getopt_long(argc, argv, "o:b:j::vhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -237,7 +163,7 @@ int main(int argc, char **argv)
 			base_path = optarg;
 			break;
 		case 'j':
-			if (parse_jobs(optarg, &opts.jobs)) {
+			if (cli_parse_jobs(optarg, &opts.jobs)) {
 				fprintf(stderr, "%s: invalid job count '%s'\n", prog, optarg);
 				return 2;
 			}
@@ -252,10 +178,10 @@ int main(int argc, char **argv)
 			opts.skip_type_tags = true;
 			break;
 		case OPT_NO_FUNCS:
-			opts.no_funcs = true;
+			opts.funcs = D2B_FUNCS_NONE;
 			break;
 		case OPT_NO_VARS:
-			opts.no_vars = true;
+			opts.vars = D2B_VARS_NONE;
 			break;
 		case OPT_NO_FLOAT:
 			opts.no_float = true;
@@ -273,7 +199,7 @@ int main(int argc, char **argv)
 			compare = optarg;
 			break;
 		case OPT_FLATTEN:
-			copts.flatten_arrays = true;
+			copts.flatten_arrays = opts.flatten_arrays = true;
 			break;
 		case OPT_IGNORE_POLICY:
 			copts.quiet_presence = 1u << D2B_KIND_FUNC | 1u << D2B_KIND_VAR |
@@ -301,7 +227,7 @@ int main(int argc, char **argv)
 	}
 	file = argv[optind];
 
-	if (base_path && load_btf(base_path, NULL, &base) < 0)
+	if (base_path && cli_load_btf(base_path, NULL, &base) < 0)
 		goto out;
 
 	if (compare) {
@@ -310,7 +236,7 @@ int main(int argc, char **argv)
 	}
 
 	if (dump) {
-		if (load_btf(file, base, &btf) < 0)
+		if (cli_load_btf(file, base, &btf) < 0)
 			goto out;
 		err = d2b_btf__dump(btf, stdout);
 		if (err < 0 || fflush(stdout) != 0) {

@@ -31,6 +31,11 @@
 #include "unit/unit.h"
 #include "merge/datasec.h"
 #include "merge/dedup.h"
+#include "merge/prune.h"
+#include "kernel/elf_funcs.h"
+#include "kernel/func_policy.h"
+#include "kernel/var_policy.h"
+#include "base/vec.h"
 #include "dwarf/dwarf_file.h"
 #include "base/strtab.h"
 
@@ -48,8 +53,15 @@ struct conv {
 	struct d2b_btf *out;
 	struct dedup *dd;
 	struct datasec_set *ds;
+	struct datasec_section *secs;	/* the input's sections, by index */
+	size_t nr_secs;
 	uint32_t *map;
 	size_t map_cap;
+	struct func_rec *funcs;		/* D2B_FUNCS_KERNEL: every unit's functions */
+	size_t nr_funcs, funcs_cap;
+	struct elf_funcs *ef;		/* D2B_FUNCS_KERNEL: the ELF function symbols */
+	struct unit_func_filter filter_ef;
+	const struct unit_func_filter *filter;	/* NULL or &filter_ef */
 
 	/* threads */
 	struct slot *slots;
@@ -135,7 +147,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&c->lock);
 
 		s = &c->slots[i % c->nr_slots];
-		err = unit__walk(&s->u, c->opts, c->df, &c->units.dies[i]);
+		err = unit__walk(&s->u, c->opts, c->filter, c->df, &c->units.dies[i]);
 
 		pthread_mutex_lock(&c->lock);
 		s->err = err;
@@ -184,10 +196,22 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 			  cu ?: "(unnamed)", strerror(-err));
 		return err;
 	}
+	err = VEC_RESERVE(c->funcs, c->funcs_cap, c->nr_funcs, w->nr_funcs);
+	if (err)
+		return err;
+	for (i = 0; i < w->nr_funcs; i++) {
+		c->funcs[c->nr_funcs].id = c->map[w->funcs[i].id];
+		c->funcs[c->nr_funcs].flags = w->funcs[i].flags;
+		c->nr_funcs++;
+	}
 	for (i = 0; i < w->nr_vars; i++) {
 		const struct unit_var *v = &w->vars[i];
 		const char *tags[UNIT_MAX_TAGS];
+		const char *secname = v->shndx < c->nr_secs ? c->secs[v->shndx].name : NULL;
 		uint32_t t;
+
+		if (!var_policy__wanted(c->opts->vars, d2b_btf__str(w->btf, v->name_off), secname))
+			continue;
 
 		for (t = 0; t < v->nr_tags && t < UNIT_MAX_TAGS; t++)
 			tags[t] = d2b_btf__str(w->btf, w->tag_offs[v->tags_start + t]);
@@ -214,7 +238,7 @@ static int walk_and_merge(struct conv *c)
 		for (i = 0; i < c->units.nr && !err; i++) {
 			double t0 = now();
 
-			err = unit__walk(&u, c->opts, c->df, &c->units.dies[i]);
+			err = unit__walk(&u, c->opts, c->filter, c->df, &c->units.dies[i]);
 			c->t_walk += now() - t0;
 			t0 = now();
 			err = merge_unit(c, &u, err);
@@ -307,6 +331,54 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "output: %u types", d2b_btf__nr_types(c->out));
 }
 
+/* unit_func_filter: functions with an ELF symbol (D2B_FUNCS_KERNEL) */
+static bool want_elf_func(void *arg, const char *name)
+{
+	struct elf_func_info info;
+
+	return elf_funcs__find(arg, name, &info);
+}
+
+/*
+ * The kernel's function policy, once all units are merged: leave out the
+ * functions it does not want (lib/kernel/func_policy.c), then tag kfuncs.
+ */
+static int kernel_funcs(struct conv *c)
+{
+	uint32_t n = d2b_btf__nr_types(c->out), *map = NULL;
+	struct elf_funcs *ef = c->ef;
+	struct d2b_btf *pruned;
+	uint8_t *drop = NULL;
+	size_t i;
+	int err;
+
+	drop = calloc(n ? n : 1, 1);
+	if (!drop) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = func_policy__select(c->out, c->funcs, c->nr_funcs, ef, c->opts->consistent_funcs,
+				  drop, datasec_note, c);
+	if (err > 0) {
+		err = prune__funcs(c->out, drop, &pruned, &map);
+		if (err)
+			goto out;
+		d2b_btf__free(c->out);
+		c->out = pruned;
+		datasec_set__remap(c->ds, map);
+		for (i = 0; i < c->nr_funcs; i++)
+			c->funcs[i].id = map[c->funcs[i].id];
+	}
+	if (err >= 0 && c->opts->kfunc_tags && !c->opts->skip_decl_tags)
+		err = func_policy__tag_kfuncs(c->out, ef);
+	if (err > 0)
+		err = 0;
+out:
+	free(map);
+	free(drop);
+	return err;
+}
+
 /* The input's section table, for the DATASECs (*ret freed by the caller). */
 static int section_table(struct dwarf_file *df, struct datasec_section **ret, size_t *ret_nr)
 {
@@ -331,11 +403,9 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	struct dedup_opts dopts = { 0 };
 	struct conv c = { .path = path, .opts = opts ? opts : &default_opts };
 	const uint32_t *final_map = NULL;
-	struct datasec_section *secs = NULL;
-	size_t nr_secs = 0;
 	double t0 = now(), t_open, t_finish, t_datasec;
 	char errbuf[256];
-	size_t skipped, shndx;
+	size_t skipped, shndx, i;
 	uint64_t off;
 	int err;
 
@@ -358,6 +428,21 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	dwarf_file__addr_section(c.df, 0, &shndx, &off);
 	t_open = now() - t0;
 
+	err = section_table(c.df, &c.secs, &c.nr_secs);
+	if (err)
+		goto out;
+	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
+		err = elf_funcs__new(dwarf_file__elf(c.df), &c.ef);
+		if (err) {
+			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0,
+				  "cannot read the ELF symbol table: %s", strerror(-err));
+			goto out;
+		}
+		c.filter_ef.want = want_elf_func;
+		c.filter_ef.arg = c.ef;
+		if (elf_funcs__count(c.ef))
+			c.filter = &c.filter_ef;
+	}
 	c.out = d2b_btf__new(base);
 	c.ds = datasec_set__new();
 	if (!c.out || !c.ds) {
@@ -381,12 +466,17 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	}
 	if (final_map)
 		datasec_set__remap(c.ds, final_map);
+	for (i = 0; final_map && i < c.nr_funcs; i++)
+		c.funcs[i].id = final_map[c.funcs[i].id];
 	t_finish = now() - t0;
 
 	t0 = now();
-	err = section_table(c.df, &secs, &nr_secs);
-	if (!err)
-		err = datasec_set__emit(c.ds, c.out, secs, nr_secs, datasec_note, &c);
+	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
+		err = kernel_funcs(&c);
+		if (err)
+			goto out;
+	}
+	err = datasec_set__emit(c.ds, c.out, c.secs, c.nr_secs, datasec_note, &c);
 	t_datasec = now() - t0;
 	if (err)
 		goto out;
@@ -401,7 +491,9 @@ out:
 	datasec_set__free(c.ds);
 	d2b_btf__free(c.out);
 	free(c.map);
-	free(secs);
+	free(c.secs);
+	free(c.funcs);
+	elf_funcs__free(c.ef);
 	free(c.slots);
 	free(c.units.dies);
 	dwarf_file__free(c.df);

@@ -291,14 +291,40 @@ typedef void (*d2b_diag_fn)(const struct d2b_diag *d, void *arg);
  * DWARF -> BTF conversion
  * ------------------------------------------------------------------- */
 
+/* Which functions become FUNC */
+enum d2b_funcs {
+	D2B_FUNCS_DEFINED = 0,		/* every function with code, linkage as declared */
+	D2B_FUNCS_KERNEL,		/* the kernel's rules (pahole's): only names with an
+					 * ELF function symbol, one FUNC per name, static
+					 * linkage; see consistent_funcs */
+	D2B_FUNCS_NONE,
+};
+
+/* Which variables become VAR (in a DATASEC per section) */
+enum d2b_vars {
+	D2B_VARS_ALL = 0,		/* every variable with a static address */
+	D2B_VARS_PERCPU,		/* only those in .data..percpu (the kernel's) */
+	D2B_VARS_NONE,
+};
+
 struct d2b_opts {
 	d2b_diag_fn diag;		/* NULL: silent */
 	void *diag_arg;
 	unsigned int jobs;		/* 0 or 1: single-threaded */
 	bool skip_decl_tags;
 	bool skip_type_tags;
-	bool no_funcs;			/* emit no FUNC types */
-	bool no_vars;			/* emit no VAR/DATASEC types */
+	enum d2b_funcs funcs;
+	enum d2b_vars vars;
+	/* D2B_FUNCS_KERNEL: leave out a function whose prototypes differ
+	 * between units, that receives a parameter in another register than
+	 * the ABI's, or whose name has several addresses */
+	bool consistent_funcs;
+	/* DECL_TAG "bpf_kfunc" (and "bpf_fastcall") on the functions that
+	 * .BTF_ids lists in kfunc sets */
+	bool kfunc_tags;
+	/* int a[5][6] as one ARRAY of 30 int, as pahole writes it (so that a
+	 * module's types match a base pahole made), not ARRAY 5 of ARRAY 6 */
+	bool flatten_arrays;
 	bool no_float;			/* floats as INT (old kernels) */
 	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */
 	bool no_dedup;			/* keep every CU's types (debugging) */

@@ -286,6 +286,18 @@ int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_s
 	return 0;
 }
 
+unsigned int dwarf_file__machine(const struct dwarf_file *df)
+{
+	GElf_Ehdr ehdr;
+
+	return gelf_getehdr(df->elf, &ehdr) ? ehdr.e_machine : EM_NONE;
+}
+
+Elf *dwarf_file__elf(const struct dwarf_file *df)
+{
+	return df->elf;
+}
+
 size_t dwarf_file__nr_sections(const struct dwarf_file *df)
 {
 	size_t n;

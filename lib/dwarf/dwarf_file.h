@@ -26,6 +26,10 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 void dwarf_file__free(struct dwarf_file *df);
 Dwarf *dwarf_file__dwarf(const struct dwarf_file *df);
 bool dwarf_file__big_endian(const struct dwarf_file *df);
+/* e_machine of the main file (EM_*) */
+unsigned int dwarf_file__machine(const struct dwarf_file *df);
+/* The main ELF file (not a separate debug file): its symbols, .BTF_ids */
+Elf *dwarf_file__elf(const struct dwarf_file *df);
 /* List the compile units (skeleton and type units are left out and
  * counted in *skipped).  Caller frees units->dies. */
 int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped);

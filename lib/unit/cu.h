@@ -36,12 +36,17 @@ struct cu {
 	const struct d2b_opts *opts;
 	struct dwarf_file *df;
 	struct unit *u;		/* the output */
+	const struct unit_func_filter *func_filter;	/* or NULL */
 	struct d2b_btf *btf;	/* u->btf */
 	Dwarf_Die cu_die;
 	bool big_endian;
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
 	bool corrupt;		/* libdw failed to decode a DIE */
+
+	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
+	int reg_params[8];
+	int nr_reg_params;
 
 	struct hmap die_map;	/* DIE address -> type ID (or IN_PROGRESS) */
 	uint32_t int_id;	/* "int", the array index type, made on demand */

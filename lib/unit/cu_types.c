@@ -373,6 +373,14 @@ static int array_type(struct cu *w, Dwarf_Die *die)
 	}
 	if (ndims == 0)
 		dims[ndims++] = 0;
+	if (w->opts->flatten_arrays && ndims > 1) {
+		uint64_t total = 1;
+
+		for (i = 0; i < ndims; i++)
+			total = dims[i] && total <= UINT64_MAX / dims[i] ? total * dims[i] : 0;
+		dims[0] = total;
+		ndims = 1;
+	}
 	idx = int_type(w);
 	if (idx < 0)
 		return idx;

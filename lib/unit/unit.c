@@ -8,6 +8,7 @@
  * order does not depend on which thread walked which unit.
  */
 #include <dwarf.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,9 @@ static bool unit_has_annotations(Dwarf_Die *cu_die)
 
 /*
  * Types defined inside a function body (and its lexical blocks) are the
- * unit's types too, as pahole has them; variables and code there are not
- * walked.  Depth is bounded: nesting comes from the file.
+ * unit's types too, as pahole has them (structs, and also the qualified and
+ * pointer types only a local variable uses); variables and code there are
+ * not walked.  Depth is bounded: nesting comes from the file.
  */
 static int walk_local_types(struct cu *w, Dwarf_Die *scope, int depth)
 {
@@ -138,14 +140,47 @@ static int walk_local_types(struct cu *w, Dwarf_Die *scope, int depth)
 			err = walk_local_types(w, &child, depth + 1);
 			if (err < 0)
 				return err;
-		} else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-			   tag == DW_TAG_enumeration_type || tag == DW_TAG_typedef) {
+		} else if (is_type_tag(tag)) {
 			err = cu_types__type(w, &child);
 			if (err < 0)
 				return err;
 		}
 	} while (cu__next(w, &child));
 	return 0;
+}
+
+/*
+ * The registers the ABI passes the first integer parameters in, as
+ * DW_OP_reg* operands (the kernel's function policy checks that parameters
+ * are there).  Machines not listed get no check.
+ */
+static int abi_param_regs(unsigned int machine, int regs[8])
+{
+	static const int x86_64[] = { DW_OP_reg5, DW_OP_reg4, DW_OP_reg1,	/* rdi rsi rdx */
+				      DW_OP_reg2, DW_OP_reg8, DW_OP_reg9 };	/* rcx r8 r9 */
+	static const int s390[] = { DW_OP_reg2, DW_OP_reg3, DW_OP_reg4, DW_OP_reg5, DW_OP_reg6 };
+	static const int arm[] = { DW_OP_reg0, DW_OP_reg1, DW_OP_reg2, DW_OP_reg3,
+				   DW_OP_reg4, DW_OP_reg5, DW_OP_reg6, DW_OP_reg7 };
+	const int *t;
+	int i, n;
+
+	switch (machine) {
+	case EM_X86_64:
+		t = x86_64, n = 6;
+		break;
+	case EM_S390:
+		t = s390, n = 5;
+		break;
+	case EM_ARM:
+	case EM_AARCH64:
+		t = arm, n = 8;
+		break;
+	default:
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		regs[i] = t[i];
+	return n;
 }
 
 /* Walk the unit's top-level DIEs into w->u. */
@@ -205,11 +240,12 @@ corrupt:
 	return -EBADMSG;
 }
 
-int unit__walk(struct unit *u, const struct d2b_opts *opts, struct dwarf_file *df,
-	       Dwarf_Die *cu_die)
+int unit__walk(struct unit *u, const struct d2b_opts *opts,
+	       const struct unit_func_filter *filter, struct dwarf_file *df, Dwarf_Die *cu_die)
 {
 	struct cu w = {
 		.opts = opts,
+		.func_filter = filter,
 		.df = df,
 		.u = u,
 		.cu_die = *cu_die,
@@ -223,6 +259,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts, struct dwarf_file *d
 	if (!u->btf)
 		return -ENOMEM;
 	w.btf = u->btf;
+	w.nr_reg_params = abi_param_regs(dwarf_file__machine(df), w.reg_params);
 	hmap__init(&w.die_map, false);
 	err = walk(&w, cu_die);
 	hmap__release(&w.die_map);
@@ -237,6 +274,7 @@ void unit__release(struct unit *u)
 	d2b_btf__free(u->btf);
 	free(u->vars);
 	free(u->tag_offs);
+	free(u->funcs);
 	for (i = 0; i < u->nr_diags; i++)
 		free(u->diags[i].msg);
 	free(u->diags);

@@ -37,6 +37,27 @@ struct unit_var {
 	uint32_t nr_tags;
 };
 
+/* A function, for the policies decided across units (D2B_FUNCS_KERNEL) */
+enum unit_func_flags {
+	UNIT_FUNC_EXTERNAL = 1 << 0,		/* DW_AT_external */
+	UNIT_FUNC_UNEXPECTED_REG = 1 << 1,	/* a parameter not where the ABI puts it */
+	UNIT_FUNC_OPTIMIZED = 1 << 2,		/* a parameter optimized out */
+	UNIT_FUNC_CLONE_CHANGED = 1 << 3,	/* its code takes other parameters */
+};
+
+/* Which functions a unit records for D2B_FUNCS_KERNEL: those whose name
+ * want() accepts (the ELF function symbols), with code or not.  Called from
+ * the walking threads: it must only read. */
+struct unit_func_filter {
+	bool (*want)(void *arg, const char *name);
+	void *arg;
+};
+
+struct unit_func {
+	uint32_t id;		/* the unit's FUNC */
+	uint32_t flags;		/* enum unit_func_flags */
+};
+
 struct unit_diag {
 	enum d2b_level level;
 	uint64_t die_off;
@@ -54,18 +75,21 @@ struct unit {
 	uint32_t *tag_offs;	/* decl tag values for vars, unit string offsets */
 	size_t nr_tag_offs, tag_offs_cap;
 
+	struct unit_func *funcs;	/* D2B_FUNCS_KERNEL only */
+	size_t nr_funcs, funcs_cap;
+
 	struct unit_diag *diags;
 	size_t nr_diags, diags_cap;
 	bool oom;		/* a diagnostic could not be recorded */
 };
 
 /*
- * Walk the compile unit cu_die of df into u (overwritten).  Returns 0, or a
+ * Walk the compile unit cu_die of df into u (overwritten); filter may be NULL.  Returns 0, or a
  * negative errno: -ENOMEM, or -EBADMSG for a unit libdw cannot decode (with
  * an error diagnostic in u).  u must be released either way.
  */
-int unit__walk(struct unit *u, const struct d2b_opts *opts, struct dwarf_file *df,
-	       Dwarf_Die *cu_die);
+int unit__walk(struct unit *u, const struct d2b_opts *opts,
+	       const struct unit_func_filter *filter, struct dwarf_file *df, Dwarf_Die *cu_die);
 void unit__release(struct unit *u);
 
 #endif

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What both command lines share: printing the library's diagnostics,
+ * loading BTF files, job counts, and which command line argv[0] asks for.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwarf2btf.h"
+#include "cli.h"
+
+const char *prog = "dwarf2btf";
+
+bool cli_is_pahole(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	size_t n;
+
+	base = base ? base + 1 : argv0;
+	n = strlen(base);
+	return !strcmp(base, "pahole") || (n >= 7 && !strcmp(base + n - 7, "-pahole"));
+}
+
+static const char *level_name(enum d2b_level level)
+{
+	switch (level) {
+	case D2B_ERROR:
+		return "error";
+	case D2B_WARN:
+		return "warning";
+	default:
+		return NULL;
+	}
+}
+
+void cli_print_diag(const struct d2b_diag *d, void *arg)
+{
+	const struct cli *cli = arg;
+	const char *lvl;
+
+	if (d->level == D2B_STATS) {
+		if (cli->stats)
+			fprintf(stderr, "%s: stats: %s\n", prog, d->msg);
+		return;
+	}
+	if ((d->level == D2B_INFO && cli->verbose < 1) || (d->level == D2B_DEBUG && cli->verbose < 2))
+		return;
+	/* warnings are about input we could not use: shown with -v only */
+	if (d->level == D2B_WARN && cli->verbose < 1)
+		return;
+	lvl = level_name(d->level);
+	fprintf(stderr, "%s: %s: ", prog, d->file ? d->file : "?");
+	if (lvl && d->level != D2B_ERROR)
+		fprintf(stderr, "%s: ", lvl);
+	if (d->cu && cli->verbose)
+		fprintf(stderr, "%s: ", d->cu);
+	if (d->die_off != UINT64_MAX && cli->verbose)
+		fprintf(stderr, "DIE 0x%" PRIx64 ": ", d->die_off);
+	fprintf(stderr, "%s\n", d->msg);
+}
+
+int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret)
+{
+	char err[512] = "";
+	int r = d2b_btf__load_file(path, base, ret, err, sizeof(err));
+
+	if (r < 0)
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err[0] ? err : strerror(-r));
+	return r;
+}
+
+int cli_parse_jobs(const char *arg, unsigned int *ret)
+{
+	char *end;
+	long n;
+
+	if (!arg) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		*ret = cpus > 0 ? (unsigned int)cpus : 1;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *end || n < 1 || n > 1024)
+		return -EINVAL;
+	*ret = (unsigned int)n;
+	return 0;
+}
+

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The command line's shared helpers (cli.c) and its two front ends. */
+#ifndef D2B_CLI_H
+#define D2B_CLI_H
+
+#include <stdbool.h>
+
+#include "dwarf2btf.h"
+
+#ifndef D2B_VERSION
+#define D2B_VERSION "0.2"
+#endif
+
+extern const char *prog;	/* for messages: "dwarf2btf" or what argv[0] says */
+
+struct cli {
+	int verbose;
+	bool stats;
+};
+
+/* The d2b_diag_fn of both front ends; arg is a struct cli. */
+void cli_print_diag(const struct d2b_diag *d, void *arg);
+/* Load a raw BTF or ELF .BTF file, printing the error. */
+int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret);
+/* -j's argument: NULL for one thread per CPU. */
+int cli_parse_jobs(const char *arg, unsigned int *ret);
+/* Is the command run under a pahole name ("pahole", "dwarf2btf-pahole")? */
+bool cli_is_pahole(const char *argv0);
+
+/* pahole.c: the pahole-compatible command line */
+int pahole_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The pahole-compatible command line: what kernel builds run as $(PAHOLE).
+ * dwarf2btf takes it when invoked as "pahole" or "*-pahole" (make install
+ * installs dwarf2btf-pahole), so `make PAHOLE=dwarf2btf-pahole` works on an
+ * unchanged kernel tree.
+ *
+ * Only BTF encoding is pahole's business here: -J (in place) or
+ * --btf_encode_detached=FILE (raw), optionally over --btf_base.  Every
+ * spelling kernels use is accepted; any other pahole option is refused by
+ * name.  --version reports the pahole release whose BTF features and
+ * defaults this implements, which scripts/pahole-version.sh turns into the
+ * number the kernel's Kconfig and Makefile.btf choose flags by.
+ *
+ * Features follow pahole 1.31: without --btf_features the defaults are
+ * var, decl_tag, type_tag, enum64 (floats become INT unless
+ * --btf_gen_floats); the first --btf_features turns every feature off,
+ * then each list (repeatable, accumulating; "default" and a leading "+"
+ * add the default set) turns its names on.  Unknown names are ignored,
+ * or refused with --btf_features_strict.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf2btf.h"
+#include "cli.h"
+
+/* The pahole release whose interface and policy this follows */
+enum {
+	PAHOLE_MAJOR = 1,
+	PAHOLE_MINOR = 31,
+};
+
+enum feature {
+	F_ENCODE_FORCE,
+	F_VAR,
+	F_FLOAT,
+	F_DECL_TAG,
+	F_TYPE_TAG,
+	F_ENUM64,
+	F_OPTIMIZED_FUNC,
+	F_CONSISTENT_FUNC,
+	F_DECL_TAG_KFUNCS,
+	F_REPRODUCIBLE_BUILD,
+	F_DISTILLED_BASE,
+	F_GLOBAL_VAR,
+	F_ATTRIBUTES,
+	F_NR,
+};
+
+static const struct {
+	const char *name;
+	bool is_default;	/* in "default" and "+..." */
+} features[F_NR] = {
+	[F_ENCODE_FORCE] = { "encode_force", true },
+	[F_VAR] = { "var", true },
+	[F_FLOAT] = { "float", true },
+	[F_DECL_TAG] = { "decl_tag", true },
+	[F_TYPE_TAG] = { "type_tag", true },
+	[F_ENUM64] = { "enum64", true },
+	[F_OPTIMIZED_FUNC] = { "optimized_func", true },
+	[F_CONSISTENT_FUNC] = { "consistent_func", true },
+	[F_DECL_TAG_KFUNCS] = { "decl_tag_kfuncs", true },
+	[F_REPRODUCIBLE_BUILD] = { "reproducible_build", false },
+	[F_DISTILLED_BASE] = { "distilled_base", false },
+	[F_GLOBAL_VAR] = { "global_var", false },
+	[F_ATTRIBUTES] = { "attributes", false },
+};
+
+struct pahole_cli {
+	bool on[F_NR];
+	bool features_given;	/* a --btf_features was seen */
+	bool encode;		/* -J */
+	const char *detached;	/* --btf_encode_detached */
+	const char *base_path;	/* --btf_base */
+	unsigned int jobs;
+	struct cli cli;
+};
+
+static void pahole_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s -J [OPTION]... FILE\n"
+		"dwarf2btf's pahole-compatible command line, for kernel builds\n"
+		"(make PAHOLE=%s).  Encodes the DWARF of FILE as BTF, like pahole %d.%d -J.\n"
+		"\n"
+		"  -J, --btf_encode               write .BTF into FILE (in place)\n"
+		"      --btf_encode_detached=OUT  write raw BTF to OUT instead\n"
+		"      --btf_base=BASE            split BTF over BASE (ELF with .BTF, or raw BTF)\n"
+		"  -j, --jobs[=N]                 N threads (default: one per CPU)\n"
+		"      --btf_features=LIST        features to encode (repeatable); 'default' or\n"
+		"                                 a leading '+' adds the default set\n"
+		"      --btf_features_strict=LIST the same, refusing unknown names\n"
+		"      --supported_btf_features   list the feature names\n"
+		"      --lang_exclude=LANGS       leave out units in these languages (only C\n"
+		"                                 units are ever converted)\n"
+		"      --btf_gen_floats, --btf_gen_optimized, --btf_gen_all,\n"
+		"      --skip_encoding_btf_vars, --skip_encoding_btf_decl_tag,\n"
+		"      --skip_encoding_btf_type_tag, --skip_encoding_btf_enum64,\n"
+		"      --skip_encoding_btf_inconsistent_proto, --btf_encode_force\n"
+		"                                 the older spellings of features\n"
+		"  -V, --verbose                  say what was left out and why\n"
+		"      --version                  print v%d.%d (the pahole release followed)\n"
+		"      --numeric_version          print %d%02d\n"
+		"  -h, --help                     print this help\n",
+		prog, prog, PAHOLE_MAJOR, PAHOLE_MINOR, PAHOLE_MAJOR, PAHOLE_MINOR, PAHOLE_MAJOR,
+		PAHOLE_MINOR);
+}
+
+static void set_defaults(struct pahole_cli *p)
+{
+	memset(p->on, 0, sizeof(p->on));
+	p->on[F_VAR] = p->on[F_DECL_TAG] = p->on[F_TYPE_TAG] = p->on[F_ENUM64] = true;
+}
+
+static void enable_default_set(struct pahole_cli *p)
+{
+	int f;
+
+	for (f = 0; f < F_NR; f++) {
+		if (features[f].is_default)
+			p->on[f] = true;
+	}
+}
+
+static int parse_features(struct pahole_cli *p, const char *list, bool strict)
+{
+	char *copy, *name, *save = NULL, *s;
+	int f;
+
+	if (!p->features_given) {
+		memset(p->on, 0, sizeof(p->on));
+		p->features_given = true;
+	}
+	if (*list == '+') {
+		enable_default_set(p);
+		list++;
+	}
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (s = copy; (name = strtok_r(s, ",", &save)) != NULL; s = NULL) {
+		if (!strcmp(name, "default")) {
+			enable_default_set(p);
+			continue;
+		}
+		for (f = 0; f < F_NR; f++) {
+			if (!strcmp(name, features[f].name))
+				break;
+		}
+		if (f < F_NR) {
+			p->on[f] = true;
+		} else if (strict) {
+			fprintf(stderr, "%s: unknown BTF feature '%s' (--btf_features_strict)\n",
+				prog, name);
+			free(copy);
+			return -EINVAL;
+		} else if (p->cli.verbose) {
+			fprintf(stderr, "%s: ignoring unknown BTF feature '%s'\n", prog, name);
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+/* Only C is converted: excluding other languages changes nothing, and
+ * excluding C itself is not something this tool can do. */
+static int check_lang_exclude(const char *list)
+{
+	char *copy = strdup(list), *name, *save = NULL, *s;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (s = copy; (name = strtok_r(s, ",", &save)) != NULL; s = NULL) {
+		if (!strcasecmp(name, "c") || !strcasecmp(name, "c89") || !strcasecmp(name, "c99") ||
+		    !strcasecmp(name, "c11") || !strcasecmp(name, "c17")) {
+			fprintf(stderr, "%s: --lang_exclude=%s: excluding C is not supported\n",
+				prog, name);
+			err = -EINVAL;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+static void print_features(void)
+{
+	int f;
+
+	for (f = 0; f < F_NR; f++)
+		printf("%s%s", f ? "," : "", features[f].name);
+	printf("\n");
+}
+
+enum {
+	P_BTF_BASE = 256,
+	P_DETACHED,
+	P_FEATURES,
+	P_FEATURES_STRICT,
+	P_SUPPORTED,
+	P_LANG_EXCLUDE,
+	P_GEN_FLOATS,
+	P_GEN_OPTIMIZED,
+	P_GEN_ALL,
+	P_SKIP_VARS,
+	P_SKIP_DECL_TAG,
+	P_SKIP_TYPE_TAG,
+	P_SKIP_ENUM64,
+	P_SKIP_INCONSISTENT,
+	P_ENCODE_FORCE,
+	P_VERSION,
+	P_NUMERIC_VERSION,
+};
+
+static const struct option pahole_options[] = {
+	{ "btf_encode", no_argument, NULL, 'J' },
+	{ "btf_encode_detached", required_argument, NULL, P_DETACHED },
+	{ "btf_base", required_argument, NULL, P_BTF_BASE },
+	{ "jobs", optional_argument, NULL, 'j' },
+	{ "btf_features", required_argument, NULL, P_FEATURES },
+	{ "btf_features_strict", required_argument, NULL, P_FEATURES_STRICT },
+	{ "supported_btf_features", no_argument, NULL, P_SUPPORTED },
+	{ "lang_exclude", required_argument, NULL, P_LANG_EXCLUDE },
+	{ "btf_gen_floats", no_argument, NULL, P_GEN_FLOATS },
+	{ "btf_gen_optimized", no_argument, NULL, P_GEN_OPTIMIZED },
+	{ "btf_gen_all", no_argument, NULL, P_GEN_ALL },
+	{ "skip_encoding_btf_vars", no_argument, NULL, P_SKIP_VARS },
+	{ "skip_encoding_btf_decl_tag", no_argument, NULL, P_SKIP_DECL_TAG },
+	{ "skip_encoding_btf_type_tag", no_argument, NULL, P_SKIP_TYPE_TAG },
+	{ "skip_encoding_btf_enum64", no_argument, NULL, P_SKIP_ENUM64 },
+	{ "skip_encoding_btf_inconsistent_proto", no_argument, NULL, P_SKIP_INCONSISTENT },
+	{ "btf_encode_force", no_argument, NULL, P_ENCODE_FORCE },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "version", no_argument, NULL, P_VERSION },
+	{ "numeric_version", no_argument, NULL, P_NUMERIC_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 1: handled, 0: not an option of ours, <0: error */
+static int parse_option(struct pahole_cli *p, int c)
+{
+	switch (c) {
+	case 'J':
+		p->encode = true;
+		return 1;
+	case 'j':
+		if (cli_parse_jobs(optarg, &p->jobs)) {
+			fprintf(stderr, "%s: invalid job count '%s'\n", prog, optarg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'V':
+		p->cli.verbose++;
+		return 1;
+	case P_DETACHED:
+		p->detached = optarg;
+		return 1;
+	case P_BTF_BASE:
+		p->base_path = optarg;
+		return 1;
+	case P_FEATURES:
+	case P_FEATURES_STRICT:
+		return parse_features(p, optarg, c == P_FEATURES_STRICT) ?: 1;
+	case P_LANG_EXCLUDE:
+		return check_lang_exclude(optarg) ?: 1;
+	case P_GEN_FLOATS:
+		p->on[F_FLOAT] = true;
+		return 1;
+	case P_GEN_OPTIMIZED:
+		p->on[F_OPTIMIZED_FUNC] = true;
+		return 1;
+	case P_GEN_ALL:
+		enable_default_set(p);
+		return 1;
+	case P_SKIP_VARS:
+		p->on[F_VAR] = false;
+		return 1;
+	case P_SKIP_DECL_TAG:
+		p->on[F_DECL_TAG] = false;
+		return 1;
+	case P_SKIP_TYPE_TAG:
+		p->on[F_TYPE_TAG] = false;
+		return 1;
+	case P_SKIP_ENUM64:
+		p->on[F_ENUM64] = false;
+		return 1;
+	case P_SKIP_INCONSISTENT:
+		p->on[F_CONSISTENT_FUNC] = true;
+		return 1;
+	case P_ENCODE_FORCE:
+		p->on[F_ENCODE_FORCE] = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The library's options for the features selected. */
+static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
+{
+	o->jobs = p->jobs;
+	o->funcs = D2B_FUNCS_KERNEL;
+	o->consistent_funcs = p->on[F_CONSISTENT_FUNC];
+	o->kfunc_tags = p->on[F_DECL_TAG_KFUNCS];
+	o->vars = p->on[F_GLOBAL_VAR] ? D2B_VARS_ALL : p->on[F_VAR] ? D2B_VARS_PERCPU : D2B_VARS_NONE;
+	o->no_float = !p->on[F_FLOAT];
+	o->no_enum64 = !p->on[F_ENUM64];
+	o->skip_decl_tags = !p->on[F_DECL_TAG];
+	o->skip_type_tags = !p->on[F_TYPE_TAG];
+	o->flatten_arrays = true;	/* pahole's form: modules must match its bases */
+}
+
+static int encode(struct pahole_cli *p, const char *file)
+{
+	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &p->cli };
+	struct d2b_btf *base = NULL, *btf = NULL;
+	char errbuf[512] = "";
+	int err, rc = 1;
+
+	to_opts(p, &opts);
+	if (p->on[F_DISTILLED_BASE] && p->base_path && !p->detached) {
+		fprintf(stderr, "%s: %s: distilled_base: .BTF.base is not implemented yet\n",
+			prog, file);
+		return 1;
+	}
+	if (p->base_path && cli_load_btf(p->base_path, NULL, &base) < 0)
+		goto out;
+	if (d2b_convert_file(file, base, &opts, &btf) < 0)
+		goto out;	/* the library reported the error */
+	if (p->detached) {
+		err = d2b_btf__write_raw(btf, p->detached);
+		if (err < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, p->detached, strerror(-err));
+			goto out;
+		}
+	} else {
+		err = d2b_elf__write_btf(file, btf, NULL, errbuf, sizeof(errbuf));
+		if (err < 0) {
+			if (errbuf[0])
+				fprintf(stderr, "%s: %s\n", prog, errbuf);
+			else
+				fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(-err));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	d2b_btf__free(btf);
+	d2b_btf__free(base);
+	return rc;
+}
+
+int pahole_main(int argc, char **argv)
+{
+	struct pahole_cli p = { 0 };
+	int c, r;
+
+	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	set_defaults(&p);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":Jj::Vh", pahole_options, NULL)) != -1) {
+		switch (c) {
+		case P_SUPPORTED:
+			print_features();
+			return 0;
+		case P_VERSION:
+			printf("v%d.%d\n", PAHOLE_MAJOR, PAHOLE_MINOR);
+			return 0;
+		case P_NUMERIC_VERSION:
+			printf("%d%02d\n", PAHOLE_MAJOR, PAHOLE_MINOR);
+			return 0;
+		case 'h':
+			pahole_usage(stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "%s: option '%s' needs an argument\n", prog, argv[optind - 1]);
+			return 2;
+		case '?':
+			fprintf(stderr, "%s: pahole option '%s' is not supported (dwarf2btf only "
+				"encodes BTF; see --help)\n", prog, argv[optind - 1]);
+			return 2;
+		default:
+			r = parse_option(&p, c);
+			if (r < 0)
+				return 2;
+			break;
+		}
+	}
+	if (!p.encode && !p.detached) {
+		fprintf(stderr, "%s: nothing to do: only BTF encoding (-J or "
+			"--btf_encode_detached) is supported\n", prog);
+		return 2;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog, optind >= argc ? "no input file" :
+			"only one input file is supported");
+		return 2;
+	}
+	return encode(&p, argv[optind]);
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The function symbols of an ELF file, sorted by name, and its kfuncs.
+ *
+ * Symbols: every STT_FUNC symbol gives (name cut at the first '.', address);
+ * sorting by (name, address) puts a name's addresses side by side, so one
+ * pass keeps one entry per name and notes names with several addresses.
+ *
+ * kfuncs: the kernel's BTF_KFUNCS_START() makes a "set8" in .BTF_ids, a
+ * symbol __BTF_ID__set8__<set> over { u32 cnt; u32 flags; { u32 id;
+ * u32 flags; } pairs[] } whose flags have bit 0 (BTF_SET8_KFUNCS) set;
+ * each BTF_ID_FLAGS(func, name, flags) inside it is a symbol
+ * __BTF_ID__func__<name>__<n> at its pair.  A function symbol inside a
+ * kfunc set's range is a kfunc, with that pair's flags.  The section is
+ * read as 32-bit words in the file's byte order.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/elf_funcs.h"
+
+enum {
+	BTF_SET8_KFUNCS = 1 << 0,
+};
+
+static const char set8_prefix[] = "__BTF_ID__set8__";
+static const char func_prefix[] = "__BTF_ID__func__";
+
+struct elf_func {
+	char *name;
+	uint64_t addr;
+	bool ambiguous;
+	bool kfunc;
+	uint32_t kfunc_flags;
+};
+
+struct elf_funcs {
+	struct elf_func *funcs;
+	size_t nr;
+};
+
+/* foo.cold and foo.part.N are pieces of foo, not functions of their own */
+static bool is_function_piece(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
+}
+
+static int func_cmp(const void *pa, const void *pb)
+{
+	const struct elf_func *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int name_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct elf_func *)elem)->name);
+}
+
+static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *ret)
+{
+	Elf_Scn *scn = NULL, *dynsym = NULL;
+	GElf_Shdr dyn_shdr;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		if (shdr.sh_type == SHT_SYMTAB) {
+			*ret = shdr;
+			return scn;
+		}
+		if (shdr.sh_type == SHT_DYNSYM && !dynsym) {
+			dynsym = scn;
+			dyn_shdr = shdr;
+		}
+	}
+	if (dynsym)
+		*ret = dyn_shdr;
+	return dynsym;
+}
+
+static int collect_funcs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const GElf_Shdr *shdr)
+{
+	size_t i, n = shdr->sh_entsize ? shdr->sh_size / shdr->sh_entsize : 0;
+
+	ef->funcs = calloc(n ? n : 1, sizeof(*ef->funcs));
+	if (!ef->funcs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const char *name, *dot;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(syms, (int)i, &sym))
+			return -EBADMSG;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (!name || !*name || is_function_piece(name))
+			continue;
+		dot = strchr(name, '.');
+		ef->funcs[ef->nr].name = dot ? strndup(name, dot - name) : strdup(name);
+		if (!ef->funcs[ef->nr].name)
+			return -ENOMEM;
+		ef->funcs[ef->nr].addr = sym.st_value;
+		ef->nr++;
+	}
+	return 0;
+}
+
+/* One entry per name, noting names with several addresses. */
+static void unique_names(struct elf_funcs *ef)
+{
+	size_t i, j, out = 0;
+
+	qsort(ef->funcs, ef->nr, sizeof(*ef->funcs), func_cmp);
+	for (i = 0; i < ef->nr; i = j) {
+		struct elf_func f = ef->funcs[i];
+
+		for (j = i + 1; j < ef->nr && !strcmp(ef->funcs[j].name, f.name); j++) {
+			if (ef->funcs[j].addr != f.addr)
+				f.ambiguous = true;
+			free(ef->funcs[j].name);
+		}
+		ef->funcs[out++] = f;
+	}
+	ef->nr = out;
+}
+
+/* "__BTF_ID__func__vfs_close__12" -> "vfs_close" (in buf), or NULL */
+static const char *kfunc_name(const char *sym, char *buf, size_t size)
+{
+	const char *s = sym + sizeof(func_prefix) - 1, *end;
+	size_t len;
+
+	if (strncmp(sym, func_prefix, sizeof(func_prefix) - 1) != 0)
+		return NULL;
+	end = s + strlen(s);
+	while (end > s && end[-1] >= '0' && end[-1] <= '9')
+		end--;
+	if (end - s < 3 || end[-1] != '_' || end[-2] != '_')
+		return NULL;
+	len = (size_t)(end - 2 - s);
+	if (len == 0 || len >= size)
+		return NULL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The word at byte offset off of .BTF_ids, if it is inside. */
+static bool ids_word(Elf_Data *ids, uint64_t off, uint32_t *ret)
+{
+	if (off % 4 || off + 4 > ids->d_size)
+		return false;
+	*ret = ((const uint32_t *)ids->d_buf)[off / 4];
+	return true;
+}
+
+struct range {
+	uint64_t start, end;
+};
+
+static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const GElf_Shdr *shdr)
+{
+	size_t i, n = shdr->sh_entsize ? shdr->sh_size / shdr->sh_entsize : 0, nr_sets = 0;
+	size_t shstrndx, ids_ndx = 0;
+	struct range *sets = NULL;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr ids_shdr;
+	Elf_Data *ids = NULL;
+	int err = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &ids_shdr))
+			continue;
+		name = elf_strptr(elf, shstrndx, ids_shdr.sh_name);
+		if (name && !strcmp(name, ".BTF_ids") && ids_shdr.sh_type != SHT_NOBITS) {
+			ids_ndx = elf_ndxscn(scn);
+			ids = elf_getdata_rawchunk(elf, ids_shdr.sh_offset, ids_shdr.sh_size,
+						   ELF_T_WORD);
+			break;
+		}
+	}
+	if (!ids)
+		return 0;
+	sets = calloc(n ? n : 1, sizeof(*sets));
+	if (!sets)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const char *name;
+		GElf_Sym sym;
+		uint32_t flags;
+
+		if (!gelf_getsym(syms, (int)i, &sym) || sym.st_shndx != ids_ndx)
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		if (!name || strncmp(name, set8_prefix, sizeof(set8_prefix) - 1) != 0)
+			continue;
+		if (sym.st_value < ids_shdr.sh_addr ||
+		    !ids_word(ids, sym.st_value - ids_shdr.sh_addr + 4, &flags))
+			continue;
+		if (flags & BTF_SET8_KFUNCS) {
+			sets[nr_sets].start = sym.st_value;
+			sets[nr_sets].end = sym.st_value + sym.st_size;
+			nr_sets++;
+		}
+	}
+	for (i = 0; i < n && nr_sets; i++) {
+		char buf[512];
+		const char *name, *fname;
+		struct elf_func *f;
+		GElf_Sym sym;
+		uint32_t flags;
+		size_t s;
+
+		if (!gelf_getsym(syms, (int)i, &sym) || sym.st_shndx != ids_ndx)
+			continue;
+		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+		fname = name ? kfunc_name(name, buf, sizeof(buf)) : NULL;
+		if (!fname)
+			continue;
+		for (s = 0; s < nr_sets; s++) {
+			if (sets[s].start <= sym.st_value && sym.st_value < sets[s].end)
+				break;
+		}
+		/* the pair is { id, flags }: the symbol is at id */
+		if (s == nr_sets || !ids_word(ids, sym.st_value - ids_shdr.sh_addr + 4, &flags))
+			continue;
+		f = bsearch(fname, ef->funcs, ef->nr, sizeof(*ef->funcs), name_cmp);
+		if (f) {
+			f->kfunc = true;
+			f->kfunc_flags = flags;
+		}
+	}
+	free(sets);
+	return err;
+}
+
+int elf_funcs__new(Elf *elf, struct elf_funcs **ret)
+{
+	struct elf_funcs *ef = calloc(1, sizeof(*ef));
+	Elf_Data *syms;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	int err = 0;
+
+	*ret = NULL;
+	if (!ef)
+		return -ENOMEM;
+	scn = find_symtab(elf, &shdr);
+	if (scn) {
+		syms = elf_getdata(scn, NULL);
+		if (!syms)
+			err = -EBADMSG;
+		if (!err)
+			err = collect_funcs(ef, elf, syms, &shdr);
+		if (!err) {
+			unique_names(ef);
+			err = collect_kfuncs(ef, elf, syms, &shdr);
+		}
+	}
+	if (err) {
+		elf_funcs__free(ef);
+		return err;
+	}
+	*ret = ef;
+	return 0;
+}
+
+void elf_funcs__free(struct elf_funcs *ef)
+{
+	size_t i;
+
+	if (!ef)
+		return;
+	for (i = 0; i < ef->nr; i++)
+		free(ef->funcs[i].name);
+	free(ef->funcs);
+	free(ef);
+}
+
+size_t elf_funcs__count(const struct elf_funcs *ef)
+{
+	return ef->nr;
+}
+
+bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_func_info *ret)
+{
+	const struct elf_func *f;
+
+	if (!ef->nr)
+		return false;
+	f = bsearch(name, ef->funcs, ef->nr, sizeof(*ef->funcs), name_cmp);
+	if (!f)
+		return false;
+	ret->ambiguous = f->ambiguous;
+	ret->kfunc = f->kfunc;
+	ret->kfunc_flags = f->kfunc_flags;
+	return true;
+}

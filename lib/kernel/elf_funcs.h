@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct elf_funcs: the function symbols of an ELF file, by the name DWARF
+ * gives the function, and the kfuncs its .BTF_ids section lists.
+ *
+ * A symbol's name is cut at its first '.' (foo.isra.0, foo.constprop.1 are
+ * foo); pieces of a function (foo.cold, foo.part.0) are not functions.  A
+ * name whose symbols have more than one address is "ambiguous": the BTF
+ * FUNC could describe either.
+ */
+#ifndef D2B_KERNEL_ELF_FUNCS_H
+#define D2B_KERNEL_ELF_FUNCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libelf.h>
+
+struct elf_funcs;
+
+/* kfunc flags of a BTF_ID_FLAGS() entry that change the BTF */
+enum elf_kfunc_flags {
+	ELF_KF_FASTCALL = 1 << 12,	/* DECL_TAG "bpf_fastcall" */
+};
+
+struct elf_func_info {
+	bool ambiguous;		/* several addresses */
+	bool kfunc;		/* in a kfunc set of .BTF_ids */
+	uint32_t kfunc_flags;	/* its BTF_ID_FLAGS() */
+};
+
+/* Read elf's symbol table (.symtab, else .dynsym) and .BTF_ids.  An ELF
+ * file without symbols gives an empty table.  -EBADMSG: a malformed table. */
+int elf_funcs__new(Elf *elf, struct elf_funcs **ret);
+void elf_funcs__free(struct elf_funcs *ef);
+/* How many distinct function names */
+size_t elf_funcs__count(const struct elf_funcs *ef);
+/* Look up a function by its DWARF name: false if no symbol has it. */
+bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_func_info *ret);
+
+#endif

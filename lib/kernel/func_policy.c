@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The kernel's function policy, as pahole 1.31 applies it to kernel builds.
+ *
+ * Input: the merged BTF, and one record per (unit, function) with its FUNC
+ * there.  Units saw a function with code; the merge made equal FUNCs one, so
+ * a name with several FUNC IDs has prototypes that differ in some way.
+ *
+ * Pass 1: sort the records by (name, unit order).
+ * Pass 2, per name:
+ *   - the name must be an ELF function symbol (when the file has any; a
+ *     file without function symbols keeps its external functions);
+ *   - with consistent_funcs, the name is left out when
+ *       its prototypes differ (compared loosely, as pahole does: named
+ *       types by name, a const on one side ignored, function pointers by
+ *       return type and arity), or
+ *       a unit saw a parameter in another register than the ABI's, or
+ *       its ELF symbols have several addresses;
+ *   - otherwise one FUNC stays, the first met, and the others go.
+ * Output: a drop mark per FUNC; lib/merge/prune.c removes them with their
+ * DECL_TAGs and the prototypes nothing else uses.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf/btf.h"
+#include "kernel/elf_funcs.h"
+#include "kernel/func_policy.h"
+#include "unit/unit.h"
+
+enum {
+	LOOSE_MAX_STEPS = 64,	/* reference chains followed when comparing */
+};
+
+struct entry {
+	const char *name;
+	uint32_t id;
+	uint32_t flags;
+	size_t seq;
+};
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* STRUCT for a FWD of a struct, UNION for one of a union */
+static unsigned int kind_fwd_as(const struct d2b_type *t)
+{
+	return d2b_kind(t) == D2B_KIND_FWD ? btf_fwd_kind(t) : d2b_kind(t);
+}
+
+/* pahole's types__match(): equal enough to be one function's prototype */
+static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
+{
+	int steps;
+
+	for (steps = 0; steps < LOOSE_MAX_STEPS; steps++) {
+		const struct d2b_type *ta, *tb;
+		unsigned int ka, kb;
+
+		if (a == b)
+			return true;
+		if (!a || !b)
+			return false;
+		ta = d2b_btf__type(btf, a);
+		tb = d2b_btf__type(btf, b);
+		if (!ta || !tb)
+			return false;
+		ka = kind_fwd_as(ta);
+		kb = kind_fwd_as(tb);
+		if (ka != kb) {
+			if (ka == D2B_KIND_CONST) {
+				a = ta->type;
+				continue;
+			}
+			if (kb == D2B_KIND_CONST) {
+				b = tb->type;
+				continue;
+			}
+			return false;
+		}
+		switch (ka) {
+		case D2B_KIND_INT:
+			if (ta->size != tb->size || btf_int_word(ta) != btf_int_word(tb))
+				return false;
+			return !strcmp(d2b_btf__name(btf, a), d2b_btf__name(btf, b));
+		case D2B_KIND_FLOAT:
+			if (ta->size != tb->size)
+				return false;
+			return !strcmp(d2b_btf__name(btf, a), d2b_btf__name(btf, b));
+		case D2B_KIND_TYPEDEF:
+		case D2B_KIND_STRUCT:
+		case D2B_KIND_UNION:
+		case D2B_KIND_ENUM:
+		case D2B_KIND_ENUM64:
+			return !strcmp(d2b_btf__name(btf, a), d2b_btf__name(btf, b));
+		case D2B_KIND_PTR:
+		case D2B_KIND_VOLATILE:
+		case D2B_KIND_CONST:
+		case D2B_KIND_RESTRICT:
+		case D2B_KIND_TYPE_TAG:
+			a = ta->type;
+			b = tb->type;
+			break;
+		case D2B_KIND_ARRAY:
+			if (btf_array(ta)->nelems != btf_array(tb)->nelems)
+				return false;
+			a = btf_array(ta)->type;
+			b = btf_array(tb)->type;
+			break;
+		case D2B_KIND_FUNC_PROTO:
+			/* as pahole 1.31: arity and return type only */
+			if (d2b_vlen(ta) != d2b_vlen(tb))
+				return false;
+			a = ta->type;
+			b = tb->type;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/* Two FUNCs of one name: do their prototypes match (loosely)? */
+static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb)
+{
+	const struct d2b_type *pa = d2b_btf__type(btf, d2b_btf__type(btf, fa)->type);
+	const struct d2b_type *pb = d2b_btf__type(btf, d2b_btf__type(btf, fb)->type);
+	unsigned int i, n;
+
+	if (!pa || !pb || d2b_kind(pa) != D2B_KIND_FUNC_PROTO || d2b_kind(pb) != D2B_KIND_FUNC_PROTO)
+		return false;
+	n = d2b_vlen(pa);
+	if (n != d2b_vlen(pb) || !loose_equal(btf, pa->type, pb->type))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type))
+			return false;
+	}
+	return true;
+}
+
+/* Decide one name's records [first, end). */
+static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t n,
+		       const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+		       func_policy_note_fn note, void *note_arg)
+{
+	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
+	struct elf_func_info info = { 0 };
+	const char *why = NULL;
+	int dropped = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		flags |= e[i].flags;
+	if (elf_funcs__count(ef)) {
+		if (!elf_funcs__find(ef, e[0].name, &info))
+			why = "no ELF function symbol";
+	} else if (!(flags & UNIT_FUNC_EXTERNAL)) {
+		why = "static, and the file has no function symbols";
+	}
+	if (!why && consistent) {
+		if (flags & UNIT_FUNC_UNEXPECTED_REG)
+			why = "a parameter is not in the ABI's register";
+		else if (flags & UNIT_FUNC_CLONE_CHANGED)
+			why = "a clone of it takes other parameters";
+		else if (info.ambiguous)
+			why = "its symbols have several addresses";
+		for (i = 1; i < n && !why; i++) {
+			if (e[i].id != keep && !protos_match(btf, keep, e[i].id))
+				why = "prototypes differ between compile units";
+		}
+	}
+	if (why) {
+		note(note_arg, "function '%s' left out: %s", e[0].name, why);
+		keep = 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (e[i].id != keep && !drop[e[i].id - start]) {
+			drop[e[i].id - start] = 1;
+			dropped++;
+		}
+	}
+	return dropped;
+}
+
+int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
+			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+			func_policy_note_fn note, void *note_arg)
+{
+	struct entry *e = calloc(nr ? nr : 1, sizeof(*e));
+	size_t i, j;
+	int r, dropped = 0;
+
+	if (!e)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		e[i].name = d2b_btf__name(btf, recs[i].id);
+		e[i].id = recs[i].id;
+		e[i].flags = recs[i].flags;
+		e[i].seq = i;
+		if (!e[i].name) {
+			free(e);
+			return -EINVAL;
+		}
+	}
+	qsort(e, nr, sizeof(*e), entry_cmp);
+	for (i = 0; i < nr; i = j) {
+		for (j = i + 1; j < nr && !strcmp(e[j].name, e[i].name); j++)
+			;
+		r = select_name(btf, &e[i], j - i, ef, consistent, drop, note, note_arg);
+		dropped += r;
+	}
+	free(e);
+	return dropped;
+}
+
+int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef)
+{
+	uint32_t id, end = d2b_btf__end_id(btf);
+	int err, tagged = 0;
+
+	for (id = d2b_btf__start_id(btf); id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		struct elf_func_info info;
+
+		if (d2b_kind(t) != D2B_KIND_FUNC ||
+		    !elf_funcs__find(ef, d2b_btf__name(btf, id), &info) || !info.kfunc)
+			continue;
+		err = d2b_btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
+		if (err < 0)
+			return err;
+		if (info.kfunc_flags & ELF_KF_FASTCALL) {
+			err = d2b_btf__add_decl_tag(btf, "bpf_fastcall", id, -1);
+			if (err < 0)
+				return err;
+		}
+		tagged++;
+	}
+	return tagged;
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Pruning FUNCs from a merged BTF.
+ *
+ * Pass 1, mark: a DECL_TAG on a dropped FUNC (or on one of its parameters)
+ * goes with it.  A FUNC_PROTO goes when dropped FUNCs used it and no type
+ * that stays does: count, per prototype, the references from types that
+ * stay; a prototype only dropped FUNCs name has none.  (The types under the
+ * prototype stay: they are the units' types, as pahole keeps them.)
+ * Pass 2, copy: the types that stay, in order, into a new BTF over the same
+ * base, their type IDs translated and their strings added anew (so strings
+ * only dropped types used are gone).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf/btf.h"
+#include "merge/prune.h"
+
+static void mark(const struct d2b_btf *btf, uint8_t *drop, uint32_t *refs)
+{
+	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id;
+
+	for (id = start; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+
+		if (d2b_kind(t) == D2B_KIND_DECL_TAG && t->type >= start && drop[t->type - start])
+			drop[id - start] = 1;
+	}
+	for (id = start; id < end; id++) {
+		struct btf_field_iter it;
+		uint32_t *f;
+
+		if (drop[id - start])
+			continue;
+		btf_field_iter__init(&it, (struct d2b_type *)d2b_btf__type(btf, id), BTF_FIELD_IDS);
+		while ((f = btf_field_iter__next(&it)) != NULL) {
+			if (*f >= start && *f < end)
+				refs[*f - start]++;
+		}
+	}
+	for (id = start; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+
+		if (!drop[id - start] || d2b_kind(t) != D2B_KIND_FUNC)
+			continue;
+		if (t->type >= start && !refs[t->type - start])
+			drop[t->type - start] = 1;
+	}
+}
+
+static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
+		struct d2b_btf *out)
+{
+	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id, next = start;
+	uint32_t *words = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	for (id = 0; id < start; id++)
+		map[id] = id;
+	for (id = start; id < end; id++)
+		map[id] = drop[id - start] ? 0 : next++;
+	for (id = start; id < end && !err; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		size_t n = btf_type_words(t);
+		struct btf_field_iter it;
+		uint32_t *f;
+		int r;
+
+		if (drop[id - start])
+			continue;
+		if (n > cap) {
+			uint32_t *w = realloc(words, n * sizeof(*w));
+
+			if (!w) {
+				err = -ENOMEM;
+				break;
+			}
+			words = w;
+			cap = n;
+		}
+		memcpy(words, t, n * sizeof(*words));
+		btf_field_iter__init(&it, (struct d2b_type *)words, BTF_FIELD_IDS);
+		while ((f = btf_field_iter__next(&it)) != NULL)
+			*f = map[*f];
+		btf_field_iter__init(&it, (struct d2b_type *)words, BTF_FIELD_STRS);
+		while ((f = btf_field_iter__next(&it)) != NULL && !err) {
+			if (*f < btf_start_str(btf))
+				continue;	/* the base's string */
+			r = d2b_btf__add_str(out, d2b_btf__str(btf, *f));
+			if (r < 0)
+				err = r;
+			else
+				*f = (uint32_t)r;
+		}
+		if (!err) {
+			r = d2b_btf__add_raw(out, (const struct d2b_type *)words);
+			if (r < 0)
+				err = r;
+			else if ((uint32_t)r != map[id])
+				err = -EINVAL;
+		}
+	}
+	free(words);
+	return err;
+}
+
+int prune__funcs(const struct d2b_btf *btf, uint8_t *drop, struct d2b_btf **ret,
+		 uint32_t **ret_map)
+{
+	uint32_t n = d2b_btf__nr_types(btf), end = d2b_btf__end_id(btf);
+	uint32_t *refs = calloc(n ? n : 1, sizeof(*refs));
+	uint32_t *map = calloc(end, sizeof(*map));
+	struct d2b_btf *out = d2b_btf__new(d2b_btf__base(btf));
+	int err = -ENOMEM;
+
+	*ret = NULL;
+	*ret_map = NULL;
+	if (!refs || !map || !out)
+		goto out;
+	d2b_btf__set_endian(out, d2b_btf__endian(btf));
+	mark(btf, drop, refs);
+	err = copy(btf, drop, map, out);
+out:
+	free(refs);
+	if (err) {
+		free(map);
+		d2b_btf__free(out);
+		return err;
+	}
+	*ret = out;
+	*ret_map = map;
+	return 0;
+}
