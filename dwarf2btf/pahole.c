@@ -318,20 +318,25 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 static int encode(struct pahole_cli *p, const char *file)
 {
 	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &p->cli };
-	struct d2b_btf *base = NULL, *btf = NULL;
+	struct d2b_btf *base = NULL, *btf = NULL, *dist_base = NULL, *dist_split = NULL;
 	char errbuf[512] = "";
 	int err, rc = 1;
 
 	to_opts(p, &opts);
-	if (p->on[F_DISTILLED_BASE] && p->base_path && !p->detached) {
-		fprintf(stderr, "%s: %s: distilled_base: .BTF.base is not implemented yet\n",
-			prog, file);
-		return 1;
-	}
 	if (p->base_path && cli_load_btf(p->base_path, NULL, &base) < 0)
 		goto out;
 	if (d2b_convert_file(file, base, &opts, &btf) < 0)
 		goto out;	/* the library reported the error */
+	/* as pahole: a distilled .BTF.base goes with split BTF written into
+	 * the ELF file, never with raw output */
+	if (p->on[F_DISTILLED_BASE] && base && !p->detached) {
+		err = d2b_btf__distill_base(btf, &dist_base, &dist_split);
+		if (err < 0) {
+			fprintf(stderr, "%s: %s: cannot distill the base BTF: %s\n", prog, file,
+				strerror(-err));
+			goto out;
+		}
+	}
 	if (p->detached) {
 		err = d2b_btf__write_raw(btf, p->detached);
 		if (err < 0) {
@@ -339,7 +344,8 @@ static int encode(struct pahole_cli *p, const char *file)
 			goto out;
 		}
 	} else {
-		err = d2b_elf__write_btf(file, btf, NULL, errbuf, sizeof(errbuf));
+		err = d2b_elf__write_btf(file, dist_split ? dist_split : btf, dist_base, errbuf,
+					 sizeof(errbuf));
 		if (err < 0) {
 			if (errbuf[0])
 				fprintf(stderr, "%s: %s\n", prog, errbuf);
@@ -350,6 +356,8 @@ static int encode(struct pahole_cli *p, const char *file)
 	}
 	rc = 0;
 out:
+	d2b_btf__free(dist_split);
+	d2b_btf__free(dist_base);
 	d2b_btf__free(btf);
 	d2b_btf__free(base);
 	return rc;

@@ -235,6 +235,18 @@ int d2b_btf__add_type_tag(struct d2b_btf *btf, const char *value, uint32_t type)
  * trailing records; name and string fields are offsets into this btf. */
 int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *t);
 
+/*
+ * Distill split's base (.BTF.base for out-of-tree modules): *ret_base gets
+ * the base types the split BTF needs, in the form the kernel relocates by
+ * name and size (named INT FLOAT FWD as they are, named STRUCT UNION ENUM as
+ * member-less types of their size); *ret_split gets split's types over it,
+ * plus the referenced base types the distilled base cannot hold (anonymous
+ * ones, pointers, arrays, typedefs, ...).  Free *ret_split before *ret_base.
+ * -EINVAL: split is not split BTF, or references a base VAR/FUNC/DATASEC.
+ */
+int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base,
+			  struct d2b_btf **ret_split);
+
 /* ---------------------------------------------------------------------
  * Raw BTF in and out
  * ------------------------------------------------------------------- */

@@ -616,6 +616,36 @@ int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *src)
 	return id;
 }
 
+int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map)
+{
+	const struct d2b_type *t = d2b_btf__type(src, id);
+	struct btf_field_iter it;
+	struct d2b_type *nt;
+	uint32_t *f;
+	size_t n;
+	int r, nid;
+
+	if (!t || id == 0)
+		return -EINVAL;
+	n = btf_type_words(t);
+	/* strings live apart from types: adding them leaves nt in place */
+	nid = btf_new_type(dst, n, &nt);
+	if (nid < 0)
+		return nid;
+	memcpy(nt, t, n * 4);
+	btf_field_iter__init(&it, nt, BTF_FIELD_IDS);
+	while ((f = btf_field_iter__next(&it)) != NULL)
+		*f = map[*f];
+	btf_field_iter__init(&it, nt, BTF_FIELD_STRS);
+	while ((f = btf_field_iter__next(&it)) != NULL) {
+		r = d2b_btf__add_str(dst, d2b_btf__str(src, *f));
+		if (r < 0)
+			return r;
+		*f = (uint32_t)r;
+	}
+	return nid;
+}
+
 /* ---- field iterator ---- */
 
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which)

@@ -96,6 +96,13 @@ struct btf_field_iter {
 	unsigned int nseg, s, i;
 };
 
+/*
+ * Append a copy of src's type id to dst: type IDs translated through map
+ * (indexed by src IDs, covering all of them; map[0] = 0), strings added to
+ * dst (or found in its base).  Returns the new ID.
+ */
+int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
+
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);
 uint32_t *btf_field_iter__next(struct btf_field_iter *it);
 

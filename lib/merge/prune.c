@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "btf/btf.h"
 #include "merge/prune.h"
@@ -54,57 +53,22 @@ static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
 		struct d2b_btf *out)
 {
 	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id, next = start;
-	uint32_t *words = NULL;
-	size_t cap = 0;
-	int err = 0;
+	int r;
 
 	for (id = 0; id < start; id++)
 		map[id] = id;
 	for (id = start; id < end; id++)
 		map[id] = drop[id - start] ? 0 : next++;
-	for (id = start; id < end && !err; id++) {
-		const struct d2b_type *t = d2b_btf__type(btf, id);
-		size_t n = btf_type_words(t);
-		struct btf_field_iter it;
-		uint32_t *f;
-		int r;
-
+	for (id = start; id < end; id++) {
 		if (drop[id - start])
 			continue;
-		if (n > cap) {
-			uint32_t *w = realloc(words, n * sizeof(*w));
-
-			if (!w) {
-				err = -ENOMEM;
-				break;
-			}
-			words = w;
-			cap = n;
-		}
-		memcpy(words, t, n * sizeof(*words));
-		btf_field_iter__init(&it, (struct d2b_type *)words, BTF_FIELD_IDS);
-		while ((f = btf_field_iter__next(&it)) != NULL)
-			*f = map[*f];
-		btf_field_iter__init(&it, (struct d2b_type *)words, BTF_FIELD_STRS);
-		while ((f = btf_field_iter__next(&it)) != NULL && !err) {
-			if (*f < btf_start_str(btf))
-				continue;	/* the base's string */
-			r = d2b_btf__add_str(out, d2b_btf__str(btf, *f));
-			if (r < 0)
-				err = r;
-			else
-				*f = (uint32_t)r;
-		}
-		if (!err) {
-			r = d2b_btf__add_raw(out, (const struct d2b_type *)words);
-			if (r < 0)
-				err = r;
-			else if ((uint32_t)r != map[id])
-				err = -EINVAL;
-		}
+		r = btf_add_copy(out, btf, id, map);
+		if (r < 0)
+			return r;
+		if ((uint32_t)r != map[id])
+			return -EINVAL;
 	}
-	free(words);
-	return err;
+	return 0;
 }
 
 int prune__funcs(const struct d2b_btf *btf, uint8_t *drop, struct d2b_btf **ret,
