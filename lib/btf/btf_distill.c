@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "base/vec.h"
 
 /* Base kinds a split BTF may reference (a VAR, FUNC or DATASEC may not) */
 static bool distillable(unsigned int kind)
@@ -98,21 +99,16 @@ static int mark_needed(const struct d2b_btf *split, uint8_t *mark)
 				if (!*f || *f >= start || mark[*f])
 					continue;
 				b = d2b_btf__type(split, *f);
-				if (!b || !distillable(d2b_kind(b)))
-					return -EINVAL;
+				if (!b || !distillable(d2b_kind(b))) {
+					err = -EINVAL;	/* (after freeing the stack) */
+					break;
+				}
 				mark[*f] = 1;
 				if (btf_kind_is_composite(d2b_kind(b)) && b->name_off)
 					continue;
-				if (nr == cap) {
-					uint32_t *s = realloc(stack, (cap ? cap * 2 : 64) * sizeof(*s));
-
-					if (!s) {
-						err = -ENOMEM;
-						break;
-					}
-					stack = s;
-					cap = cap ? cap * 2 : 64;
-				}
+				err = VEC_RESERVE(stack, cap, nr, 1);
+				if (err)
+					break;
 				stack[nr++] = *f;
 			}
 			if (err || !nr)
