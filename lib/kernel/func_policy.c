@@ -18,7 +18,9 @@
  *       its ELF symbols have several addresses;
  *   - otherwise one FUNC stays, the first met, and the others go.
  * Output: a drop mark per FUNC; lib/merge/prune.c removes them with their
- * DECL_TAGs and the prototypes nothing else uses.
+ * DECL_TAGs and the prototypes nothing else uses.  In split BTF (a module),
+ * a record whose FUNC the merge found in the base takes part in the
+ * comparison, and a FUNC equal to the base's is not repeated.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -184,6 +186,10 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 		keep = 0;
 	}
 	for (i = 0; i < n; i++) {
+		/* a FUNC the merge found in the base (split BTF) is not ours to
+		 * drop: it only took part in the comparison */
+		if (e[i].id < start)
+			continue;
 		if (e[i].id != keep && !drop[e[i].id - start]) {
 			drop[e[i].id - start] = 1;
 			dropped++;
