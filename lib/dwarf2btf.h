@@ -360,7 +360,7 @@ int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen);
 
 /* ---------------------------------------------------------------------
- * Comparing two BTF graphs by meaning (lib/btf_compare.c)
+ * Comparing two BTF graphs by meaning (lib/btf/btf_compare.c)
  *
  * Type IDs and order do not matter: named types (INT FLOAT STRUCT UNION
  * ENUM/ENUM64 FWD TYPEDEF FUNC VAR DATASEC) are matched by kind and name
