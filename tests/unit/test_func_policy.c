@@ -30,7 +30,9 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 	char strtab[4096] = "";
 	size_t str_len = 1, i;
 	static const char shstrtab[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	static char text_buf[64];
 	GElf_Sym *st = calloc(n + 1, sizeof(*st));
+	void *symbuf = calloc(n + 1, sizeof(Elf64_Sym));
 	Elf_Scn *text, *sym, *str, *shstr;
 	Elf_Data *d;
 	GElf_Shdr sh;
@@ -38,7 +40,7 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 	int fd;
 
 	fd = mkstemp(path);
-	if (fd < 0 || !st)
+	if (fd < 0 || !st || !symbuf)
 		return NULL;
 	unlink(path);
 	elf_version(EV_CURRENT);
@@ -64,8 +66,8 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 	}
 	text = elf_newscn(e);
 	d = elf_newdata(text);
-	d->d_buf = calloc(1, 64);
-	d->d_size = 64;
+	d->d_buf = text_buf;
+	d->d_size = sizeof(text_buf);
 	gelf_getshdr(text, &sh);
 	sh.sh_name = 1;
 	sh.sh_type = SHT_PROGBITS;
@@ -74,7 +76,7 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 	sym = elf_newscn(e);
 	d = elf_newdata(sym);
 	d->d_type = ELF_T_SYM;
-	d->d_buf = calloc(n + 1, sizeof(Elf64_Sym));
+	d->d_buf = symbuf;
 	d->d_size = (n + 1) * sizeof(Elf64_Sym);
 	for (i = 0; i <= n; i++)
 		gelf_update_sym(d, (int)i, &st[i]);
@@ -87,8 +89,7 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 	gelf_update_shdr(sym, &sh);
 	str = elf_newscn(e);
 	d = elf_newdata(str);
-	d->d_buf = malloc(str_len);
-	memcpy(d->d_buf, strtab, str_len);
+	d->d_buf = strtab;
 	d->d_size = str_len;
 	gelf_getshdr(str, &sh);
 	sh.sh_name = 15;
@@ -106,6 +107,7 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 		return NULL;
 	elf_end(e);
 	free(st);
+	free(symbuf);
 	*ret_fd = fd;
 	return elf_begin(fd, ELF_C_READ, NULL);
 }
