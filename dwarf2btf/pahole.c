@@ -307,6 +307,7 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->funcs = D2B_FUNCS_KERNEL;
 	o->consistent_funcs = p->on[F_CONSISTENT_FUNC];
 	o->kfunc_tags = p->on[F_DECL_TAG_KFUNCS];
+	o->kfunc_attributes = p->on[F_ATTRIBUTES];
 	o->vars = p->on[F_GLOBAL_VAR] ? D2B_VARS_ALL : p->on[F_VAR] ? D2B_VARS_PERCPU : D2B_VARS_NONE;
 	o->no_float = !p->on[F_FLOAT];
 	o->no_enum64 = !p->on[F_ENUM64];

@@ -369,14 +369,32 @@ static int kernel_funcs(struct conv *c)
 		for (i = 0; i < c->nr_funcs; i++)
 			c->funcs[i].id = map[c->funcs[i].id];
 	}
-	if (err >= 0 && c->opts->kfunc_tags && !c->opts->skip_decl_tags)
-		err = func_policy__tag_kfuncs(c->out, ef);
+	if (err >= 0 && c->opts->kfunc_tags)
+		err = func_policy__tag_kfuncs(c->out, ef, !c->opts->skip_decl_tags,
+					      c->opts->kfunc_attributes);
 	if (err > 0)
 		err = 0;
 out:
 	free(map);
 	free(drop);
 	return err;
+}
+
+/* Does btf have an ARRAY of ARRAY (int a[5][6] the way we write it)? */
+static bool has_chained_arrays(const struct d2b_btf *btf)
+{
+	uint32_t id, end = d2b_btf__end_id(btf);
+
+	for (id = 1; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id), *e;
+
+		if (d2b_kind(t) != D2B_KIND_ARRAY)
+			continue;
+		e = d2b_btf__type(btf, btf_array(t)->type);
+		if (e && d2b_kind(e) == D2B_KIND_ARRAY)
+			return true;
+	}
+	return false;
 }
 
 /* The input's section table, for the DATASECs (*ret freed by the caller). */
@@ -400,8 +418,9 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		     struct d2b_btf **ret)
 {
 	static const struct d2b_opts default_opts;
+	struct d2b_opts o = opts ? *opts : default_opts;
 	struct dedup_opts dopts = { 0 };
-	struct conv c = { .path = path, .opts = opts ? opts : &default_opts };
+	struct conv c = { .path = path, .opts = &o };
 	const uint32_t *final_map = NULL;
 	double t0 = now(), t_open, t_finish, t_datasec;
 	char errbuf[256];
@@ -410,6 +429,10 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	int err;
 
 	*ret = NULL;
+	/* over a base that writes multi-dimensional arrays flat (pahole's),
+	 * write ours flat too, or none of the types above them would match */
+	if (base && !o.flatten_arrays && !has_chained_arrays(base))
+		o.flatten_arrays = true;
 	err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
 	if (err) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);

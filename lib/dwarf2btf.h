@@ -334,8 +334,12 @@ struct d2b_opts {
 	/* DECL_TAG "bpf_kfunc" (and "bpf_fastcall") on the functions that
 	 * .BTF_ids lists in kfunc sets */
 	bool kfunc_tags;
-	/* int a[5][6] as one ARRAY of 30 int, as pahole writes it (so that a
-	 * module's types match a base pahole made), not ARRAY 5 of ARRAY 6 */
+	/* with kfunc_tags: the pointers of arena kfuncs (KF_ARENA_* flags)
+	 * point through a TYPE_TAG "address_space(1)" with kind_flag 1 */
+	bool kfunc_attributes;
+	/* int a[5][6] as one ARRAY of 30 int, as pahole writes it, not ARRAY 5
+	 * of ARRAY 6.  Also chosen by itself over a base that has no chained
+	 * arrays (one pahole made), so that a module's types match its base's */
 	bool flatten_arrays;
 	bool no_float;			/* floats as INT (old kernels) */
 	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */

@@ -22,6 +22,10 @@ struct elf_funcs;
 /* kfunc flags of a BTF_ID_FLAGS() entry that change the BTF */
 enum elf_kfunc_flags {
 	ELF_KF_FASTCALL = 1 << 12,	/* DECL_TAG "bpf_fastcall" */
+	ELF_KF_ARENA_RET = 1 << 13,	/* returns an arena pointer */
+	ELF_KF_ARENA_ARG1 = 1 << 14,	/* takes one as first parameter */
+	ELF_KF_ARENA_ARG2 = 1 << 15,	/* ... as second */
+	ELF_KF_ARENA_MASK = ELF_KF_ARENA_RET | ELF_KF_ARENA_ARG1 | ELF_KF_ARENA_ARG2,
 };
 
 struct elf_func_info {

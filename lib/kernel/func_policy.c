@@ -229,7 +229,64 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 	return dropped;
 }
 
-int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef)
+/*
+ * An arena kfunc's pointer (KF_ARENA_RET/ARG1/ARG2): PTR -> TYPE_TAG with
+ * kind_flag 1 (an attribute) "address_space(1)" -> the pointee.  Returns
+ * the new PTR, or ptr unchanged when it is not a pointer.
+ */
+static int arena_ptr(struct d2b_btf *btf, uint32_t ptr)
+{
+	const struct d2b_type *t = d2b_btf__type(btf, ptr);
+	struct d2b_type *tag;
+	int id;
+
+	if (!t || d2b_kind(t) != D2B_KIND_PTR)
+		return (int)ptr;
+	id = d2b_btf__add_type_tag(btf, "address_space(1)", t->type);
+	if (id < 0)
+		return id;
+	tag = btf_type_mut(btf, id);
+	tag->info = d2b_info(D2B_KIND_TYPE_TAG, true, 0);
+	return d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, id);
+}
+
+/* Give FUNC id a prototype whose arena pointers carry the attribute. */
+static int tag_arena(struct d2b_btf *btf, uint32_t id, uint32_t flags)
+{
+	uint32_t proto = d2b_btf__type(btf, id)->type, types[3], i, n;
+	int r, nproto;
+
+	n = d2b_vlen(d2b_btf__type(btf, proto));
+	types[0] = d2b_btf__type(btf, proto)->type;
+	for (i = 0; i < 2; i++)
+		types[i + 1] = i < n ? btf_params(d2b_btf__type(btf, proto))[i].type : 0;
+	for (i = 0; i < 3; i++) {
+		if (!(flags & (ELF_KF_ARENA_RET << i)))
+			continue;
+		if (i > n)
+			return -EINVAL;
+		r = arena_ptr(btf, types[i]);
+		if (r < 0)
+			return r;
+		types[i] = (uint32_t)r;
+	}
+	nproto = d2b_btf__add_func_proto(btf, types[0]);
+	for (i = 0; i < n && nproto >= 0; i++) {
+		const struct d2b_param *p = &btf_params(d2b_btf__type(btf, proto))[i];
+
+		r = d2b_btf__add_param(btf, d2b_btf__str(btf, p->name_off),
+				       i < 2 ? types[i + 1] : p->type);
+		if (r < 0)
+			return r;
+	}
+	if (nproto < 0)
+		return nproto;
+	btf_type_mut(btf, id)->type = (uint32_t)nproto;
+	return 0;
+}
+
+int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef, bool decl_tags,
+			    bool arena_attrs)
 {
 	uint32_t id, end = d2b_btf__end_id(btf);
 	int err, tagged = 0;
@@ -241,6 +298,14 @@ int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef)
 		if (d2b_kind(t) != D2B_KIND_FUNC ||
 		    !elf_funcs__find(ef, d2b_btf__name(btf, id), &info) || !info.kfunc)
 			continue;
+		if (arena_attrs && (info.kfunc_flags & ELF_KF_ARENA_MASK)) {
+			err = tag_arena(btf, id, info.kfunc_flags);
+			if (err < 0)
+				return err;
+		}
+		tagged++;
+		if (!decl_tags)
+			continue;
 		err = d2b_btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
 		if (err < 0)
 			return err;
@@ -249,7 +314,6 @@ int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef)
 			if (err < 0)
 				return err;
 		}
-		tagged++;
 	}
 	return tagged;
 }

@@ -34,8 +34,13 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
 			func_policy_note_fn note, void *note_arg);
 
-/* Add DECL_TAG "bpf_kfunc" (and "bpf_fastcall") to the FUNCs of btf that ef
- * lists as kfuncs.  Returns how many functions were tagged. */
-int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef);
+/*
+ * The FUNCs of btf that ef lists as kfuncs: with decl_tags, add DECL_TAG
+ * "bpf_kfunc" (and "bpf_fastcall"); with arena_attrs, give the pointers an
+ * arena kfunc's flags name (KF_ARENA_RET/ARG1/ARG2) the attribute
+ * TYPE_TAG "address_space(1)".  Returns how many kfuncs there are.
+ */
+int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef, bool decl_tags,
+			    bool arena_attrs);
 
 #endif
