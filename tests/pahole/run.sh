@@ -1,0 +1,694 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# The pahole-compatible command line (dwarf2btf-pahole, dwarf2btf/pahole.c)
+# and the kernel policy behind it (lib/kernel, lib/merge/prune.c,
+# lib/btf/btf_distill.c):
+#
+#	tests/pahole/run.sh BUILD_DIR
+#
+# options	every option kernels pass and the rest of pahole's BTF
+#		options: -J in place, --btf_encode_detached, --btf_base (ELF
+#		and raw), -j, --btf_features (repeated, +, default, unknown
+#		names, strict), --supported_btf_features, --lang_exclude, the
+#		older flags, --version through the kernel's own
+#		scripts/pahole-version.sh, and the errors
+# policy	fixtures in this directory (gcc -g -O2; clang for tags.c),
+#		checked by name with tests/btf_check: FUNC only with an ELF
+#		function symbol, consistent_func, per-CPU and global VARs,
+#		kfunc DECL_TAGs from .BTF_ids, flattened arrays, a module's
+#		split BTF and distilled .BTF.base
+# load		every BTF made is offered to the running kernel (tests/btf_load;
+#		SKIP when the kernel cannot be asked)
+# pahole	with pahole 1.31 at $D2B_PAHOLE_REF (default
+#		/root/.cache/pahole-1.31/build/pahole; a test-only reference,
+#		SKIP without it): the same fixtures with the kernel's flags
+#		compare equal (dwarf2btf --compare), DATASEC sizes aside (ours
+#		is the section's size, pahole's the end of its last VAR), and
+#		the distilled .BTF.base is byte-identical.
+#
+# Environment:
+#	D2B_PAHOLE_REF	pahole 1.31 binary for the cross-check
+#	D2B_KERNEL_SRC_TAR  kernel source tarball holding
+#			scripts/pahole-version.sh (default
+#			/usr/src/linux-source-6.12.tar.xz); the script is
+#			cached as BUILD_DIR/tests/pahole/pahole-version.sh
+#	D2B_PAHOLE_KEEP=1  keep the work directory and print its path
+
+set -u
+
+BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+PAHOLE=$BUILD/dwarf2btf-pahole
+D2B=$BUILD/dwarf2btf
+CHECK=$BUILD/tests/btf_check
+LOAD=$BUILD/tests/btf_load
+REF=${D2B_PAHOLE_REF:-/root/.cache/pahole-1.31/build/pahole}
+KTAR=${D2B_KERNEL_SRC_TAR:-/usr/src/linux-source-6.12.tar.xz}
+CACHE=$BUILD/tests/pahole
+# what Makefile.btf passes for pahole >= 1.26
+KFLAGS=--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+FEATURES=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,distilled_base,global_var,attributes
+
+# a sanitizer report must not pass for an ordinary exit status
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86
+
+pass() { echo "PASS pahole/$1"; }
+fail() { echo "FAIL pahole/$1: $2"; }
+skip() { echo "SKIP pahole/$1: $2"; }
+# show a file's first lines as diagnostics ("#" lines go with a FAIL)
+show() { [ -s "$1" ] && head -n "${2:-6}" "$1" | sed 's/^/#   /'; return 0; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+for t in "$PAHOLE" "$D2B" "$CHECK" "$LOAD"; do
+	if [ ! -x "$t" ]; then
+		fail setup "$t missing (make O=$BUILD tests)"
+		exit 1
+	fi
+done
+if ! have gcc; then
+	skip all "gcc not installed (tests/install-deps.sh test)"
+	exit 0
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-pahole.XXXXXX")
+if [ -n "${D2B_PAHOLE_KEEP:-}" ]; then
+	echo "# work directory: $WORK"
+else
+	trap 'rm -rf "$WORK"' EXIT
+fi
+cd "$WORK" || exit 1
+
+# ---- helpers -------------------------------------------------------------
+
+# p NAME ARGS...: run dwarf2btf-pahole ARGS, output in NAME.out/NAME.err;
+# returns its exit status
+p()
+{
+	local name=$1
+	shift
+	"$PAHOLE" "$@" >"$name.out" 2>"$name.err"
+}
+
+# encodes NAME ARGS...: dwarf2btf-pahole ARGS must succeed (PASS/FAIL NAME)
+encodes()
+{
+	local name=$1 tag=${1//\//_} rc
+	shift
+	p "$tag" "$@"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "dwarf2btf-pahole $* exited $rc"
+		show "$tag.err"
+	fi
+	return $rc
+}
+
+# refused NAME WHAT ARGS...: dwarf2btf-pahole ARGS must fail with a message
+# containing WHAT
+refused()
+{
+	local name=$1 what=$2 tag=${1//\//_} rc
+	shift 2
+	p "$tag" "$@"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		fail "$name" "dwarf2btf-pahole $* succeeded"
+	elif [ $rc -ge 64 ]; then
+		fail "$name" "dwarf2btf-pahole $* crashed or a sanitizer fired (exit $rc)"
+		show "$tag.err"
+	elif ! grep -qF -- "$what" "$tag.err"; then
+		fail "$name" "exit $rc, but the message does not name '$what'"
+		show "$tag.err"
+	else
+		pass "$name"
+	fi
+}
+
+# expect NAME BTF [BASE]: the expectations on stdin (tests/btf_check's
+# grammar) hold for BTF (raw or ELF; split over BASE if given), one
+# PASS/FAIL line each
+expect()
+{
+	local name=$1 btf=$2 base=${3:-}
+	if [ ! -s "$btf" ]; then
+		cat >/dev/null
+		fail "$name" "no BTF to check ($btf)"
+		return
+	fi
+	"$CHECK" -p "pahole/$name: " ${base:+--base "$base"} "$btf" - 2>&1
+}
+
+# same_bytes NAME A B: files A and B are equal
+same_bytes()
+{
+	if [ ! -s "$2" ] || [ ! -s "$3" ]; then
+		fail "$1" "missing output ($2, $3)"
+	elif cmp -s "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "$(basename "$2") and $(basename "$3") differ"
+		cmp "$2" "$3" | sed 's/^/#   /'
+	fi
+}
+
+# section FILE NAME OUT: copy section NAME of ELF FILE to OUT
+section()
+{
+	rm -f "$3"
+	objcopy --dump-section "$2=$3" "$1" "$WORK/objcopy.tmp" 2>/dev/null && [ -s "$3" ]
+}
+
+# dump NAME FILE [BASE]: dwarf2btf --dump into NAME.dump
+dump()
+{
+	"$D2B" ${3:+-b "$3"} --dump "$2" >"$1.dump" 2>"$1.dump.err"
+}
+
+# ---- fixtures --------------------------------------------------------------
+
+CC=(gcc -g -O2)
+CLANG=
+for c in clang clang-19 clang-14; do
+	have "$c" && { CLANG=$c; break; }
+done
+build()
+{
+	local out=$1
+	shift
+	if ! "$@" >"$WORK/cc.err" 2>&1; then
+		fail "fixtures/$out" "$* failed"
+		show "$WORK/cc.err"
+		return 1
+	fi
+}
+build policy.o "${CC[@]}" -c "$HERE/policy.c" -o policy.o || exit 1
+build twice1.o "${CC[@]}" -c "$HERE/twice.c" -o twice1.o || exit 1
+build twice2.o "${CC[@]}" -DSECOND -c "$HERE/twice.c" -o twice2.o || exit 1
+build twice3.o "${CC[@]}" -DMAIN -c "$HERE/twice.c" -o twice3.o || exit 1
+build twice "${CC[@]}" -o twice twice1.o twice2.o twice3.o || exit 1
+build kfunc.o "${CC[@]}" -c "$HERE/kfunc.c" -o kfunc.o || exit 1
+build kfunc "${CC[@]}" -DMAIN -o kfunc "$HERE/kfunc.c" || exit 1
+build kbase "${CC[@]}" -o kbase "$HERE/kbase.c" || exit 1
+build kmodule.o "${CC[@]}" -c "$HERE/kmodule.c" -o kmodule.o || exit 1
+if [ -n "$CLANG" ]; then
+	build tags.o "$CLANG" -g -O2 -c "$HERE/tags.c" -o tags.o || CLANG=
+fi
+
+# ---- the kernel: can it be asked? -----------------------------------------
+
+LOADS=()		# "NAME BTF [BASE]": offered to the kernel at the end
+load_later() { LOADS+=("$*"); }
+
+# ---- options: version --------------------------------------------------------
+
+p version --version
+if [ "$(cat version.out)" = v1.31 ]; then pass options/version
+else fail options/version "printed '$(head -c 80 version.out)', expected v1.31"; fi
+p numeric --numeric_version
+if [ "$(cat numeric.out)" = 131 ]; then pass options/numeric_version
+else fail options/numeric_version "printed '$(head -c 80 numeric.out)', expected 131"; fi
+
+# the kernel's own probe: scripts/pahole-version.sh from a kernel source tarball
+pahole_version_script()
+{
+	local s=$CACHE/pahole-version.sh
+	[ -s "$s" ] && { echo "$s"; return 0; }
+	[ -f "$KTAR" ] || return 1
+	mkdir -p "$CACHE" || return 1
+	if tar -xJf "$KTAR" -O --occurrence=1 --wildcards '*/scripts/pahole-version.sh' \
+	   >"$s.tmp" 2>/dev/null && [ -s "$s.tmp" ]; then
+		mv "$s.tmp" "$s" && echo "$s"
+	else
+		rm -f "$s.tmp"
+		return 1
+	fi
+}
+if script=$(pahole_version_script); then
+	v=$(sh "$script" "$PAHOLE" 2>&1)
+	if [ "$v" = 131 ]; then
+		pass options/pahole-version.sh
+	else
+		fail options/pahole-version.sh "the kernel's scripts/pahole-version.sh printed '$v', expected 131"
+	fi
+else
+	skip options/pahole-version.sh "no scripts/pahole-version.sh cached in $CACHE and none in $KTAR (apt-get install linux-source-6.12)"
+fi
+
+# ---- options: -J, --btf_encode_detached -------------------------------------
+
+encodes options/detached=F --btf_encode_detached=det1.btf twice
+encodes "options/detached F" --btf_encode_detached det2.btf twice
+same_bytes "options/detached F = detached=F" det1.btf det2.btf
+cp twice twice.orig
+p det3 --btf_encode_detached=det3.btf twice
+if cmp -s twice twice.orig; then pass options/detached/input-unchanged
+else fail options/detached/input-unchanged "--btf_encode_detached modified its input"; fi
+if dump det det1.btf && grep -q "^\[1\] " det.dump; then pass options/detached/dump
+else fail options/detached/dump "dwarf2btf --dump cannot read the raw output"; show det.dump.err; fi
+load_later detached det1.btf
+
+cp twice twiceJ
+encodes options/-J -J twiceJ
+if dump J twiceJ && grep -q "FUNC 'entry_first'" J.dump; then pass options/-J/has-.BTF
+else fail options/-J/has-.BTF "dwarf2btf --dump finds no .BTF with FUNC entry_first"; show J.dump.err; fi
+if section twiceJ .BTF J.sec; then same_bytes options/-J/same-as-detached J.sec det1.btf
+else fail options/-J/same-as-detached "no .BTF section in the file"; fi
+if ./twiceJ; then pass options/-J/still-runs
+else fail options/-J/still-runs "the executable does not run after -J"; fi
+cp twiceJ twiceJJ
+encodes options/-J/again -J twiceJJ
+if section twiceJJ .BTF JJ.sec; then same_bytes options/-J/again-same J.sec JJ.sec
+else fail options/-J/again-same "no .BTF section after a second -J"; fi
+cp kbase kbase.J
+encodes options/--btf_encode --btf_encode kbase.J
+cp policy.o policyJ.o
+encodes options/-J/object -J policyJ.o
+if [ "$(readelf -SW policyJ.o | grep -c ' \.BTF ')" = 1 ]; then pass options/-J/object-one-.BTF
+else fail options/-J/object-one-.BTF "readelf does not show one .BTF section"; fi
+load_later in-place twiceJ
+load_later in-place-object policyJ.o
+
+# ---- options: --btf_base -------------------------------------------------------
+
+cp kbase kbase.elf
+encodes base/-J-base -J "$KFLAGS" kbase.elf
+section kbase.elf .BTF kbase.raw || fail base/raw "no .BTF in the base"
+encodes "options/btf_base ELF" "$KFLAGS" --btf_base kbase.elf --btf_encode_detached=split1.btf kmodule.o
+encodes "options/btf_base=ELF" "$KFLAGS" --btf_base=kbase.elf --btf_encode_detached=split2.btf kmodule.o
+encodes "options/btf_base RAW" "$KFLAGS" --btf_base kbase.raw --btf_encode_detached=split3.btf kmodule.o
+encodes "options/btf_base=RAW" "$KFLAGS" --btf_base=kbase.raw --btf_encode_detached=split4.btf kmodule.o
+same_bytes "options/btf_base: ELF both spellings" split1.btf split2.btf
+same_bytes "options/btf_base: raw = ELF" split1.btf split3.btf
+same_bytes "options/btf_base: raw both spellings" split3.btf split4.btf
+if dump split split1.btf kbase.raw && grep -q "STRUCT 'mod_private'" split.dump &&
+   ! grep -q "STRUCT 'kobj'" split.dump; then
+	pass options/btf_base/split-dump
+else
+	fail options/btf_base/split-dump "dwarf2btf -b BASE --dump: no mod_private, or kobj repeated from the base"
+	show split.dump.err
+fi
+expect split split1.btf kbase.raw <<'EOF'
+struct mod_private members=kobj,len,opaque,ratio,last
+member mod_private.kobj type="struct kobj *"
+func mod_init linkage=static
+var mod_percpu section=.data..percpu
+EOF
+load_later split split1.btf kbase.raw
+refused options/btf_base/missing "nonexistent.btf" --btf_base nonexistent.btf --btf_encode_detached=x.btf kmodule.o
+# the caller names the file once (library messages carry no path)
+n=$(grep -o nonexistent.btf options_btf_base_missing.err | wc -l)
+if [ "$n" -eq 1 ]; then pass options/btf_base/missing-named-once
+else fail options/btf_base/missing-named-once "the path appears $n times"; show options_btf_base_missing.err; fi
+
+# ---- options: -j ----------------------------------------------------------------
+
+encodes options/-j1 -j1 --btf_encode_detached=j1.btf twice
+for j in -j -j2 --jobs=2 --jobs; do
+	encodes "options/$j" "$j" --btf_encode_detached="j$j.btf" twice &&
+		same_bytes "options/$j same as -j1" j1.btf "j$j.btf"
+done
+
+# ---- options: --btf_features ---------------------------------------------------
+
+p supported --supported_btf_features
+if [ "$(cat supported.out)" = "$FEATURES" ]; then pass options/supported_btf_features
+else fail options/supported_btf_features "printed '$(head -c 200 supported.out)'"; fi
+
+# defaults (no --btf_features): var, decl_tag, type_tag, enum64; no float
+encodes features/none --btf_encode_detached=none.btf policy.o
+expect features/none none.btf <<'EOF'
+int double size=8
+absent float double
+enum64 big size=8
+var percpu_counter section=.data..percpu
+absent var plain_global
+EOF
+# once --btf_features is given, what it does not name is off
+encodes features/float --btf_features=float --btf_encode_detached=float.btf policy.o
+expect features/float float.btf <<'EOF'
+float double size=8
+absent var percpu_counter
+absent enum64 big
+enum big size=8
+EOF
+# repeated lists accumulate
+encodes features/repeated --btf_features=float --btf_features=global_var \
+	--btf_encode_detached=rep.btf policy.o
+expect features/repeated rep.btf <<'EOF'
+float double
+var plain_global section=.data
+absent enum64 big
+EOF
+encodes features/default --btf_features=default --btf_encode_detached=def.btf policy.o
+expect features/default def.btf <<'EOF'
+float double
+enum64 big
+var percpu_counter section=.data..percpu
+absent var plain_global
+EOF
+encodes features/+global_var --btf_features=+global_var --btf_encode_detached=plus.btf policy.o
+expect features/+global_var plus.btf <<'EOF'
+float double
+enum64 big
+var plain_global section=.data
+var percpu_counter section=.data..percpu
+EOF
+encodes features/default,global_var --btf_features=default,global_var \
+	--btf_encode_detached=defgv.btf policy.o
+same_bytes "features/default,global_var = +global_var" plus.btf defgv.btf
+encodes features/unknown-ignored --btf_features=float,bogus_feature \
+	--btf_encode_detached=unk.btf policy.o
+same_bytes features/unknown-ignored-same float.btf unk.btf
+refused features/strict-unknown bogus_feature --btf_features_strict=float,bogus_feature \
+	--btf_encode_detached=strict.btf policy.o
+encodes features/strict-known --btf_features_strict=float --btf_encode_detached=strict2.btf policy.o
+same_bytes features/strict-known-same float.btf strict2.btf
+
+# ---- options: --lang_exclude -----------------------------------------------------
+
+encodes options/lang_exclude=rust --lang_exclude=rust --btf_encode_detached=rust.btf policy.o
+same_bytes options/lang_exclude=rust-same none.btf rust.btf
+refused options/lang_exclude=c "lang_exclude" --lang_exclude=c --btf_encode_detached=c.btf policy.o
+
+# ---- options: the older flags ----------------------------------------------------
+
+encodes old/btf_gen_floats --btf_gen_floats --btf_encode_detached=gf.btf policy.o
+expect old/btf_gen_floats gf.btf <<'EOF'
+float double size=8
+absent int double
+EOF
+encodes old/skip_encoding_btf_vars --skip_encoding_btf_vars --btf_encode_detached=sv.btf policy.o
+expect old/skip_encoding_btf_vars sv.btf <<'EOF'
+absent var percpu_counter
+absent var percpu_point
+absent datasec .data..percpu
+func global_function
+EOF
+encodes old/skip_encoding_btf_enum64 --skip_encoding_btf_enum64 --btf_encode_detached=se.btf policy.o
+expect old/skip_encoding_btf_enum64 se.btf <<'EOF'
+absent enum64 big
+enum big size=8 vlen=2 BIG_SMALL=1
+EOF
+encodes old/skip_encoding_btf_inconsistent_proto --skip_encoding_btf_inconsistent_proto \
+	--btf_encode_detached=sip.btf twice
+expect old/skip_encoding_btf_inconsistent_proto sip.btf <<'EOF'
+absent func diff_weak
+func same_weak
+EOF
+expect old/without-skip_encoding_btf_inconsistent_proto det1.btf <<'EOF'
+count func diff_weak 1
+EOF
+# no effect on the output in pahole 1.31 either
+encodes old/btf_gen_optimized --btf_gen_optimized --btf_encode_detached=go.btf twice
+same_bytes old/btf_gen_optimized-same det1.btf go.btf
+# dwarf2btf never fails on a symbol pahole would need forcing for
+encodes old/btf_encode_force --btf_encode_force --btf_encode_detached=ef.btf twice
+same_bytes old/btf_encode_force-same det1.btf ef.btf
+# the default feature set (pahole 1.31 itself turns every feature off here)
+encodes old/btf_gen_all --btf_gen_all --btf_encode_detached=ga.btf policy.o
+same_bytes old/btf_gen_all=default def.btf ga.btf
+if [ -n "$CLANG" ]; then
+	encodes old/tags-default --btf_encode_detached=tags.btf tags.o
+	expect old/tags-default tags.btf <<'EOF'
+count decl_tag x 4
+decl_tag x target=tagged component=-1
+decl_tag x target=tagged component=0
+decl_tag x target=tagged_function component=-1
+decl_tag x target=tagged_var
+count type_tag user 1
+member tagged.uptr type="__tag(user) int *"
+EOF
+	encodes old/skip_encoding_btf_decl_tag --skip_encoding_btf_decl_tag \
+		--btf_encode_detached=sdt.btf tags.o
+	expect old/skip_encoding_btf_decl_tag sdt.btf <<'EOF'
+count decl_tag x 0
+count type_tag user 1
+EOF
+	encodes old/skip_encoding_btf_type_tag --skip_encoding_btf_type_tag \
+		--btf_encode_detached=stt.btf tags.o
+	expect old/skip_encoding_btf_type_tag stt.btf <<'EOF'
+count type_tag user 0
+count decl_tag x 4
+member tagged.uptr type="int *"
+EOF
+	load_later tags tags.btf
+else
+	skip old/tags "no clang (btf_decl_tag/btf_type_tag need it; tests/install-deps.sh test)"
+fi
+
+# ---- options: errors ---------------------------------------------------------
+
+refused errors/-C "-C" -C foo -J policy.o
+refused errors/--show_reuse "show_reuse" --show_reuse -J policy.o
+refused errors/no-J "-J" policy.o
+refused errors/missing-input "no-such-file.o" -J no-such-file.o
+refused errors/missing-input-detached "no-such-file.o" --btf_encode_detached=x.btf no-such-file.o
+refused errors/no-input "input" -J
+refused errors/jobs "bogus" --jobs=bogus -J policy.o
+
+# ---- policy: functions ---------------------------------------------------------
+
+expect policy/funcs none.btf <<'EOF'
+func global_function linkage=static params=p,scale
+func second_function linkage=static
+func local_helper linkage=static
+absent func always_inlined
+absent func declared_only
+EOF
+load_later policy none.btf
+
+# a function with code and DWARF but no ELF symbol gets no FUNC
+cp kbase kbase.nosym
+if objcopy --strip-symbol=kobj_get kbase.nosym 2>objcopy.err; then
+	encodes policy/no-symbol --btf_encode_detached=nosym.btf kbase.nosym
+	expect policy/no-symbol nosym.btf <<'EOF'
+absent func kobj_get
+func kobj_size linkage=static
+func main linkage=static
+EOF
+else
+	fail policy/no-symbol "objcopy --strip-symbol failed"
+	show objcopy.err
+fi
+
+# consistent_func: twice.c (see there)
+encodes policy/consistent_func "$KFLAGS" --btf_encode_detached=cf.btf twice
+expect policy/consistent_func cf.btf <<'EOF'
+absent func diff_static
+absent func diff_weak
+absent func same_static
+count func same_weak 1
+func entry_first linkage=static
+func entry_second linkage=static
+EOF
+load_later consistent_func cf.btf
+encodes policy/no-consistent_func --btf_features=var --btf_encode_detached=ncf.btf twice
+expect policy/no-consistent_func ncf.btf <<'EOF'
+count func diff_static 1
+count func diff_weak 1
+count func same_static 1
+count func same_weak 1
+EOF
+load_later no-consistent_func ncf.btf
+p cfv -V "$KFLAGS" --btf_encode_detached=cfv.btf twice
+if grep -q "diff_weak.*prototypes differ" cfv.err && grep -q "same_static.*several addresses" cfv.err
+then pass policy/consistent_func/verbose-reasons
+else fail policy/consistent_func/verbose-reasons "-V does not say why diff_weak and same_static were left out"; show cfv.err; fi
+
+# variables
+expect policy/vars-percpu none.btf <<'EOF'
+datasec .data..percpu vars=percpu_point,percpu_counter
+count datasec .data..percpu 1
+var percpu_counter linkage=global
+absent var plain_global
+absent var grid
+absent var ratio
+absent datasec .data
+absent datasec .bss
+EOF
+encodes policy/global_var --btf_features=var,global_var --btf_encode_detached=gv.btf policy.o
+expect policy/global_var gv.btf <<'EOF'
+var plain_global section=.data
+var ratio section=.data
+var big_value section=.data
+var grid section=.bss
+var percpu_counter section=.data..percpu
+var percpu_point section=.data..percpu
+EOF
+load_later global_var gv.btf
+
+# flattened arrays: grid has no VAR here, but its type is there
+dump flat none.btf
+if grep -qE "^\[[0-9]+\] ARRAY .* nr_elems=30$" flat.dump &&
+   ! grep -qE "^\[[0-9]+\] ARRAY .* nr_elems=[56]$" flat.dump; then
+	pass policy/flatten
+else
+	fail policy/flatten "int[5][6] is not one ARRAY of 30"
+	grep ARRAY flat.dump | sed 's/^/#   /'
+fi
+encodes policy/flatten-global --btf_features=global_var --btf_encode_detached=flat.btf policy.o
+expect policy/flatten-global flat.btf <<'EOF'
+array grid dims=30 elem=int
+EOF
+
+# kfuncs: in an executable and in an object (a module is ET_REL)
+for f in kfunc kfunc.o; do
+	encodes "policy/kfuncs/$f" "$KFLAGS" --btf_encode_detached="$f.kf.btf" "$f"
+	expect "policy/kfuncs/$f" "$f.kf.btf" <<'EOF'
+decl_tag bpf_kfunc target=my_kfunc component=-1
+decl_tag bpf_kfunc target=my_fast_kfunc component=-1
+decl_tag bpf_fastcall target=my_fast_kfunc component=-1
+count decl_tag bpf_kfunc 2
+count decl_tag bpf_fastcall 1
+func not_a_kfunc
+EOF
+	encodes "policy/no-kfuncs/$f" --btf_features=decl_tag --btf_encode_detached="$f.nokf.btf" "$f"
+	expect "policy/no-kfuncs/$f" "$f.nokf.btf" <<'EOF'
+count decl_tag bpf_kfunc 0
+count decl_tag bpf_fastcall 0
+func my_kfunc
+EOF
+	load_later "kfuncs/$f" "$f.kf.btf"
+done
+
+# ---- policy: distilled base ----------------------------------------------------
+
+cp kmodule.o kmod.o
+if encodes policy/distilled_base -J "$KFLAGS" --btf_features=distilled_base --btf_base kbase.elf kmod.o; then
+	secs=$(readelf -SW kmod.o | grep -oE ' \.BTF(\.base)? ' | tr -d ' ' | sort | tr '\n' ' ')
+	if [ "$secs" = ".BTF .BTF.base " ]; then pass policy/distilled_base/sections
+	else fail policy/distilled_base/sections "sections '$secs', expected .BTF and .BTF.base"; fi
+	section kmod.o .BTF.base dist.base
+	section kmod.o .BTF dist.split
+	if dump distbase dist.base; then
+		bad=$(awk '/^\[/ {
+			kind = $2; name = $3; vlen = ""
+			for (i = 4; i <= NF; i++) if ($i ~ /^vlen=/) vlen = substr($i, 6)
+			if (name == "\x27(anon)\x27") { print; next }
+			if (kind == "INT" || kind == "FLOAT" || kind == "FWD") next
+			if ((kind == "STRUCT" || kind == "UNION" || kind == "ENUM") && vlen == "0") next
+			print }' distbase.dump)
+		n=$(grep -c '^\[' distbase.dump)
+		if [ -z "$bad" ] && [ "$n" -gt 0 ]; then pass "policy/distilled_base/base-kinds ($n types)"
+		else fail policy/distilled_base/base-kinds "not a named INT/FLOAT/FWD or member-less STRUCT/UNION/ENUM:"
+			echo "$bad" | head -5 | sed 's/^/#   /'; fi
+	else
+		fail policy/distilled_base/base-kinds "dwarf2btf --dump cannot read .BTF.base"
+		show distbase.dump.err
+	fi
+	expect policy/distilled_base/base dist.base <<'EOF'
+struct kobj size=48 vlen=0
+union kval vlen=0
+enum kstate size=4 vlen=0
+int int
+absent struct mod_private
+absent typedef ksize_t
+EOF
+	expect policy/distilled_base/split dist.split dist.base <<'EOF'
+struct mod_private members=kobj,len,opaque,ratio,last
+typedef ksize_t -> long unsigned int
+member mod_private.len type=ksize_t
+func mod_init linkage=static
+var mod_percpu section=.data..percpu
+EOF
+	load_later distilled dist.split dist.base
+	load_later distilled-base dist.base
+fi
+
+# ---- the kernel loads everything -----------------------------------------------
+
+"$LOAD" none.btf >load.out 2>&1
+case $? in
+0|1)
+	for l in "${LOADS[@]}"; do
+		read -r name btf base <<<"$l"
+		if "$LOAD" "$btf" ${base:+--base "$base"} >load.out 2>&1; then
+			pass "load/$name"
+		else
+			fail "load/$name" "the kernel rejected $btf${base:+ over $base}"
+			tail -n 6 load.out | sed 's/^/#   /'
+		fi
+	done
+	;;
+*)
+	skip load "the kernel cannot be asked here: $(tail -n 1 load.out)"
+	;;
+esac
+
+# ---- cross-check with pahole 1.31 ---------------------------------------------
+
+# compared NAME OURS REF [BASE]: dwarf2btf --compare finds no difference but
+# DATASEC sizes
+compared()
+{
+	local name=$1 ours=$2 ref=$3 base=${4:-} rc
+	"$D2B" ${base:+-b "$base"} "$ours" --compare "$ref" >cmp.out 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "$name"
+		return
+	fi
+	if [ $rc -ne 3 ]; then
+		fail "$name" "dwarf2btf --compare exited $rc"
+		show cmp.out
+		return
+	fi
+	# difference lines come before the table
+	sed '/^kind /,$d' cmp.out >cmp.diff
+	if [ -s cmp.diff ] && ! grep -vqE '^DATASEC [^ ]+ differs: size [0-9]+ vs [0-9]+$' cmp.diff; then
+		pass "$name (DATASEC sizes differ)"
+	else
+		fail "$name" "differences from pahole 1.31 (A: ours, B: pahole)"
+		grep -vE '^DATASEC [^ ]+ differs: size [0-9]+ vs [0-9]+$' cmp.diff | head -8 | sed 's/^/#   /'
+	fi
+}
+
+if [ ! -x "$REF" ]; then
+	skip pahole "no pahole 1.31 at $REF (set D2B_PAHOLE_REF; a test-only reference)"
+elif [ "$("$REF" --version 2>/dev/null)" != v1.31 ]; then
+	skip pahole "$REF is $("$REF" --version 2>&1 | head -c 40), not v1.31"
+else
+	files=(policy.o twice kfunc kfunc.o kbase)
+	[ -n "$CLANG" ] && files+=(tags.o)
+	for f in "${files[@]}"; do
+		for mode in kernel default; do
+			flags=()
+			[ $mode = kernel ] && flags=("$KFLAGS")
+			rm -f "ref.$f.$mode.btf"
+			if ! "$REF" "${flags[@]}" --btf_encode_detached="ref.$f.$mode.btf" "$f" \
+			     >ref.err 2>&1; then
+				skip "pahole/$mode/$f" "pahole 1.31 failed on it: $(head -n 1 ref.err)"
+				continue
+			fi
+			p ours "${flags[@]}" --btf_encode_detached="ours.$f.$mode.btf" "$f"
+			compared "pahole/$mode/$f" "ours.$f.$mode.btf" "ref.$f.$mode.btf"
+		done
+	done
+	# a module's split BTF over the same base
+	rm -f ref.split.btf
+	"$REF" "$KFLAGS" --btf_base kbase.elf --btf_encode_detached=ref.split.btf kmodule.o >ref.err 2>&1
+	p ours "$KFLAGS" --btf_base kbase.elf --btf_encode_detached=ours.split.btf kmodule.o
+	compared pahole/kernel/split ours.split.btf ref.split.btf kbase.raw
+	# the distilled base, from pahole -J on a copy of the same module
+	cp kmodule.o refmod.o
+	if LLVM_OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy} "$REF" -J "$KFLAGS" --btf_features=distilled_base \
+	   --btf_base kbase.elf refmod.o >ref.err 2>&1 && section refmod.o .BTF.base ref.base &&
+	   section refmod.o .BTF ref.dsplit; then
+		if [ ! -s dist.base ]; then
+			fail pahole/distilled_base "ours made no .BTF.base"
+		elif cmp -s dist.base ref.base; then
+			pass pahole/distilled_base/byte-identical
+		else
+			compared pahole/distilled_base/base dist.base ref.base
+		fi
+		# each split over its own distilled base: compare them over ours
+		[ -s dist.split ] && compared pahole/distilled_base/split dist.split ref.dsplit dist.base
+	else
+		skip pahole/distilled_base "pahole 1.31 -J with distilled_base failed: $(head -n 1 ref.err)"
+	fi
+fi
+exit 0
