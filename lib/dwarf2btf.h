@@ -262,7 +262,8 @@ enum d2b_endian {
  * fills errbuf (if not NULL) with the reason. */
 int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen);
-/* Read a raw BTF file, or the .BTF section of an ELF file. */
+/* Read a raw BTF file, or the .BTF section of an ELF file.  errbuf gets
+ * the reason, without the path (the caller names the file). */
 int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen);
 /* Byte order the blob was read in (NATIVE for built ones). */

@@ -393,7 +393,7 @@ out:
 	return err;
 }
 
-static int load_elf(int fd, const char *path, const struct d2b_btf *base,
+static int load_elf(int fd, const struct d2b_btf *base,
 		    struct d2b_btf **ret, char *errbuf, size_t errlen)
 {
 	Elf *elf = NULL;
@@ -404,15 +404,15 @@ static int load_elf(int fd, const char *path, const struct d2b_btf *base,
 	int err;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return io_err(-EINVAL, errbuf, errlen, "%s: libelf is unusable", path);
+		return io_err(-EINVAL, errbuf, errlen, "libelf is unusable");
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		err = io_err(-EINVAL, errbuf, errlen, "%s: not a valid ELF file: %s", path,
+		err = io_err(-EINVAL, errbuf, errlen, "not a valid ELF file: %s",
 			     elf_errmsg(-1));
 		goto out;
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx)) {
-		err = io_err(-EINVAL, errbuf, errlen, "%s: no section name table: %s", path,
+		err = io_err(-EINVAL, errbuf, errlen, "no section name table: %s",
 			     elf_errmsg(-1));
 		goto out;
 	}
@@ -426,29 +426,29 @@ static int load_elf(int fd, const char *path, const struct d2b_btf *base,
 		if (!name || strcmp(name, ".BTF"))
 			continue;
 		if (sh.sh_type == SHT_NOBITS) {
-			err = io_err(-EINVAL, errbuf, errlen, "%s: .BTF section has no data", path);
+			err = io_err(-EINVAL, errbuf, errlen, ".BTF section has no data");
 			goto out;
 		}
 		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
-			err = io_err(-EINVAL, errbuf, errlen, "%s: cannot decompress .BTF: %s",
-				     path, elf_errmsg(-1));
+			err = io_err(-EINVAL, errbuf, errlen, "cannot decompress .BTF: %s",
+				     elf_errmsg(-1));
 			goto out;
 		}
 		break;
 	}
 	if (!scn) {
-		err = io_err(-ENOENT, errbuf, errlen, "%s: no .BTF section", path);
+		err = io_err(-ENOENT, errbuf, errlen, "no .BTF section");
 		goto out;
 	}
 	d = elf_rawdata(scn, NULL);
 	if (!d) {
-		err = io_err(-EINVAL, errbuf, errlen, "%s: cannot read .BTF: %s", path,
+		err = io_err(-EINVAL, errbuf, errlen, "cannot read .BTF: %s",
 			     elf_errmsg(-1));
 		goto out;
 	}
 	err = d2b_btf__parse_raw(d->d_buf, d->d_size, base, ret, why, sizeof(why));
 	if (err)
-		io_err(err, errbuf, errlen, "%s: .BTF: %s", path, why);
+		io_err(err, errbuf, errlen, ".BTF: %s", why);
 out:
 	elf_end(elf);
 	return err;
@@ -467,33 +467,33 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 	*ret = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return io_err(-errno, errbuf, errlen, "%s: %s", path, strerror(errno));
+		return io_err(-errno, errbuf, errlen, "%s", strerror(errno));
 	if (fstat(fd, &st)) {
-		err = io_err(-errno, errbuf, errlen, "%s: %s", path, strerror(errno));
+		err = io_err(-errno, errbuf, errlen, "%s", strerror(errno));
 		goto out;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		err = io_err(-EISDIR, errbuf, errlen, "%s: is a directory", path);
+		err = io_err(-EISDIR, errbuf, errlen, "is a directory");
 		goto out;
 	}
 	n = pread(fd, magic, sizeof(magic), 0);
 	if (n > 0 && elf_ident__check(magic, n) != ELF_IDENT_NOT_ELF) {
-		err = load_elf(fd, path, base, ret, errbuf, errlen);
+		err = load_elf(fd, base, ret, errbuf, errlen);
 		goto out;
 	}
 	if (n < 2 || !((magic[0] == 0x9f && magic[1] == 0xeb) ||
 		       (magic[0] == 0xeb && magic[1] == 0x9f))) {
-		err = io_err(-EINVAL, errbuf, errlen, "%s: neither an ELF file nor raw BTF", path);
+		err = io_err(-EINVAL, errbuf, errlen, "neither an ELF file nor raw BTF");
 		goto out;
 	}
 	err = read_all(fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &buf, &len);
 	if (err) {
-		io_err(err, errbuf, errlen, "%s: %s", path, strerror(-err));
+		io_err(err, errbuf, errlen, "%s", strerror(-err));
 		goto out;
 	}
 	err = d2b_btf__parse_raw(buf, len, base, ret, why, sizeof(why));
 	if (err)
-		io_err(err, errbuf, errlen, "%s: %s", path, why);
+		io_err(err, errbuf, errlen, "%s", why);
 out:
 	free(buf);
 	close(fd);

@@ -176,6 +176,7 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 	struct range *sets = NULL;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr ids_shdr;
+	GElf_Ehdr ehdr;
 	Elf_Data *ids = NULL;
 	int err = 0;
 
@@ -196,6 +197,11 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 	}
 	if (!ids)
 		return 0;
+	/* in a relocatable file (a module) symbol values are offsets in their
+	 * section, whatever address the section header shows (libdwfl lays
+	 * ET_REL sections out at addresses of its own) */
+	if (gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL)
+		ids_shdr.sh_addr = 0;
 	sets = calloc(n ? n : 1, sizeof(*sets));
 	if (!sets)
 		return -ENOMEM;

@@ -71,13 +71,13 @@ static int load(const char *path, const char *base_path, struct d2b_btf **base,
 	if (base_path) {
 		r = d2b_btf__load_file(base_path, NULL, base, err, sizeof(err));
 		if (r) {
-			fprintf(stderr, "btfcmp: %s\n", err);
+			fprintf(stderr, "btfcmp: %s: %s\n", base_path, err);
 			return r;
 		}
 	}
 	r = d2b_btf__load_file(path, *base, ret, err, sizeof(err));
 	if (r)
-		fprintf(stderr, "btfcmp: %s\n", err);
+		fprintf(stderr, "btfcmp: %s: %s\n", path, err);
 	return r;
 }
 

@@ -1131,11 +1131,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (base_path && d2b_btf__load_file(base_path, NULL, &base, err, sizeof(err))) {
-		printf("FAIL %sload: base %s\n", prefix, err);
+		printf("FAIL %sload: base %s: %s\n", prefix, base_path, err);
 		goto out;
 	}
 	if (d2b_btf__load_file(args[0], base, &btf, err, sizeof(err))) {
-		printf("FAIL %sload: %s\n", prefix, err);
+		printf("FAIL %sload: %s: %s\n", prefix, args[0], err);
 		goto out;
 	}
 	if (describe_mode) {

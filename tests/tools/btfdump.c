@@ -100,13 +100,13 @@ int main(int argc, char **argv)
 	if (base_path) {
 		err = d2b_btf__load_file(base_path, NULL, &base, err_msg, sizeof(err_msg));
 		if (err) {
-			fprintf(stderr, "btfdump: %s\n", err_msg);
+			fprintf(stderr, "btfdump: %s: %s\n", base_path, err_msg);
 			goto out;
 		}
 	}
 	err = d2b_btf__load_file(file, base, &btf, err_msg, sizeof(err_msg));
 	if (err) {
-		fprintf(stderr, "btfdump: %s\n", err_msg);
+		fprintf(stderr, "btfdump: %s: %s\n", file, err_msg);
 		goto out;
 	}
 	if (out) {
