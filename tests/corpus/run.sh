@@ -241,3 +241,104 @@ fi
 
 [ "$(stat -c '%s %Y' "$VMLINUX")" = "$stamp" ] || echo "FAIL corpus_untouched: $VMLINUX changed"
 exit 0
+
+# ---- kernel mode: dwarf2btf-pahole with the kernel's flags ----
+# kernel_vmlinux	the 6.x kernels' command line converts vmlinux; the
+#			running kernel loads the result
+# pahole131_*		against pahole 1.31 (D2B_PAHOLE131, default
+#			~/.cache/pahole-1.31/build/pahole; SKIP without it):
+#			the same FUNCs, VARs, DECL_TAGs and types by meaning;
+#			the one difference kept is the DATASEC size (ours: the
+#			section's; pahole's: the end of its last variable)
+# kernel_modules	every module over the .BTF Debian's build embedded in
+#			vmlinux: converts, loads merged with that base, and the
+#			split BTF totals within 3% of Debian's; how many named
+#			structs/unions a module repeats from the base is printed
+PAHOLE_CMD=$BUILD/dwarf2btf-pahole
+KFLAGS=(--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs)
+PAHOLE131=${D2B_PAHOLE131:-$HOME/.cache/pahole-1.31/build/pahole}
+KOURS=$WORK/kernel.btf
+if ! "$PAHOLE_CMD" -J -j "${KFLAGS[@]}" --lang_exclude=rust --btf_encode_detached="$KOURS" \
+	"$VMLINUX" >"$WORK/kconvert.log" 2>&1; then
+	tail -n 5 "$WORK/kconvert.log" | sed 's/^/# /'
+	echo "FAIL kernel_vmlinux: dwarf2btf-pahole failed"
+else
+	"$BTF_LOAD" "$KOURS" >"$WORK/kload.log" 2>&1
+	case $? in
+	0) echo "PASS kernel_vmlinux" ;;
+	2) echo "SKIP kernel_vmlinux: converted, cannot load here: $(tail -n 1 "$WORK/kload.log")" ;;
+	*) tail -n 6 "$WORK/kload.log" | sed 's/^/# /'
+	   echo "FAIL kernel_vmlinux: the kernel rejects it" ;;
+	esac
+fi
+
+if [ ! -x "$PAHOLE131" ]; then
+	echo "SKIP pahole131: no pahole 1.31 at $PAHOLE131 (build it with /work/shared/tools/build-pahole.sh)"
+elif [ -s "$KOURS" ]; then
+	rm -f "$WORK/pahole.btf"
+	"$PAHOLE131" -J -j "${KFLAGS[@]}" --lang_exclude=rust --btf_encode_detached="$WORK/pahole.btf" \
+		"$VMLINUX" >"$WORK/pahole.log" 2>&1
+	"$D2B" --compare "$WORK/pahole.btf" "$KOURS" >"$WORK/kcmp.txt" 2>&1
+	# every kind: same counts, nothing only on one side or changed, but
+	# the DATASEC (whose size differs by design)
+	bad=$(sed -n '/^kind /,$p' "$WORK/kcmp.txt" |
+	      awk 'NR > 1 && $1 != "DATASEC" && $1 != "differences" && ($2 != $3 || $5 + $6 + $7 > 0)')
+	other=$(sed '/^kind /,$d' "$WORK/kcmp.txt" | grep -v '^DATASEC .* differs: size ' | head -n 5)
+	if [ -z "$bad" ] && [ -z "$other" ] && grep -q '^FUNC ' "$WORK/kcmp.txt"; then
+		echo "PASS pahole131_vmlinux"
+	else
+		printf '%s\n' "$bad" "$other" | sed 's/^/# /'
+		echo "FAIL pahole131_vmlinux: our kernel-mode BTF and pahole 1.31's differ"
+	fi
+	sed -n '/^kind /,$p' "$WORK/kcmp.txt" | sed 's/^/# vs pahole 1.31 (A ours, B pahole): /'
+fi
+
+DEB_BTF=$WORK/debian.btf
+if ! objcopy --dump-section .BTF="$DEB_BTF" "$VMLINUX" "$WORK/vmlinux.tmp" 2>"$WORK/objcopy.log"; then
+	echo "SKIP kernel_modules: cannot extract Debian's .BTF: $(tail -n 1 "$WORK/objcopy.log")"
+elif [ ${#mods[@]} -eq 0 ]; then
+	echo "SKIP kernel_modules: no modules"
+else
+	rm -f "$WORK/vmlinux.tmp"
+	"$D2B" --dump "$DEB_BTF" | awk '$2 == "STRUCT" || $2 == "UNION" { print $2, $3 }' |
+		sort -u >"$WORK/base.names"
+	ours=0 deb=0 nmod=0 fails=0 repeated=0 with_rep=0
+	for m in "${mods[@]}"; do
+		name=${m#"$CORPUS"/modules/}
+		out=$WORK/kmod.btf
+		rm -f "$out"
+		if ! "$PAHOLE_CMD" -J "${KFLAGS[@]}" --btf_base "$DEB_BTF" --btf_encode_detached="$out" \
+			"$m" >"$WORK/kmod.log" 2>&1; then
+			tail -n 3 "$WORK/kmod.log" | sed 's/^/# /'
+			echo "FAIL kernel_module/$name: conversion failed"
+			fails=$((fails + 1))
+			continue
+		fi
+		"$BTF_LOAD" "$out" --base "$DEB_BTF" >"$WORK/kmod.load.log" 2>&1
+		case $? in
+		0|2) ;;
+		*) tail -n 4 "$WORK/kmod.load.log" | sed 's/^/# /'
+		   echo "FAIL kernel_module/$name: the kernel rejects it merged with its base"
+		   fails=$((fails + 1)) ;;
+		esac
+		ours=$((ours + $(stat -c %s "$out")))
+		if objcopy --dump-section .BTF="$WORK/deb.mod.btf" "$m" "$WORK/mod.tmp" 2>/dev/null; then
+			deb=$((deb + $(stat -c %s "$WORK/deb.mod.btf")))
+		fi
+		rm -f "$WORK/mod.tmp" "$WORK/deb.mod.btf"
+		r=$("$D2B" -b "$DEB_BTF" --dump "$out" |
+		    awk '$2 == "STRUCT" || $2 == "UNION" { print $2, $3 }' | sort -u |
+		    comm -12 - "$WORK/base.names" | wc -l)
+		repeated=$((repeated + r))
+		[ "$r" -gt 0 ] && with_rep=$((with_rep + 1))
+		nmod=$((nmod + 1))
+	done
+	echo "# kernel_modules: $nmod modules, split BTF $ours bytes (Debian's: $deb);" \
+	     "$repeated named structs/unions in $with_rep modules also named in the base"
+	if [ "$fails" -eq 0 ] && [ "$deb" -gt 0 ] && [ $((ours * 100)) -le $((deb * 103)) ] &&
+	   [ $((ours * 100)) -ge $((deb * 97)) ]; then
+		echo "PASS kernel_modules"
+	else
+		echo "FAIL kernel_modules: $fails failures; $ours bytes against Debian's $deb (must be within 3%)"
+	fi
+fi
