@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Build a tiny x86-64 kernel with BTF, using a given PAHOLE:
+#
+#	tests/kernel/build-kernel.sh VERSION COMPILER VARIANT PAHOLE
+#
+# VERSION is a Debian linux-source-VERSION package (6.12, 6.1), unpacked
+# once into the cache (lib.sh).  COMPILER is gcc, clang (clang-19) or
+# clang-NN.  VARIANT is base or ipc (lib.sh: variant_options).  The build
+# goes to its own O= directory in the cache, keyed by version, compiler,
+# variant and PAHOLE's path and version; its path is the last line on
+# stdout.  Steps:
+#   1. configure (only when the wanted configuration changed): tinyconfig,
+#      then the options of lib.sh, then olddefconfig;
+#   2. check that every wanted option survived in .config: Kconfig silently
+#      drops DEBUG_INFO_BTF when PAHOLE's version probe fails or is too old;
+#   3. delete vmlinux and the modules' .ko so that PAHOLE runs again even
+#      when nothing else changed (a new binary at the same path), then
+#      make bzImage modules.  The log is O/d2b-build.log; the seconds the
+#      make took go to O/d2b-build-seconds.
+# On failure the last line on stderr says why; exit status 1 for a build
+# failure, 2 for a configuration check failure, 3 for a setup problem.
+#
+# Environment: D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh);
+#	D2B_KERNEL_MAKEFLAGS	extra make arguments (e.g. "LLVM=1")
+
+set -euo pipefail
+
+if [ $# -ne 4 ]; then
+	echo "usage: $0 VERSION COMPILER VARIANT PAHOLE" >&2
+	exit 3
+fi
+VER=$1 COMPILER=$2 VARIANT=$3 PAHOLE=$4
+. "$(dirname "$0")/lib.sh"
+
+die() { echo "build-kernel: $2" >&2; exit "$1"; }
+trap 'echo "build-kernel: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
+
+[ -x "$PAHOLE" ] || PAHOLE=$(command -v "$PAHOLE") || die 3 "PAHOLE $4 not found"
+PAHOLE=$(readlink -f "$PAHOLE")
+CCARGS=$(compiler_make_args "$COMPILER") || die 3 "unknown compiler '$COMPILER'"
+EXTRA=$(variant_options "$VARIANT") || die 3 "unknown variant '$VARIANT'"
+cc=${CCARGS#CC=}
+command -v "$cc" >/dev/null || die 3 "compiler $cc not installed"
+SRC=$(kernel_source "$VER") || die 3 "cannot unpack linux-source-$VER"
+O=$(kernel_out_dir "$VER" "$COMPILER" "$VARIANT" "$PAHOLE")
+mkdir -p "$O"
+LOG=$O/d2b-build.log
+# one build at a time in a directory
+exec 9>"$O.lock"
+flock 9
+
+# shellcheck disable=SC2086   # word splitting of the make arguments is wanted
+kmake()
+{
+	make -C "$SRC" O="$O" ARCH=x86_64 $CCARGS PAHOLE="$PAHOLE" \
+		${D2B_KERNEL_MAKEFLAGS:-} "$@"
+}
+
+# 1. configure
+wanted="$KERNEL_OPTIONS $EXTRA"
+sig=$(printf '%s\n' "$wanted" "$CCARGS" "$PAHOLE" "$("$PAHOLE" --version 2>&1)" \
+	"${D2B_KERNEL_MAKEFLAGS:-}" | sha256sum | cut -c1-16)
+if [ ! -f "$O/.config" ] || [ "$(cat "$O/.d2b-config-sig" 2>/dev/null)" != "$sig" ]; then
+	rm -f "$O/.d2b-config-sig"
+	kmake tinyconfig >"$LOG" 2>&1 || { show_tail "$LOG" >&2; die 2 "make tinyconfig failed"; }
+	args=()
+	for opt in $wanted; do
+		case $opt in
+		*=m) args+=(-m "${opt%=m}") ;;
+		*)   args+=(-e "$opt") ;;
+		esac
+	done
+	# the debug info choice: DWARF 5 rather than none or the default
+	args+=(-d DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT
+		-d DEBUG_INFO_DWARF4 -d DEBUG_INFO_REDUCED -d DEBUG_INFO_SPLIT
+		-d MODULE_ALLOW_BTF_MISMATCH)
+	"$SRC/scripts/config" --file "$O/.config" "${args[@]}"
+	kmake olddefconfig >>"$LOG" 2>&1 || { show_tail "$LOG" >&2; die 2 "make olddefconfig failed"; }
+	echo "$sig" >"$O/.d2b-config-sig"
+fi
+
+# 2. check the configuration
+missing=()
+for opt in $wanted; do
+	case $opt in
+	*=m) grep -qx "CONFIG_${opt}" "$O/.config" || missing+=("$opt") ;;
+	*)   grep -qx "CONFIG_${opt}=y" "$O/.config" || missing+=("$opt") ;;
+	esac
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	rm -f "$O/.d2b-config-sig"	# configure again next time
+	pv=$(sed -n 's/^CONFIG_PAHOLE_VERSION=//p' "$O/.config")
+	why="Kconfig dropped: ${missing[*]} (CONFIG_PAHOLE_VERSION=${pv:-unset}"
+	why+=" from '$PAHOLE --version' = '$("$PAHOLE" --version 2>&1 | head -n1)';"
+	why+=" DEBUG_INFO_BTF needs >= 116, >= 121 with DWARF 5)"
+	die 2 "$why"
+fi
+
+# 3. build; PAHOLE must run again on vmlinux and every module
+rm -f "$O/vmlinux" "$O"/.tmp_vmlinux* "$O/d2b-build-seconds"
+find "$O" -name '*.ko' -delete
+start=$(date +%s)
+if ! kmake -j"$(kernel_jobs)" bzImage modules >>"$LOG" 2>&1; then
+	show_tail "$LOG" 15 >&2
+	die 1 "make bzImage modules failed (log: $LOG)"
+fi
+echo $(($(date +%s) - start)) >"$O/d2b-build-seconds"
+echo "$O"

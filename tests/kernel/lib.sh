@@ -1,0 +1,117 @@
+# shellcheck shell=bash disable=SC2034
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Shared helpers of the kernel test group (sourced by run.sh,
+# build-kernel.sh and boot.sh; not run on its own).
+#
+# Environment read here:
+#	D2B_KERNEL_CACHE  cache directory (default ~/.cache/dwarf2btf-kernel
+#			  when ~/.cache exists, else BUILD_DIR/kernel-cache)
+#	D2B_KERNEL_JOBS	  make -j count (default: nproc)
+#	D2B_BUILD	  the dwarf2btf build directory (set by tests/run.sh)
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+note() { echo "# $*"; }
+# show the last lines of a file as diagnostics ("#" lines go with a FAIL)
+show_tail() { [ -s "$1" ] && tail -n "${2:-12}" "$1" | sed 's/^/#   | /'; return 0; }
+
+kernel_cache_dir()
+{
+	if [ -n "${D2B_KERNEL_CACHE:-}" ]; then
+		echo "$D2B_KERNEL_CACHE"
+	elif [ -n "${HOME:-}" ] && [ -d "$HOME/.cache" ]; then
+		echo "$HOME/.cache/dwarf2btf-kernel"
+	else
+		echo "${D2B_BUILD:?D2B_BUILD unset}/kernel-cache"
+	fi
+}
+
+kernel_jobs() { echo "${D2B_KERNEL_JOBS:-$(nproc 2>/dev/null || echo 2)}"; }
+
+# kernel_tarball VERSION: Debian's linux-source-VERSION tarball
+kernel_tarball() { echo "/usr/src/linux-source-$1.tar.xz"; }
+
+# kernel_source VERSION: unpack the tarball once into the cache (under a
+# lock, into a temporary directory renamed when complete) and print the
+# tree's path.  A tarball newer than the unpacked tree is unpacked again.
+kernel_source()
+{
+	local ver=$1 cache tar dir tmp
+	cache=$(kernel_cache_dir)
+	tar=$(kernel_tarball "$ver")
+	dir=$cache/src/linux-source-$ver
+	[ -f "$tar" ] || { echo "no $tar (apt-get install linux-source-$ver)" >&2; return 1; }
+	mkdir -p "$cache/src" || return 1
+	(
+		flock 9
+		if [ -f "$dir/.d2b-unpacked" ] && [ "$dir/.d2b-unpacked" -nt "$tar" ]; then
+			exit 0
+		fi
+		rm -rf "$dir" "$cache/src/.tmp-$ver"
+		tmp=$cache/src/.tmp-$ver
+		mkdir "$tmp" && tar -xf "$tar" -C "$tmp" || exit 1
+		mv "$tmp/linux-source-$ver" "$dir" && rmdir "$tmp" || exit 1
+		touch "$dir/.d2b-unpacked"
+	) 9>"$cache/src/.lock-$ver" || return 1
+	echo "$dir"
+}
+
+# pahole_version PAHOLE: "131" for v1.31, as scripts/pahole-version.sh does
+pahole_version()
+{
+	local v
+	v=$("$1" --version 2>/dev/null) || { echo 0; return; }
+	v=${v#v}
+	case $v in
+	[0-9]*.[0-9]*) echo "$v" | awk -F. '{ printf "%d%02d\n", $1, $2 }' ;;
+	*) echo 0 ;;
+	esac
+}
+
+# make variables for a compiler name (gcc, clang = clang-19, clang-NN)
+compiler_make_args()
+{
+	case $1 in
+	gcc)	 echo "CC=gcc" ;;
+	clang)	 echo "CC=clang-19" ;;
+	clang-*) echo "CC=$1" ;;
+	*)	 return 1 ;;
+	esac
+}
+
+# Kernel configuration variants: extra options on top of the base list.
+# "ipc" adds System V IPC, which adds and changes types (task_struct grows
+# sysvsem/sysvshm members), so vmlinux's BTF type IDs differ from "base".
+variant_options()
+{
+	case $1 in
+	base) ;;
+	ipc)  echo "SYSVIPC" ;;
+	*)    return 1 ;;
+	esac
+}
+
+# Options the tiny kernel needs on top of tinyconfig: NAME (=y) or NAME=m.
+# Every one of them is checked in the final .config.
+KERNEL_OPTIONS="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE
+	BLK_DEV_INITRD RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS
+	DEVTMPFS DEVTMPFS_MOUNT MODULES MODULE_UNLOAD BPF BPF_SYSCALL
+	DEBUG_KERNEL DEBUG_INFO DEBUG_INFO_DWARF5 DEBUG_INFO_BTF
+	DEBUG_INFO_BTF_MODULES CRC7=m CRC_ITU_T=m"
+# the modules those =m options build, as MODULE_NAME:PATH in the O dir
+KERNEL_MODULES="crc7:lib/crc7.ko crc_itu_t:lib/crc-itu-t.ko"
+
+# kernel_out_dir VERSION COMPILER VARIANT PAHOLE: the O= directory for a
+# build, keyed by what changes the compiled objects: kernel version,
+# compiler, config variant, and PAHOLE's path and version (its version
+# picks options in Kconfig).  A new binary at the same path reuses the
+# tree; build-kernel.sh always redoes the BTF steps.
+kernel_out_dir()
+{
+	local id
+	id=$(printf '%s\n%s\n' "$(readlink -f "$4")" "$("$4" --version 2>&1)" |
+		sha256sum | cut -c1-10)
+	echo "$(kernel_cache_dir)/out/$1-$2-$3-$id"
+}

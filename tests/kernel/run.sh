@@ -1,0 +1,399 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Real kernels: build tiny x86-64 kernels with BTF using a given PAHOLE
+# (our pahole-compatible front end by default), boot them in qemu, load
+# modules and check that the kernel accepts their BTF.
+#
+#	tests/kernel/run.sh BUILD_DIR
+#
+# Heavy, so opt-in: without D2B_KERNEL_TESTS=1 it prints one SKIP line.
+# Each entry of the matrix is one group of cases:
+#   VER-COMPILER (6.12-gcc, 6.1-gcc, 6.12-clang):  build-kernel.sh builds
+#	linux-source-VER with tinyconfig + BTF + two modules (crc7 and
+#	crc_itu_t), PAHOLE generating vmlinux's and the modules' BTF; then
+#	  config	    DEBUG_INFO_BTF(_MODULES) and the rest survived Kconfig
+#	  build		    make bzImage modules succeeded
+#	  vmlinux-section   vmlinux has .BTF and bpftool can dump it
+#	  ko-section/MOD    MOD.ko has .BTF and bpftool dumps it on vmlinux's
+#	  boot		    boot.sh: the guest ran init.sh to its end
+#	  vmlinux-btf	    /sys/kernel/btf/vmlinux exists, same bytes as built
+#	  insmod-MOD, module-btf-MOD, rmmod-MOD: see init.sh; module-btf
+#			    also compares the guest's bytes with the .ko's
+#	  dmesg		    no BTF error in the guest's kernel log
+#   VER-extmod: the out-of-tree module extmod/ built against kernel A
+#	(VER-gcc) with --btf_features=distilled_base (needs PAHOLE >= 1.28,
+#	else SKIP) must have .BTF and .BTF.base, load into kernel B (variant
+#	"ipc": SYSVIPC on, so vmlinux's type IDs differ) and, once the kernel
+#	relocated its BTF, have members pointing at B's struct list_head,
+#	struct module and struct task_struct.
+#
+# Environment:
+#	D2B_KERNEL_TESTS=1	run at all
+#	D2B_KERNEL_PAHOLE	the pahole to test (default:
+#				BUILD_DIR/dwarf2btf-pahole; SKIP until it exists)
+#	D2B_KERNEL_MATRIX	entries, space or comma separated (default
+#				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod)
+#	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
+#	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
+#	D2B_KERNEL_MAKEFLAGS (build-kernel.sh),
+#	D2B_KERNEL_BOOT_TIMEOUT, D2B_KERNEL_QEMU, D2B_KERNEL_BUSYBOX (boot.sh)
+# Sources unpack to, and builds live in, ~/.cache/dwarf2btf-kernel (out/
+# holds one O= directory per version/compiler/variant/PAHOLE); a second
+# run only relinks vmlinux and the modules, which reruns PAHOLE.
+
+set -uo pipefail
+
+BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
+export D2B_BUILD=$BUILD
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+if [ "${D2B_KERNEL_TESTS:-}" != 1 ]; then
+	skip kernel "opt-in: set D2B_KERNEL_TESTS=1 to build and boot tiny kernels (about 10 minutes the first time, then cached)"
+	exit 0
+fi
+
+if [ -n "${D2B_KERNEL_PAHOLE:-}" ]; then
+	PAHOLE=$(command -v "$D2B_KERNEL_PAHOLE" || true)
+	if [ -z "$PAHOLE" ] || [ ! -x "$PAHOLE" ]; then
+		fail kernel/pahole "D2B_KERNEL_PAHOLE=$D2B_KERNEL_PAHOLE is not an executable"
+		exit 1
+	fi
+	PAHOLE=$(readlink -f "$PAHOLE")
+else
+	PAHOLE=$BUILD/dwarf2btf-pahole
+	if [ ! -x "$PAHOLE" ]; then
+		skip kernel "$PAHOLE not built (the pahole-compatible front end); set D2B_KERNEL_PAHOLE=/usr/bin/pahole to test another pahole"
+		exit 0
+	fi
+fi
+PVER=$(pahole_version "$PAHOLE")
+note "PAHOLE $PAHOLE ($("$PAHOLE" --version 2>&1 | head -n1), version $PVER)"
+
+# what a kernel build needs
+missing=
+for t in make gcc flex bison bc perl readelf objcopy cpio gzip flock \
+	qemu-system-x86_64; do
+	command -v "$t" >/dev/null 2>&1 || missing+=" $t"
+done
+[ -f /usr/include/gelf.h ] || missing+=" libelf-dev"
+file -L "${D2B_KERNEL_BUSYBOX:-/bin/busybox}" 2>/dev/null | grep -q 'statically linked' ||
+	missing+=" busybox-static"
+if [ -n "$missing" ]; then
+	skip kernel "missing tools:$missing"
+	exit 0
+fi
+BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
+[ -x "$BPFTOOL" ] || { BPFTOOL=; note "no bpftool: the bpftool checks skip"; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-kernel.XXXXXX")
+if [ -n "${D2B_KERNEL_KEEP:-}" ]; then
+	note "work directory: $WORK"
+else
+	trap 'rm -rf "$WORK"' EXIT
+fi
+
+nfail=0
+fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
+
+# ---- helpers --------------------------------------------------------------
+
+has_section() { readelf -S -W "$1" 2>/dev/null | grep -q " $2 "; }
+
+# section_bytes ELF SECTION OUT: a section's bytes (also when not
+# SHF_ALLOC, as .BTF in modules)
+section_bytes()
+{
+	rm -f "$3"
+	objcopy --dump-section "$2=$3" "$1" "$WORK/objcopy.out" 2>/dev/null && [ -s "$3" ]
+}
+
+# built[VER-COMPILER-VARIANT] = O directory, so one run builds each once
+declare -A built=()
+
+# build NAME VER COMPILER VARIANT: PASS/FAIL NAME/config and NAME/build;
+# on success sets $O
+build()
+{
+	local name=$1 key=$2-$3-$4 err=$WORK/build-$2-$3-$4.err rc=0 secs why
+	O=${built[$key]:-}
+	[ -n "$O" ] && return 0
+	O=$("$HERE/build-kernel.sh" "$2" "$3" "$4" "$PAHOLE" 2>"$err" | tail -n1) || rc=$?
+	why=$(grep '^build-kernel: ' "$err" | tail -n1 | sed 's/^build-kernel: //')
+	grep '^#' "$err"
+	case $rc in
+	0)	secs=$(cat "$O/d2b-build-seconds" 2>/dev/null || echo '?')
+		pass "$name/config"
+		pass "$name/build"
+		note "$name: built in ${secs}s in $O"
+		built[$key]=$O
+		return 0 ;;
+	1)	pass "$name/config"
+		fail "$name/build" "${why:-build-kernel.sh failed}" ;;
+	2)	fail "$name/config" "${why:-build-kernel.sh failed}" ;;
+	*)	fail "$name/setup" "${why:-build-kernel.sh exited $rc}" ;;
+	esac
+	return 1
+}
+
+# check_sections NAME O MODULES: .BTF in vmlinux and in each module
+check_sections()
+{
+	local name=$1 o=$2 m mod ko
+	if ! has_section "$o/vmlinux" .BTF; then
+		fail "$name/vmlinux-section" "vmlinux has no .BTF section"
+	elif [ -n "$BPFTOOL" ] && ! "$BPFTOOL" btf dump file "$o/vmlinux" >"$WORK/dump" 2>&1; then
+		show_tail "$WORK/dump" 4
+		fail "$name/vmlinux-section" "bpftool cannot dump vmlinux's BTF"
+	else
+		pass "$name/vmlinux-section"
+	fi
+	for m in $3; do
+		mod=${m%%:*} ko=${m#*:}
+		case $ko in /*) ;; *) ko=$o/$ko ;; esac
+		if [ ! -f "$ko" ]; then
+			fail "$name/ko-section/$mod" "$ko not built"
+		elif ! has_section "$ko" .BTF; then
+			fail "$name/ko-section/$mod" "$(basename "$ko") has no .BTF section"
+		elif [ -n "$BPFTOOL" ] && ! "$BPFTOOL" btf dump file "$ko" \
+				--base-btf "$o/vmlinux" >"$WORK/dump" 2>&1; then
+			show_tail "$WORK/dump" 4
+			fail "$name/ko-section/$mod" "bpftool cannot dump its BTF on vmlinux's"
+		else
+			pass "$name/ko-section/$mod"
+		fi
+	done
+}
+
+# guest_result NAME KEY LOG: the guest's D2B-CHECK line for KEY
+guest_result()
+{
+	local line
+	line=$(grep -m1 "^D2B-CHECK $2 " "$3")
+	case $line in
+	"D2B-CHECK $2 ok"*)   pass "$1/$2" ;;
+	"D2B-CHECK $2 fail"*) fail "$1/$2" "${line#"D2B-CHECK $2 fail "}" ;;
+	*)		      fail "$1/$2" "no result in the serial log" ;;
+	esac
+}
+
+# guest_btf LOG MOD OUT: the module BTF the guest printed in base64
+guest_btf()
+{
+	awk -v m="$2" '$0 == "D2B-BTF-END" { on = 0 } on { print } $0 == "D2B-BTF-BEGIN " m { on = 1 }' \
+		"$1" | base64 -d >"$3" 2>/dev/null && [ -s "$3" ]
+}
+
+# Kernel log lines that mean BTF (or the kernel) went wrong
+DMESG_ERRORS='BPF: |BTF: |btf: |failed to validate module|failed to register module|missing (vmlinux|module) BTF|BTF mismatch|Invalid|invalid|WARNING:|BUG:|Oops|Kernel panic'
+
+# boot_and_check NAME O MODULES: boot O's kernel with the modules
+# (MOD:PATH, PATH relative to O or absolute); LOG is left in $LOG
+boot_and_check()
+{
+	local name=$1 o=$2 m mod ko kos=() mods=() start secs bad
+	for m in $3; do
+		mod=${m%%:*} ko=${m#*:}
+		case $ko in /*) ;; *) ko=$o/$ko ;; esac
+		mods+=("$mod"); kos+=("$ko")
+	done
+	LOG=$WORK/serial-${name//\//-}.log
+	start=$(date +%s)
+	if ! "$HERE/boot.sh" "$o" "$LOG" "${kos[@]}" 2>"$WORK/boot.err"; then
+		show_tail "$WORK/boot.err" 3
+		show_tail "$LOG" 15
+		fail "$name/boot" "the guest did not reach the end of init.sh (hang, panic or setup problem)"
+		return 1
+	fi
+	secs=$(($(date +%s) - start))
+	pass "$name/boot"
+	note "$name: booted and checked in ${secs}s ($(cat "$LOG.accel" 2>/dev/null))"
+
+	guest_result "$name" vmlinux-btf "$LOG"
+	if section_bytes "$o/vmlinux" .BTF "$WORK/vmlinux.btf"; then
+		local want got
+		want=$(md5sum <"$WORK/vmlinux.btf" | cut -d' ' -f1)
+		got=$(sed -n 's/^D2B-CHECK vmlinux-btf ok md5=//p' "$LOG")
+		if [ "$want" = "$got" ]; then
+			pass "$name/vmlinux-btf-same"
+		else
+			fail "$name/vmlinux-btf-same" "guest's /sys/kernel/btf/vmlinux (md5 $got) is not the built vmlinux's .BTF (md5 $want)"
+		fi
+	fi
+	for mod in "${mods[@]}"; do
+		guest_result "$name" "insmod-$mod" "$LOG"
+		guest_result "$name" "module-btf-$mod" "$LOG"
+	done
+	for mod in "${mods[@]}"; do
+		guest_result "$name" "rmmod-$mod" "$LOG"
+	done
+
+	bad=$(grep '^D2B-DMESG ' "$LOG" | sed 's/^D2B-DMESG //' | grep -E "$DMESG_ERRORS")
+	grep '^D2B-DMESG ' "$LOG" | grep -i -E 'btf' | sed 's/^/#   /' | head -n 8
+	if [ -n "$bad" ]; then
+		echo "$bad" | head -n 8 | sed 's/^/#   | /'
+		fail "$name/dmesg" "BTF or kernel errors in the guest's kernel log"
+	elif ! grep -q '^D2B-DMESG ' "$LOG"; then
+		fail "$name/dmesg" "the guest printed no kernel log"
+	else
+		pass "$name/dmesg"
+	fi
+	return 0
+}
+
+# ---- VER-COMPILER: a kernel and its modules --------------------------------
+
+kernel_case()
+{
+	local ver=$1 cc=$2 name=kernel/$1-$2 m mod ko
+	build "$name" "$ver" "$cc" base || return
+	check_sections "$name" "$O" "$KERNEL_MODULES"
+	boot_and_check "$name" "$O" "$KERNEL_MODULES" || return
+	# the in-tree modules' BTF is not relocated: the guest has the .ko's bytes
+	for m in $KERNEL_MODULES; do
+		mod=${m%%:*} ko=$O/${m#*:}
+		grep -q "^D2B-CHECK module-btf-$mod ok" "$LOG" || continue
+		if ! guest_btf "$LOG" "$mod" "$WORK/guest.btf"; then
+			fail "$name/module-btf-same/$mod" "no BTF bytes in the serial log"
+		elif section_bytes "$ko" .BTF "$WORK/ko.btf" && cmp -s "$WORK/ko.btf" "$WORK/guest.btf"; then
+			pass "$name/module-btf-same/$mod"
+		else
+			fail "$name/module-btf-same/$mod" "/sys/kernel/btf/$mod differs from $(basename "$ko")'s .BTF"
+		fi
+	done
+}
+
+# ---- VER-extmod: distilled base BTF ----------------------------------------
+
+# btf_id DUMP KIND NAME: the ID of the first type KIND 'NAME' in a raw dump
+btf_id() { awk -v k="$2" -v n="'$3'" '$2 == k && $3 == n { sub(/^\[/, "", $1); sub(/\]$/, "", $1); print $1; exit }' "$1"; }
+
+# member_type DUMP STRUCT MEMBER: "KIND 'NAME'" of a member's type, through
+# pointers and modifiers ("PTR STRUCT 'module'"); DUMP is bpftool's raw
+# dump of the base and the split BTF together
+member_type()
+{
+	awk -v s="'$2'" -v m="'$3'" '
+	/^\[/ {
+		id = $1; gsub(/[][]/, "", id)
+		kind[id] = $2; nm[id] = $3
+		for (i = 4; i <= NF; i++)
+			if ($i ~ /^type_id=/) { ref[id] = substr($i, 9) }
+		cur = ($2 == "STRUCT" && $3 == s)
+		next
+	}
+	cur && $1 == m && $2 ~ /^type_id=/ { want = substr($2, 9) }
+	END {
+		if (want == "") exit 1
+		out = ""
+		while (kind[want] ~ /^(PTR|CONST|VOLATILE|RESTRICT|TYPE_TAG)$/) {
+			out = out kind[want] " "; want = ref[want]
+		}
+		print out kind[want] " " nm[want]
+	}' "$1"
+}
+
+extmod_case()
+{
+	local ver=$1 name=kernel/$1-extmod oa ob dir mod=d2b_hello t ok id_a id_b moved
+	if [ "$PVER" -lt 128 ]; then
+		skip "$name" "PAHOLE version $PVER < 1.28: no --btf_features=distilled_base"
+		return
+	fi
+	if [ -z "$BPFTOOL" ]; then
+		skip "$name" "needs bpftool to check the relocated types"
+		return
+	fi
+	build "kernel/$ver-gcc" "$ver" gcc base || return
+	oa=$O
+
+	# the module, built against kernel A
+	dir=$WORK/extmod
+	rm -rf "$dir"; cp -r "$HERE/extmod" "$dir"
+	if ! make -C "$oa" M="$dir" ARCH=x86_64 CC=gcc PAHOLE="$PAHOLE" modules \
+			>"$WORK/extmod.log" 2>&1; then
+		show_tail "$WORK/extmod.log"
+		fail "$name/build" "make M=extmod modules failed"
+		return
+	fi
+	pass "$name/build"
+	if ! has_section "$dir/$mod.ko" .BTF; then
+		fail "$name/sections" "$mod.ko has no .BTF section"
+		return
+	elif ! has_section "$dir/$mod.ko" .BTF.base; then
+		grep -i 'pahole\|btf' "$WORK/extmod.log" | head -n 4 | sed 's/^/#   /'
+		fail "$name/sections" "$mod.ko has .BTF but no .BTF.base (distilled base)"
+		return
+	fi
+	pass "$name/sections"
+
+	# kernel B: vmlinux's type IDs must differ from A's, or this proves nothing
+	build "kernel/$ver-gcc-ipc" "$ver" gcc ipc || return
+	ob=$O
+	"$BPFTOOL" btf dump file "$oa/vmlinux" >"$WORK/a.dump" 2>/dev/null
+	"$BPFTOOL" btf dump file "$ob/vmlinux" >"$WORK/b.dump" 2>/dev/null
+	moved=
+	for t in list_head module task_struct; do
+		id_a=$(btf_id "$WORK/a.dump" STRUCT "$t") id_b=$(btf_id "$WORK/b.dump" STRUCT "$t")
+		note "struct $t: ID $id_a in kernel A, $id_b in kernel B"
+		[ "$id_a" != "$id_b" ] && moved+=" $t"
+	done
+	if [ -z "$moved" ]; then
+		fail "$name/ids-differ" "kernel B (SYSVIPC) numbers the module's kernel types as kernel A does"
+		return
+	fi
+	pass "$name/ids-differ"
+
+	boot_and_check "$name" "$ob" "$mod:$dir/$mod.ko" || return
+	grep -q "^D2B-CHECK module-btf-$mod ok" "$LOG" || return
+	if ! guest_btf "$LOG" "$mod" "$WORK/guest.btf"; then
+		fail "$name/relocated-types" "no BTF bytes in the serial log"
+		return
+	fi
+	section_bytes "$ob/vmlinux" .BTF "$WORK/b.btf"
+	if ! "$BPFTOOL" btf dump file "$WORK/guest.btf" --base-btf "$WORK/b.btf" \
+			>"$WORK/guest.dump" 2>&1; then
+		show_tail "$WORK/guest.dump" 4
+		fail "$name/relocated-types" "bpftool cannot dump the guest's /sys/kernel/btf/$mod on kernel B's vmlinux"
+		return
+	fi
+	ok=1
+	for t in "node:STRUCT 'list_head'" "owner:PTR STRUCT 'module'" \
+		 "task:PTR STRUCT 'task_struct'"; do
+		got=$(cat "$WORK/b.dump" "$WORK/guest.dump" |
+			member_type /dev/stdin d2b_hello_item "${t%%:*}")
+		if [ "$got" != "${t#*:}" ]; then
+			note "member ${t%%:*}: want ${t#*:}, got '${got:-nothing}'"
+			ok=0
+		fi
+	done
+	if [ $ok -eq 1 ]; then
+		pass "$name/relocated-types"
+	else
+		fail "$name/relocated-types" "struct d2b_hello_item's members do not point at kernel B's types"
+	fi
+}
+
+# ---- the matrix -------------------------------------------------------------
+
+for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
+	ver=${entry%%-*} what=${entry#*-}
+	if [ ! -f "$(kernel_tarball "$ver")" ]; then
+		skip "kernel/$entry" "no $(kernel_tarball "$ver") (apt-get install linux-source-$ver)"
+		continue
+	fi
+	case $what in
+	gcc|clang|clang-[0-9]*)
+		cc=$(compiler_make_args "$what"); cc=${cc#CC=}
+		if ! command -v "$cc" >/dev/null; then
+			skip "kernel/$entry" "$cc not installed"
+			continue
+		fi
+		kernel_case "$ver" "$what" ;;
+	extmod) extmod_case "$ver" ;;
+	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod)" ;;
+	esac
+done
+
+[ $nfail -eq 0 ]
