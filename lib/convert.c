@@ -72,6 +72,8 @@ struct conv {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 
+	char bad_btf[512];		/* the first kernel rule the output breaks */
+
 	/* statistics */
 	size_t units_skipped;
 	double t_walk, t_merge;
@@ -110,6 +112,19 @@ static void datasec_note(void *arg, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "%s", buf);
+}
+
+/* d2b_verify_fn: the first violation is kept for the error, the others
+ * are said with -v */
+static void verify_report(void *arg, uint32_t id, const char *msg)
+{
+	struct conv *c = arg;
+
+	(void)id;
+	if (!c->bad_btf[0])
+		snprintf(c->bad_btf, sizeof(c->bad_btf), "%s", msg);
+	else
+		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "also refused: %s", msg);
 }
 
 static double now(void)
@@ -425,6 +440,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	double t0 = now(), t_open, t_finish, t_datasec;
 	char errbuf[256];
 	size_t skipped, shndx, i;
+	int n;
 	uint64_t off;
 	int err;
 
@@ -500,9 +516,19 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 			goto out;
 	}
 	err = datasec_set__emit(c.ds, c.out, c.secs, c.nr_secs, datasec_note, &c);
-	t_datasec = now() - t0;
 	if (err)
 		goto out;
+	/* never hand on BTF the kernel would refuse (damaged input, or a bug) */
+	n = d2b_btf__verify(c.out, verify_report, &c);
+	t_datasec = now() - t0;
+	if (n != 0) {
+		err = n < 0 ? n : -EINVAL;
+		if (n > 0)
+			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0,
+				  "the BTF made would be refused by the kernel (damaged DWARF?): "
+				  "%s%s", c.bad_btf, n > 1 ? " (and more: -v lists them)" : "");
+		goto out;
+	}
 	if (c.opts->stats)
 		report_stats(&c, t_open, t_finish, t_datasec);
 	*ret = c.out;

@@ -247,6 +247,17 @@ int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *t);
 int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base,
 			  struct d2b_btf **ret_split);
 
+/*
+ * Check btf's own types against the rules the kernel applies when it loads
+ * BTF (names, layouts, references, modifier order: what BPF_BTF_LOAD would
+ * refuse).  report (may be NULL) gets each violation as one line naming the
+ * type ("type [12] STRUCT 'foo': member 'x' ends past ...").  Returns the
+ * number of violations (0: the kernel should accept it), or a negative
+ * errno.
+ */
+typedef void (*d2b_verify_fn)(void *arg, uint32_t id, const char *msg);
+int d2b_btf__verify(const struct d2b_btf *btf, d2b_verify_fn report, void *arg);
+
 /* ---------------------------------------------------------------------
  * Raw BTF in and out
  * ------------------------------------------------------------------- */

@@ -121,6 +121,24 @@ corrupt version $((off + 4)) 0x7f 2		# DWARF version 0x7f7f
 corrupt abbrev-garbage $((off + 12)) 0xee $((size > 40 ? 24 : size - 12))	# the first DIEs (after a DWARF 5 header)
 corrupt tail-ff $((off + size / 2)) 0xff $((size / 2))
 
+# -- a damaged .debug_str: "point" becomes "po nt", a name the kernel
+# refuses; the conversion must fail naming the type, not write that BTF
+cp "$W/good.o" "$W/badname.o"
+if python3 -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+i = data.find(b"point\0")
+if i < 0:
+    sys.exit(1)
+open(sys.argv[1], "r+b").write(data[:i] + b"po nt\0" + data[i + 6:])
+' "$W/badname.o"; then
+	both bad-name "$W/badname.o"
+	grep -q "STRUCT 'po nt': invalid name" "$W/stderr" ||
+		fail e2e/malformed/bad-name/message "the error does not name the type: $(head -c 200 "$W/stderr")"
+else
+	fail e2e/malformed/bad-name "no string 'point' in .debug_str"
+fi
+
 # -- unwritable target: root ignores permissions, so use an immutable file
 cp "$W/good.o" "$W/immutable.o"
 if chattr +i "$W/immutable.o" 2>/dev/null; then

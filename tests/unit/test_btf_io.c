@@ -545,23 +545,24 @@ static void test_load_errors(void)
 
 	snprintf(path, sizeof(path), "%s/missing.btf", tmpdir);
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &btf, err, sizeof(err)), -ENOENT);
-	CHECK(strstr(err, path) != NULL);
+	/* the reason only: the caller names the file */
+	CHECK(strstr(err, path) == NULL && strstr(err, "No such file"));
 	CHECK_EQ(d2b_btf__load_file(tmpdir, NULL, &btf, err, sizeof(err)), -EISDIR);
-	CHECK(strstr(err, tmpdir) != NULL);
+	CHECK(strstr(err, tmpdir) == NULL && strstr(err, "directory"));
 	snprintf(path, sizeof(path), "%s/garbage", tmpdir);
 	f = fopen(path, "w");
 	REQUIRE(f);
 	fputs("hello, world\n", f);
 	fclose(f);
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &btf, err, sizeof(err)), -EINVAL);
-	CHECK(strstr(err, path) && strstr(err, "neither an ELF file nor raw BTF"));
-	/* raw BTF that is cut short names the file and the reason */
+	CHECK(!strstr(err, path) && strstr(err, "neither an ELF file nor raw BTF"));
+	/* raw BTF that is cut short: the reason */
 	f = fopen(path, "w");
 	REQUIRE(f);
 	fwrite("\x9f\xeb\x01\x00\x18\x00\x00\x00", 1, 8, f);
 	fclose(f);
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &btf, err, sizeof(err)), -EINVAL);
-	CHECK(strstr(err, path) && strstr(err, "too few"));
+	CHECK(!strstr(err, path) && strstr(err, "too few"));
 	CHECK(btf == NULL);
 	unlink(path);
 }
@@ -656,12 +657,12 @@ static void test_load_elf(void)
 	CHECK_EQ(write_elf(path, raw, size, false, false), 0);
 	back = NULL;
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &back, err, sizeof(err)), -ENOENT);
-	CHECK(strstr(err, path) && strstr(err, "no .BTF section"));
-	/* a corrupt .BTF is reported with the file and section */
+	CHECK(!strstr(err, path) && strstr(err, "no .BTF section"));
+	/* a corrupt .BTF is reported with the section */
 	((uint8_t *)raw)[2] = 9;
 	CHECK_EQ(write_elf(path, raw, size, true, false), 0);
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &back, err, sizeof(err)), -EINVAL);
-	CHECK(strstr(err, path) && strstr(err, ".BTF: unsupported BTF version 9"));
+	CHECK(!strstr(err, path) && strstr(err, ".BTF: unsupported BTF version 9"));
 	unlink(path);
 	free(raw);
 	d2b_btf__free(btf);
