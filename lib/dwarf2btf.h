@@ -201,8 +201,18 @@ const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id);
 /* "" for offset 0, NULL for an invalid offset */
 const char *d2b_btf__str(const struct d2b_btf *btf, uint32_t off);
 const char *d2b_btf__name(const struct d2b_btf *btf, uint32_t id);
-/* size in bytes of a type, following typedefs, modifiers and arrays; < 0 on error */
+/* size in bytes of a type, following typedefs, modifiers and arrays (a PTR
+ * has d2b_btf__pointer_size()); < 0 on error */
 int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id);
+
+/* The target's pointer size in bytes, 4 or 8 (BTF itself does not record
+ * it).  A converted BTF has its file's (the ELF class, each unit's address
+ * size); a split BTF starts with its base's; one read back from raw bytes
+ * has the size of its 'long' INT (as libbpf infers it), one read from an ELF
+ * file's .BTF the ELF class's.  When nothing says, the host's.
+ * set_pointer_size: -EINVAL unless size is 4 or 8. */
+uint32_t d2b_btf__pointer_size(const struct d2b_btf *btf);
+int d2b_btf__set_pointer_size(struct d2b_btf *btf, uint32_t size);
 
 /* Builder.  Each add returns the new type's ID or a negative errno.  Names
  * may be NULL or "" for anonymous types.  Members, values and parameters are

@@ -7,6 +7,11 @@
  * is written (cycles) and the body appended later.  Strings live in a
  * deduplicated strtab; a split BTF looks names up in its base first so that
  * it never duplicates a base string.
+ *
+ * The target's data model travels with the object: its byte order (that of
+ * the encoded form) and its pointer size, which BTF does not record (a PTR
+ * has no size) but a DATASEC entry's size depends on.  A split BTF starts
+ * with its base's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +33,7 @@ struct d2b_btf {
 	size_t nr, offs_cap;
 	struct strtab *strs;
 	enum d2b_endian endian;
+	uint32_t ptr_size;	/* bytes; 0: not recorded */
 	uint32_t define_id;	/* next add_*() defines this reserved ID */
 	uint32_t open_id;	/* type accepting members/values/params, or 0 */
 };
@@ -76,6 +82,10 @@ struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
 	btf->base = base;
 	btf->start_id = base ? d2b_btf__end_id(base) : 1;
 	btf->start_str = base ? btf_end_str(base) : 0;
+	if (base) {
+		btf->endian = base->endian;
+		btf->ptr_size = base->ptr_size;
+	}
 	return btf;
 }
 
@@ -132,6 +142,60 @@ enum d2b_endian d2b_btf__endian(const struct d2b_btf *btf)
 void d2b_btf__set_endian(struct d2b_btf *btf, enum d2b_endian endian)
 {
 	btf->endian = endian;
+}
+
+uint32_t d2b_btf__pointer_size(const struct d2b_btf *btf)
+{
+	if (btf->ptr_size)
+		return btf->ptr_size;
+	return btf->base ? d2b_btf__pointer_size(btf->base) : sizeof(void *);
+}
+
+int d2b_btf__set_pointer_size(struct d2b_btf *btf, uint32_t size)
+{
+	if (size != 4 && size != 8)
+		return -EINVAL;
+	btf->ptr_size = size;
+	return 0;
+}
+
+void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src)
+{
+	dst->endian = src->endian;
+	dst->ptr_size = src->ptr_size;
+}
+
+/*
+ * libbpf's determine_ptr_size(): a BTF read back from raw bytes has no
+ * pointer size, but its C 'long' has the size of a pointer on every Linux
+ * target (LP64 and ILP32 alike).
+ */
+void btf_infer_pointer_size(struct d2b_btf *btf)
+{
+	static const char *const longs[] = {
+		"long", "long int", "int long", "unsigned long", "long unsigned",
+		"unsigned long int", "unsigned int long", "long unsigned int",
+		"long int unsigned", "int unsigned long", "int long unsigned",
+	};
+	uint32_t id, end = d2b_btf__end_id(btf);
+	size_t i;
+
+	if (btf->ptr_size)
+		return;		/* the base's */
+	for (id = 1; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		const char *name;
+
+		if (!t || d2b_kind(t) != D2B_KIND_INT || (t->size != 4 && t->size != 8))
+			continue;
+		name = d2b_btf__str(btf, t->name_off);
+		for (i = 0; name && i < sizeof(longs) / sizeof(longs[0]); i++) {
+			if (!strcmp(name, longs[i])) {
+				btf->ptr_size = t->size;
+				return;
+			}
+		}
+	}
 }
 
 const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
@@ -214,7 +278,7 @@ int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
 				return -E2BIG;
 			return (int64_t)(mult * t->size);
 		} else if (kind == D2B_KIND_PTR) {
-			return (int64_t)(mult * 8);
+			return (int64_t)(mult * d2b_btf__pointer_size(btf));
 		} else if (btf_kind_is_modifier(kind) || kind == D2B_KIND_TYPEDEF ||
 			   kind == D2B_KIND_VAR) {
 			id = t->type;

@@ -65,6 +65,13 @@ static inline unsigned int btf_fwd_kind(const struct d2b_type *t)
 	return d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
 }
 
+/* dst takes src's data model (byte order, pointer size): a BTF made from
+ * another describes the same target. */
+void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src);
+/* A BTF read from raw bytes, whose base records no pointer size: take the
+ * size of its 'long' (or 'unsigned long', ...) INT, if it has one. */
+void btf_infer_pointer_size(struct d2b_btf *btf);
+
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);
 struct strtab *btf_strtab(const struct d2b_btf *btf);

@@ -165,7 +165,7 @@ int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base
 	base = d2b_btf__new(NULL);
 	if (!mark || !map || !base)
 		goto out;
-	d2b_btf__set_endian(base, d2b_btf__endian(split));
+	btf_copy_model(base, split);
 	err = mark_needed(split, mark);
 	if (err)
 		goto out;
@@ -197,7 +197,7 @@ int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base
 	out = d2b_btf__new(base);
 	if (!out)
 		goto out;
-	d2b_btf__set_endian(out, d2b_btf__endian(split));
+	btf_copy_model(out, split);
 	for (id = start; id < end; id++) {
 		r = btf_add_copy(out, split, id, map);
 		if (r < 0 || (uint32_t)r != map[id]) {

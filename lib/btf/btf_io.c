@@ -341,6 +341,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 	}
 	d2b_btf__set_endian(btf, p.swap ? (host_endian() == D2B_ENDIAN_LITTLE ?
 					    D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE) : host_endian());
+	btf_infer_pointer_size(btf);
 	*ret = btf;
 	btf = NULL;
 out:
@@ -449,6 +450,8 @@ static int load_elf(int fd, const struct d2b_btf *base,
 	err = d2b_btf__parse_raw(d->d_buf, d->d_size, base, ret, why, sizeof(why));
 	if (err)
 		io_err(err, errbuf, errlen, ".BTF: %s", why);
+	else	/* the file's data model says what the blob cannot */
+		d2b_btf__set_pointer_size(*ret, gelf_getclass(elf) == ELFCLASS32 ? 4 : 8);
 out:
 	elf_end(elf);
 	return err;

@@ -1102,6 +1102,7 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 		free(d);
 		return -ENOMEM;
 	}
+	btf_copy_model(d->work, out);
 	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only);
 	if (err) {
 		dedup__free(d);
@@ -1126,11 +1127,14 @@ const struct d2b_btf *dedup__btf(const struct dedup *d)
 	return d->work;
 }
 
-static int check_unit(const struct d2b_btf *unit)
+static int check_unit(const struct dedup *d, const struct d2b_btf *unit)
 {
 	uint32_t id, end = d2b_btf__end_id(unit);
 
 	if (d2b_btf__base(unit) || d2b_btf__start_id(unit) != 1)
+		return -EINVAL;
+	/* one pointer size for all: BTF cannot say which PTR has which */
+	if (d2b_btf__pointer_size(unit) != d2b_btf__pointer_size(d->out))
 		return -EINVAL;
 	for (id = 1; id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(unit, id);
@@ -1155,7 +1159,7 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 
 	if (d->finished || d->failed)
 		return -EINVAL;
-	err = check_unit(unit);
+	err = check_unit(d, unit);
 	if (err) {
 		d->failed = true;
 		return err;

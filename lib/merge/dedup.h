@@ -6,7 +6,8 @@
  *	dedup__new(out, &opts, &d);          out: empty, or split over a base
  *	for each unit, in a fixed order:
  *		dedup__add_unit(d, unit, map);   unit: standalone BTF (IDs from 1,
- *						  own strings, no VAR/DATASEC)
+ *						  own strings, no VAR/DATASEC,
+ *						  out's pointer size)
  *	dedup__finish(d, &final_map);         FWD resolution, final merge,
  *					      string compaction
  *

@@ -84,7 +84,7 @@ int prune__funcs(const struct d2b_btf *btf, uint8_t *drop, struct d2b_btf **ret,
 	*ret_map = NULL;
 	if (!refs || !map || !out)
 		goto out;
-	d2b_btf__set_endian(out, d2b_btf__endian(btf));
+	btf_copy_model(out, btf);
 	mark(btf, drop, refs);
 	err = copy(btf, drop, map, out);
 out:

@@ -202,6 +202,57 @@ static void test_split_strings(void)
 	d2b_btf__free(base);
 }
 
+/* The target's pointer size: set, used by resolve_size, inherited by a
+ * split BTF, and inferred from 'long' when raw bytes are read back. */
+static void test_pointer_size(void)
+{
+	struct d2b_btf *btf = d2b_btf__new(NULL), *split = NULL, *back = NULL, *nolong = NULL;
+	int i_int, i_ptr, i_arr, i_td;
+	void *data = NULL;
+	size_t size;
+
+	REQUIRE(btf);
+	CHECK_EQ(d2b_btf__pointer_size(btf), sizeof(void *));	/* nothing says: the host's */
+	CHECK_EQ(d2b_btf__set_pointer_size(btf, 2), -EINVAL);
+	CHECK_EQ(d2b_btf__set_pointer_size(btf, 4), 0);
+	CHECK_EQ(d2b_btf__pointer_size(btf), 4);
+	i_int = d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED);
+	i_ptr = d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, i_int);
+	i_arr = d2b_btf__add_array(btf, i_ptr, i_int, 3);
+	i_td = d2b_btf__add_ref(btf, D2B_KIND_TYPEDEF, "intp", i_ptr);
+	CHECK_EQ(d2b_btf__resolve_size(btf, i_ptr), 4);
+	CHECK_EQ(d2b_btf__resolve_size(btf, i_arr), 12);
+	CHECK_EQ(d2b_btf__resolve_size(btf, i_td), 4);
+	CHECK_EQ(d2b_btf__set_pointer_size(btf, 8), 0);
+	CHECK_EQ(d2b_btf__resolve_size(btf, i_arr), 24);
+
+	/* a split BTF starts with its base's data model */
+	d2b_btf__set_pointer_size(btf, 4);
+	d2b_btf__set_endian(btf, D2B_ENDIAN_BIG);
+	split = d2b_btf__new(btf);
+	REQUIRE(split);
+	CHECK_EQ(d2b_btf__pointer_size(split), 4);
+	CHECK_EQ(d2b_btf__endian(split), D2B_ENDIAN_BIG);
+
+	/* raw bytes do not record it: without a 'long', the host's ... */
+	REQUIRE(d2b_btf__encode(btf, &data, &size) == 0);
+	REQUIRE(d2b_btf__parse_raw(data, size, NULL, &nolong, NULL, 0) == 0);
+	CHECK_EQ(d2b_btf__pointer_size(nolong), sizeof(void *));
+	CHECK_EQ(d2b_btf__endian(nolong), D2B_ENDIAN_BIG);
+	free(data);
+	/* ... with one, its size (libbpf's rule) */
+	CHECK(d2b_btf__add_int(btf, "long unsigned int", 4, 0) > 0);
+	REQUIRE(d2b_btf__encode(btf, &data, &size) == 0);
+	REQUIRE(d2b_btf__parse_raw(data, size, NULL, &back, NULL, 0) == 0);
+	CHECK_EQ(d2b_btf__pointer_size(back), 4);
+	CHECK_EQ(d2b_btf__resolve_size(back, i_arr), 12);
+	free(data);
+	d2b_btf__free(back);
+	d2b_btf__free(nolong);
+	d2b_btf__free(split);
+	d2b_btf__free(btf);
+}
+
 int main(void)
 {
 	RUN(test_hmap);
@@ -211,5 +262,6 @@ int main(void)
 	RUN(test_reserve_define);
 	RUN(test_field_iter);
 	RUN(test_split_strings);
+	RUN(test_pointer_size);
 	return test_done();
 }

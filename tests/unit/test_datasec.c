@@ -482,6 +482,57 @@ static void test_more_than_max_vlen(void)
 	d2b_btf__free(b);
 }
 
+/*
+ * A pointer's entry has the target's pointer size: with 4-byte pointers
+ * (i386, armv7) an int right after an int * is its own variable, with
+ * 8-byte ones the same layout overlaps (the bug of a fixed size of 8).
+ */
+static void pointer_slots(uint32_t ptr_size, const char *expect, const char *note)
+{
+	struct datasec_set *ds = datasec_set__new();
+	struct d2b_btf *b = d2b_btf__new(NULL);
+	struct notes n = { 0 };
+	char *dump = NULL;
+	int ptr;
+
+	REQUIRE(ds && b && make_base(b) == 0);
+	REQUIRE(d2b_btf__set_pointer_size(b, ptr_size) == 0);
+	ptr = d2b_btf__add_ref(b, D2B_KIND_PTR, NULL, T_INT);
+	REQUIRE(ptr == NR_BASE);
+	REQUIRE(datasec_set__add(ds, "p", D2B_LINKAGE_GLOBAL, ptr, S_BSS, 0, NULL, 0) == 0);
+	REQUIRE(datasec_set__add(ds, "after", D2B_LINKAGE_GLOBAL, T_INT, S_BSS, 4, NULL, 0) == 0);
+	REQUIRE(datasec_set__emit(ds, b, secs, NR_SECS, note_cb, &n) == 0);
+	dump = dump_from(b, NR_BASE + 1);
+	if (!dump || strcmp(dump, expect)) {
+		printf("#   got:\n%s#   expected:\n%s", dump ? dump : "(null)\n", expect);
+		test_failed_now = 1;
+	}
+	CHECK_EQ(n.nr, note ? 1 : 0);
+	if (note && n.nr == 1)
+		CHECK_STR(n.msg[0], note);
+	free(dump);
+	notes_release(&n);
+	datasec_set__free(ds);
+	d2b_btf__free(b);
+}
+
+static void test_pointer_size_4(void)
+{
+	pointer_slots(4,
+		      "[10] VAR 'p' type=9 linkage=1\n"
+		      "[11] VAR 'after' type=1 linkage=1\n"
+		      "[12] DATASEC '.bss' size=32 10@0+4 11@4+4\n",
+		      NULL);
+}
+
+static void test_pointer_size_8(void)
+{
+	pointer_slots(8,
+		      "[10] VAR 'p' type=9 linkage=1\n"
+		      "[11] DATASEC '.bss' size=32 10@0+8\n",
+		      "variable 'after' left out: overlaps another in .bss");
+}
+
 int main(void)
 {
 	size_t i;
@@ -492,5 +543,7 @@ int main(void)
 		run_case(&cases[i]);
 	RUN(test_empty_set);
 	RUN(test_more_than_max_vlen);
+	RUN(test_pointer_size_4);
+	RUN(test_pointer_size_8);
 	return test_done();
 }

@@ -923,6 +923,32 @@ static void test_stats(void)
 	d2b_btf__free(u1);
 }
 
+/* The work BTF and the units share out's pointer size: a unit of another
+ * one is refused (BTF cannot tell which PTR has which size). */
+static void test_pointer_size(void)
+{
+	struct d2b_btf *out = d2b_btf__new(NULL), *u4 = d2b_btf__new(NULL), *u8 = d2b_btf__new(NULL);
+	struct dedup *d = NULL;
+	uint32_t map[3];
+
+	REQUIRE(out && u4 && u8);
+	d2b_btf__set_pointer_size(out, 4);
+	d2b_btf__set_pointer_size(u4, 4);
+	d2b_btf__set_pointer_size(u8, 8);
+	CHECK(d2b_btf__add_int(u4, "int", 4, D2B_INT_SIGNED) == 1);
+	CHECK(d2b_btf__add_ref(u4, D2B_KIND_PTR, NULL, 1) == 2);
+	CHECK(d2b_btf__add_int(u8, "int", 4, D2B_INT_SIGNED) == 1);
+	REQUIRE(dedup__new(out, NULL, &d) == 0);
+	CHECK_EQ(d2b_btf__pointer_size(dedup__btf(d)), 4);
+	CHECK_EQ(dedup__add_unit(d, u4, map), 0);
+	CHECK_EQ(d2b_btf__resolve_size(dedup__btf(d), map[2]), 4);
+	CHECK_EQ(dedup__add_unit(d, u8, NULL), -EINVAL);
+	dedup__free(d);
+	d2b_btf__free(out);
+	d2b_btf__free(u4);
+	d2b_btf__free(u8);
+}
+
 int main(void)
 {
 	size_t i;
@@ -935,5 +961,6 @@ int main(void)
 	test_split(true);
 	RUN(test_errors);
 	RUN(test_stats);
+	RUN(test_pointer_size);
 	return test_done();
 }
