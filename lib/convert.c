@@ -12,6 +12,11 @@
  *   finish   forward declarations resolved, final renumbering (dedup.c)
  *   datasec  VARs and DATASECs from the units' variables (datasec.c)
  *
+ * The output has the target's data model: the ELF file's byte order and
+ * pointer size (its class), which every unit's address size must match
+ * (unit.c leaves out one that does not); DATASEC entries of pointers are
+ * sized by it.
+ *
  * Threads: workers claim the next unit number, walk it into a slot of a
  * ring of 2 * jobs + 2 slots, and never run further ahead than the ring, so
  * memory stays bounded by a few units whatever the file.  libdw reads
@@ -488,6 +493,9 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		err = -ENOMEM;
 		goto out;
 	}
+	/* the target's data model, whatever the host's and the base's */
+	d2b_btf__set_endian(c.out, dwarf_file__big_endian(c.df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
+	d2b_btf__set_pointer_size(c.out, dwarf_file__addr_size(c.df));
 	dopts.append_only = c.opts->no_dedup;
 	err = dedup__new(c.out, &dopts, &c.dd);
 	if (err)

@@ -287,7 +287,10 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
  * the reason, without the path (the caller names the file). */
 int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen);
-/* Byte order the blob was read in (NATIVE for built ones). */
+/* Byte order the blob was read in, or the target's for a converted BTF
+ * (NATIVE for ones built by hand: the host's); a split BTF starts with its
+ * base's.  encode and write_raw write in it, d2b_elf__write_btf in the ELF
+ * file's. */
 enum d2b_endian d2b_btf__endian(const struct d2b_btf *btf);
 void d2b_btf__set_endian(struct d2b_btf *btf, enum d2b_endian endian);
 /* Serialize own types and strings (header + types + strings) into a

@@ -30,6 +30,7 @@ struct dwarf_file {
 	Elf *elf;		/* the main file */
 	size_t shstrndx;
 	bool big_endian;
+	unsigned int addr_size;	/* bytes: the ELF class's */
 	bool is_rel;
 	/* ET_REL: data symbol name hash -> symbol index, built at open */
 	struct hmap syms;
@@ -186,6 +187,7 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 		goto fail;
 	}
 	df->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	df->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	df->is_rel = ehdr.e_type == ET_REL;
 	hmap__init(&df->syms, false);
 	if (df->is_rel) {
@@ -229,6 +231,11 @@ Dwarf *dwarf_file__dwarf(const struct dwarf_file *df)
 bool dwarf_file__big_endian(const struct dwarf_file *df)
 {
 	return df->big_endian;
+}
+
+unsigned int dwarf_file__addr_size(const struct dwarf_file *df)
+{
+	return df->addr_size;
 }
 
 int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped)

@@ -26,6 +26,8 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 void dwarf_file__free(struct dwarf_file *df);
 Dwarf *dwarf_file__dwarf(const struct dwarf_file *df);
 bool dwarf_file__big_endian(const struct dwarf_file *df);
+/* Address (and pointer) size of the main file's ELF class: 4 or 8 bytes */
+unsigned int dwarf_file__addr_size(const struct dwarf_file *df);
 /* e_machine of the main file (EM_*) */
 unsigned int dwarf_file__machine(const struct dwarf_file *df);
 /* The main ELF file (not a separate debug file): its symbols, .BTF_ids */

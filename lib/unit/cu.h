@@ -40,6 +40,7 @@ struct cu {
 	struct d2b_btf *btf;	/* u->btf */
 	Dwarf_Die cu_die;
 	bool big_endian;
+	unsigned int ptr_size;	/* the unit's address size: 4 or 8 bytes */
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
 	bool corrupt;		/* libdw failed to decode a DIE */

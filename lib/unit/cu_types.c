@@ -246,8 +246,13 @@ static int pointer_type(struct cu *w, Dwarf_Die *die)
 	Dwarf_Die target_die;
 	bool has_target = dwarf_attr_integrate(die, DW_AT_type, &attr) &&
 			  dwarf_formref_die(&attr, &target_die);
+	uint64_t size;
 	int target = 0, n;
 
+	/* BTF has one pointer size (the unit's address size) for every PTR */
+	if (attr_udata(die, DW_AT_byte_size, &size) && size != w->ptr_size)
+		cu__diag(w, D2B_WARN, die, "DW_TAG_pointer_type of %" PRIu64 " bytes encoded as "
+			 "one of %u, the unit's address size", size, w->ptr_size);
 	if (has_target) {
 		target = cu_types__type(w, &target_die);
 		if (target < 0)

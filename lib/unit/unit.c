@@ -183,6 +183,31 @@ static int abi_param_regs(unsigned int machine, int regs[8])
 	return n;
 }
 
+/*
+ * The unit's pointer size is its address size (the unit header's), which
+ * must be the file's (the ELF class's): one BTF has one pointer size, so a
+ * unit of another size (a 32-bit unit in a 64-bit file) is left out.
+ */
+static bool unit_data_model(struct cu *w, Dwarf_Die *cu_die)
+{
+	unsigned int want = dwarf_file__addr_size(w->df);
+	uint8_t addr_size = 0, off_size;
+	Dwarf_Die die;
+
+	if (!dwarf_diecu(cu_die, &die, &addr_size, &off_size))
+		addr_size = (uint8_t)want;	/* libdw read the header before */
+	if (addr_size != want) {
+		cu__diag(w, D2B_WARN, cu_die,
+			 "compile unit left out: its addresses are %u bytes, the file's %u",
+			 addr_size, want);
+		w->u->skipped = true;
+		return false;
+	}
+	d2b_btf__set_pointer_size(w->btf, addr_size);
+	w->ptr_size = addr_size;
+	return true;
+}
+
 /* Walk the unit's top-level DIEs into w->u. */
 static int walk(struct cu *w, Dwarf_Die *cu_die)
 {
@@ -259,6 +284,8 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	if (!u->btf)
 		return -ENOMEM;
 	w.btf = u->btf;
+	if (!unit_data_model(&w, cu_die))
+		return 0;
 	w.nr_reg_params = abi_param_regs(dwarf_file__machine(df), w.reg_params);
 	hmap__init(&w.die_map, false);
 	err = walk(&w, cu_die);

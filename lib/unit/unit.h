@@ -4,9 +4,9 @@
  *
  * struct unit is the stage's output, all the merge stage sees: the unit's
  * BTF (every type the CU defines or uses, its functions as FUNC, DECL_TAGs
- * on types and functions), its variables, and its diagnostics.  Units are
- * independent of each other, so they can be walked on several threads and
- * merged in a fixed order.
+ * on types and functions; its pointer size the unit's address size), its
+ * variables, and its diagnostics.  Units are independent of each other, so
+ * they can be walked on several threads and merged in a fixed order.
  *
  * Variables are not types yet: they are unit_var records, whose VAR and
  * DATASEC are made once all units are merged (DATASECs span units).
