@@ -81,10 +81,11 @@ class Die:
 
 
 class Cu:
-    def __init__(self, line, version, die):
+    def __init__(self, line, version, die, addr_size):
         self.line = line
         self.version = version
         self.die = die
+        self.addr_size = addr_size
 
 
 def parse_int(text, line):
@@ -171,11 +172,15 @@ def parse(text):
         if indent == 0:
             if head != "cu":
                 raise GenError(f"line {lineno}: top level holds only 'cu' and 'sym'")
-            version, strform = 4, "strp"
+            version, strform, addr_size = 4, "strp", 8
             rest = []
             for t in toks[1:]:
                 if t.startswith("version="):
                     version = parse_int(t[8:], lineno)
+                elif t.startswith("addr_size="):
+                    addr_size = parse_int(t[10:], lineno)
+                    if addr_size not in (4, 8):
+                        raise GenError(f"line {lineno}: addr_size=4|8")
                 elif t.startswith("strings="):
                     strform = {"inline": "string", "strp": "strp"}.get(t[8:])
                     if not strform:
@@ -187,7 +192,7 @@ def parse(text):
             die = Die(lineno, TAGS["compile_unit"], None)
             for t in rest:
                 die.attrs.append(parse_attr(t, strform, lineno))
-            cus.append(Cu(lineno, version, die))
+            cus.append(Cu(lineno, version, die, addr_size))
             stack = [(0, die)]
             continue
         if not stack:
@@ -299,8 +304,8 @@ class Emitter:
             pass
         elif form == "exprloc":
             if value.startswith("addr:"):
-                o.append("\t.uleb128 9\n\t.byte 0x3\t# DW_OP_addr")
-                o.append(f"\t.quad {value[5:]}")
+                o.append(f"\t.uleb128 {1 + self.addr_size}\n\t.byte 0x3\t# DW_OP_addr")
+                o.append(f"{self.addr_op}{value[5:]}")
             elif value.startswith("hex:"):
                 data = bytes.fromhex(value[4:])
                 o.append(f"\t.uleb128 {len(data)}")
@@ -310,9 +315,9 @@ class Emitter:
                 raise GenError(f"line {line}: exprloc is addr:SYM or hex:BYTES")
         elif form == "addr":
             if not value.startswith("sym:"):
-                o.append(f"\t.quad {parse_int(value, line)}")
+                o.append(f"{self.addr_op}{parse_int(value, line)}")
             else:
-                o.append(f"\t.quad {value[4:]}")
+                o.append(f"{self.addr_op}{value[4:]}")
         elif value.startswith("len:"):
             if form not in ("data4", "data8", "udata"):
                 raise GenError(f"line {line}: len: needs data4, data8 or udata")
@@ -342,13 +347,15 @@ class Emitter:
             self.collect_labels(cu.die)
         for i, cu in enumerate(self.cus):
             start, end = f".Lcu{i}_start", f".Lcu{i}_end"
+            self.addr_size = cu.addr_size
+            self.addr_op = "\t.quad " if cu.addr_size == 8 else "\t.long "
             self.info.append(f"{start}:")
             self.info.append(f"\t.long {end} - {start} - 4")
             if cu.version == 5:
-                self.info.append("\t.value 5\n\t.byte 1\t# DW_UT_compile\n\t.byte 8")
+                self.info.append(f"\t.value 5\n\t.byte 1\t# DW_UT_compile\n\t.byte {cu.addr_size}")
                 self.info.append("\t.long .Labbrev0")
             else:
-                self.info.append("\t.value 4\n\t.long .Labbrev0\n\t.byte 8")
+                self.info.append(f"\t.value 4\n\t.long .Labbrev0\n\t.byte {cu.addr_size}")
             self.die_out(cu.die, start, 0)
             self.info.append(f"{end}:")
 

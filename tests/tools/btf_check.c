@@ -27,7 +27,7 @@
  *	enum NAME [size=N] [signed=0|1] [vlen=N] [ENUMERATOR=VALUE ...]	(also: enum64)
  *	typedef NAME -> DESC		(or: typedef NAME type=DESC)
  *	func NAME [linkage=static|global|extern] [params=a,b] [ret=DESC] [proto=DESC]
- *	var NAME [type=DESC] [linkage=static|global|extern] [section=SEC]
+ *	var NAME [type=DESC] [linkage=static|global|extern] [section=SEC] [size=N] [offset=N]
  *	datasec NAME [size=N] [vars=a,b]
  *	array PATH dims=N[,M...] [elem=DESC]
  *	decl_tag VALUE target=NAME [component=N]
@@ -44,6 +44,8 @@
  * outermost first (int a[5][6] is dims=5,6, never one array of 30).
  * enum values: decimal or 0x hex, negative allowed; compared as 32-bit
  * (ENUM) or 64-bit (ENUM64) patterns, so signedness is checked by signed=.
+ * var: size and offset are those of its DATASEC entry (any DATASEC, or the
+ * one named by section=).
  * params: the parameter names in order, "..." for varargs.
  * KIND: struct union enum enum64 fwd typedef int float func var datasec
  * decl_tag type_tag, or any.
@@ -638,18 +640,19 @@ static bool check_type(struct expect *e, const struct d2b_btf *btf, uint32_t id)
 
 		if (!check_desc(e, btf, "type", t->type) || !check_linkage(e, btf_var_linkage(t)))
 			return false;
-		if (!sec)
+		if (!sec && !kv_get(e, "size") && !kv_get(e, "offset"))
 			return true;
 		for (sid = 1; sid < end; sid++) {
 			const struct d2b_type *s = d2b_btf__type(btf, sid);
 
-			if (!s || d2b_kind(s) != D2B_KIND_DATASEC || !name_is(btf, sid, sec))
+			if (!s || d2b_kind(s) != D2B_KIND_DATASEC || (sec && !name_is(btf, sid, sec)))
 				continue;
 			for (i = 0; i < d2b_vlen(s); i++)
 				if (btf_secinfos(s)[i].type == id)
-					return true;
+					return check_num(e, "size", btf_secinfos(s)[i].size) &&
+					       check_num(e, "offset", btf_secinfos(s)[i].offset);
 		}
-		why(e, "not in a DATASEC named %s", sec);
+		why(e, "not in a DATASEC%s%s", sec ? " named " : "", sec ? sec : "");
 		return false;
 	}
 	case D2B_KIND_DATASEC:
