@@ -1,52 +1,66 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# Benchmark dwarf2btf against Debian's pahole 1.24 on the corpus kernel:
+# Side-by-side benchmark: dwarf2btf against pahole 1.31, both with the
+# kernel's flags, on the corpus vmlinux and on xfs.ko over vmlinux.
 #
-#	tests/bench/bench.sh [CORPUS_DIR]
+#	tests/bench/bench.sh
 #
-# CORPUS_DIR defaults to $D2B_CORPUS, then /root/.cache/dwarf2btf-corpus
-# (made by /work/shared/corpus/fetch-debian-kernel.sh).  For vmlinux it runs
+# For each target, at -j1, -j2 and -j$(nproc) (duplicates dropped), it runs
 #
-#	pahole --btf_gen_floats -j --lang_exclude=rust --btf_encode_detached=F vmlinux
-#	pahole --btf_gen_floats --lang_exclude=rust --btf_encode_detached=F vmlinux
-#	dwarf2btf -o F vmlinux
-#	dwarf2btf -jN -o F vmlinux
+#	pahole            -J -jN --btf_features=encode_force,var,float,enum64,
+#	dwarf2btf-pahole      decl_tag,type_tag,optimized_func,consistent_func,
+#	                      decl_tag_kfuncs --lang_exclude=rust
+#	                      [--btf_base VMLINUX] --btf_encode_detached=OUT FILE
 #
-# (Debian's own flags, minus -J: the output goes to a file) and prints wall
-# time and peak RSS (/usr/bin/time) of each, the output sizes and the
-# ratios dwarf2btf/pahole.  With BENCH_MODULES set it also converts modules
-# over vmlinux: pahole -J --btf_base vmlinux in place on a *copy* of each
-# module (pahole 1.24 needs LLVM_OBJCOPY=objcopy), dwarf2btf --base vmlinux
-# -o F module.ko.  Nothing asserts on timings; a tool that fails is shown
-# with its exit status.  The corpus is never written: the script checks that
-# vmlinux's size and mtime did not change.
+# interleaved (pahole, ours, pahole, ours, ...), BENCH_RUNS times each, and
+# prints the MEDIAN wall time, CPU time (user+sys) and peak RSS of each tool
+# (and the spread of wall times) and the ratios ours/pahole.  With
+# BENCH_DEFAULT=1 a third tool joins the interleave: dwarf2btf in its default
+# mode (dwarf2btf -jN [--base VMLINUX] -o OUT FILE), which emits more than the
+# kernel's flags ask for.
+#
+# Afterwards it checks that each of our outputs is byte-identical across the
+# -j values ("deterministic: yes/no") and compares ours with pahole's by
+# meaning (dwarf2btf --compare PAHOLE_OUT OURS_OUT, per-kind summary).  The
+# corpus is only read (outputs are detached; sizes and mtimes are checked
+# before and after).  Nothing asserts on timings: the exit status is 0 unless
+# a tool (or --compare) failed or the corpus changed (1), or the setup is
+# incomplete (2).
+#
+# Needs GNU time at /usr/bin/time (Debian package "time":
+# apt-get install time), the corpus (/work/shared/corpus/fetch-debian-kernel.sh),
+# `make` (for build/dwarf2btf and build/dwarf2btf-pahole) and pahole 1.31
+# (see PAHOLE below).
 #
 # Environment:
-#	D2B_BIN		dwarf2btf to run (default: SRC/build/dwarf2btf)
-#	PAHOLE		pahole to run (default: pahole)
-#	BENCH_JOBS	N for the parallel runs (default: nproc)
-#	BENCH_MODULES	0 (default): no modules; N: an evenly spread sample of N;
-#			all: every module
-#	BENCH_SKIP	space-separated runs to leave out: pahole-j pahole-1
-#			d2b-1 d2b-j
+#	D2B_CORPUS	corpus directory with vmlinux and modules/ (default:
+#			~/.cache/dwarf2btf-corpus)
+#	PAHOLE		pahole 1.31 to run (default:
+#			~/.cache/pahole-1.31/build/pahole, which
+#			/work/shared/tools/build-pahole.sh builds)
+#	D2B_PAHOLE	our pahole-compatible front end (default:
+#			SRC/build/dwarf2btf-pahole)
+#	D2B_BIN		dwarf2btf for the default-mode row and --compare
+#			(default: SRC/build/dwarf2btf)
+#	BENCH_RUNS	runs per tool and configuration (default 3)
+#	BENCH_JOBS	thread counts to run (default: "1 2 $(nproc)", deduplicated)
+#	BENCH_DEFAULT	1: add the dwarf2btf default-mode rows
 #	BENCH_WORK	scratch directory (default: a new /tmp/d2b-bench.XXXXXX,
-#			removed at the end unless BENCH_KEEP=1)
-#	BENCH_BTFCMP	btfcmp (tests/corpus/btfcmp.c, built by tests/corpus/run.sh)
-#			to compare the outputs by meaning; default: the one
-#			next to D2B_BIN if present
+#			removed at exit unless BENCH_KEEP=1)
 
 set -u
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-CORPUS=${1:-${D2B_CORPUS:-/root/.cache/dwarf2btf-corpus}}
+CORPUS=${D2B_CORPUS:-$HOME/.cache/dwarf2btf-corpus}
+PAHOLE=${PAHOLE:-$HOME/.cache/pahole-1.31/build/pahole}
+OURS=${D2B_PAHOLE:-$SRC/build/dwarf2btf-pahole}
 D2B=${D2B_BIN:-$SRC/build/dwarf2btf}
-PAHOLE=${PAHOLE:-pahole}
-JOBS=${BENCH_JOBS:-$(nproc)}
-MODULES=${BENCH_MODULES:-0}
-SKIP=" ${BENCH_SKIP:-} "
-BTFCMP=${BENCH_BTFCMP:-$(dirname "$D2B")/tests/btfcmp}
+RUNS=${BENCH_RUNS:-3}
+DEFAULT=${BENCH_DEFAULT:-0}
 TIME=/usr/bin/time
+
+FEATURES=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 
 die()
 {
@@ -54,204 +68,283 @@ die()
 	exit 2
 }
 
+progress()
+{
+	printf '%s\n' "$*" >&2
+}
+
+# ---- setup ----
+
 VMLINUX=$CORPUS/vmlinux
-[ -f "$VMLINUX" ] || die "no $VMLINUX (fetch it with /work/shared/corpus/fetch-debian-kernel.sh)"
-[ -x "$D2B" ] || die "no dwarf2btf at $D2B (build it, or set D2B_BIN)"
-command -v "$PAHOLE" >/dev/null || die "no $PAHOLE"
-[ -x "$TIME" ] || die "no $TIME (apt-get install time)"
-case $MODULES in all|[0-9]*) ;; *) die "BENCH_MODULES must be a number or 'all'" ;; esac
+[ -f "$VMLINUX" ] || die "no $VMLINUX (set D2B_CORPUS, or fetch it with /work/shared/corpus/fetch-debian-kernel.sh)"
+XFS=$(find "$CORPUS/modules" -name xfs.ko -type f 2>/dev/null | head -n 1)
+[ -n "$XFS" ] || die "no xfs.ko under $CORPUS/modules"
+[ -x "$TIME" ] || die "no $TIME: install GNU time (apt-get install time)"
+if [ ! -x "$PAHOLE" ]; then
+	cat >&2 <<EOF
+bench.sh: no pahole 1.31 at $PAHOLE (set PAHOLE, or build it):
+    git clone --bare https://github.com/acmel/dwarves /tmp/dwarves.git
+    git clone --bare https://github.com/libbpf/libbpf /tmp/libbpf.git
+    /work/shared/tools/build-pahole.sh /tmp/dwarves.git /tmp/libbpf.git $HOME/.cache/pahole-1.31
+EOF
+	exit 2
+fi
+[ -x "$OURS" ] || die "no $OURS (run make, or set D2B_PAHOLE)"
+[ -x "$D2B" ] || die "no $D2B (run make, or set D2B_BIN)"
+case $RUNS in '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive number" ;; esac
+
+# thread counts, deduplicated, in order
+JOBS=()
+for j in ${BENCH_JOBS:-1 2 $(nproc)}; do
+	case $j in '' | *[!0-9]* | 0) die "BENCH_JOBS: '$j' is not a positive number" ;; esac
+	case " ${JOBS[*]} " in *" $j "*) ;; *) JOBS+=("$j") ;; esac
+done
 
 if [ -n "${BENCH_WORK:-}" ]; then
 	WORK=$BENCH_WORK
 	mkdir -p "$WORK" || die "cannot create $WORK"
 else
 	WORK=$(mktemp -d /tmp/d2b-bench.XXXXXX) || die "cannot create a scratch directory"
-	[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT
+	[ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
 fi
 
 stamp()
 {
 	stat -c '%s %Y' "$1"
 }
-vmlinux_stamp=$(stamp "$VMLINUX")
+corpus_stamp="$(stamp "$VMLINUX") $(stamp "$XFS")"
 
-# Results, one row per run
-rows_label=()
-rows_wall=()
-rows_rss=()
-rows_size=()
-rows_rc=()
+TOOLS=(pahole ours)
+[ "$DEFAULT" = 1 ] && TOOLS+=(default)
 
-# timed LABEL OUT CMD...: run CMD under /usr/bin/time, record wall seconds,
-# peak RSS and the size of OUT.  The tool's output goes to WORK/LABEL.log.
+declare -A TOOL_NAME=(
+	[pahole]="pahole 1.31"
+	[ours]="dwarf2btf-pahole"
+	[default]="dwarf2btf (default)"
+)
+
+# cmdline TOOL TARGET J OUT: print nothing, set CMD to the command
+cmdline()
+{
+	local tool=$1 target=$2 j=$3 out=$4 file base=()
+	if [ "$target" = vmlinux ]; then
+		file=$VMLINUX
+	else
+		file=$XFS
+	fi
+	case $tool in
+	pahole | ours)
+		[ "$target" = vmlinux ] || base=(--btf_base "$VMLINUX")
+		CMD=("$PAHOLE")
+		[ "$tool" = ours ] && CMD=("$OURS")
+		CMD+=(-J -j"$j" --btf_features="$FEATURES" --lang_exclude=rust
+		      "${base[@]}" --btf_encode_detached="$out" "$file")
+		;;
+	default)
+		[ "$target" = vmlinux ] || base=(--base "$VMLINUX")
+		CMD=("$D2B" -j"$j" "${base[@]}" -o "$out" "$file")
+		;;
+	esac
+}
+
+# Per-run samples, keyed "TARGET|J|TOOL": space-separated lists
+declare -A WALL CPU RSS SIZE FAILED
+failures=0
+
+# timed KEY OUT: run CMD under GNU time and record its samples.  OUT is
+# removed first (pahole 1.31 does not truncate a detached output file).
 timed()
 {
-	local label=$1 out=$2 log tf rc wall rss size
-	shift 2
-	log=$WORK/${label//[^A-Za-z0-9_.-]/_}.log
+	local key=$1 out=$2 log tf rc wall user sys rss
+	log=$WORK/${key//|/-}.log
 	tf=$log.time
-	[ -n "$out" ] && rm -f "$out"
-	"$TIME" -f '%e %M' -o "$tf" "$@" >"$log" 2>&1
+	rm -f "$out"
+	"$TIME" -f '%e %U %S %M' -o "$tf" "${CMD[@]}" >"$log" 2>&1
 	rc=$?
-	read -r wall rss < <(tail -n 1 "$tf" 2>/dev/null) || true
-	size=0
-	[ -n "$out" ] && size=$(stat -c %s "$out" 2>/dev/null || echo 0)
-	rows_label+=("$label")
-	rows_wall+=("${wall:-?}")
-	rows_rss+=("${rss:-0}")
-	rows_size+=("$size")
-	rows_rc+=("$rc")
-	if [ $rc -ne 0 ]; then
-		echo "  $label failed (exit $rc); last lines of $log:" >&2
-		tail -n 5 "$log" | sed 's/^/    | /' >&2
+	read -r wall user sys rss < <(tail -n 1 "$tf" 2>/dev/null) || true
+	if [ $rc -ne 0 ] || [ ! -s "$out" ]; then
+		FAILED[$key]="exit $rc"
+		failures=$((failures + 1))
+		{
+			echo "  FAILED (exit $rc): ${CMD[*]}"
+			tail -n 5 "$log" | sed 's/^/    | /'
+		} >&2
+		return 1
 	fi
-	return $rc
+	WALL[$key]+="$wall "
+	CPU[$key]+="$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') "
+	RSS[$key]+="$rss "
+	SIZE[$key]=$(stat -c %s "$out")
 }
 
-# Size in bytes of the .BTF section of an ELF file (0 if none)
-btf_section_size()
+# median VALUES...: the median (mean of the middle two for an even count)
+median()
 {
-	local hex
-	hex=$(readelf -S -W "$1" 2>/dev/null |
-	      sed -n 's/^ *\[ *[0-9]*\] \.BTF  *[A-Z_]*  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
-	echo $((16#${hex:-0}))
+	printf '%s\n' "$@" | sort -g | awk '
+		{ v[NR] = $1 }
+		END {
+			if (NR == 0) exit
+			if (NR % 2) print v[(NR + 1) / 2]
+			else print (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
 }
 
-skipped()
+out_of()
 {
-	case $SKIP in *" $1 "*) return 0 ;; esac
-	return 1
+	echo "$WORK/$2-$1-j$3.btf"	# TOOL TARGET J
 }
 
-echo "corpus: $CORPUS ($(cat "$CORPUS/VERSION" 2>/dev/null || echo 'no VERSION file'))"
-echo "pahole: $($PAHOLE --version 2>&1)   dwarf2btf: $D2B   jobs: $JOBS   cpus: $(nproc)"
-echo "scratch: $WORK"
+echo "corpus:    $CORPUS ($(cat "$CORPUS/VERSION" 2>/dev/null || echo 'no VERSION file'))"
+echo "pahole:    $PAHOLE ($("$PAHOLE" --version 2>&1))"
+echo "ours:      $OURS, $D2B ($("$D2B" --version 2>&1 | head -n 1))"
+echo "machine:   $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)); $RUNS runs each, interleaved; medians"
+echo "flags:     -J -jN --btf_features=$FEATURES"
+echo "           --lang_exclude=rust [--btf_base VMLINUX] --btf_encode_detached=OUT FILE"
+[ "$DEFAULT" = 1 ] && echo "default:   dwarf2btf -jN [--base VMLINUX] -o OUT FILE"
+echo "load:      $(cut -d' ' -f1-3 /proc/loadavg) at start"
 echo
 
-PAHOLE_FLAGS=(--btf_gen_floats --lang_exclude=rust)
+# ---- timing runs ----
 
-echo "vmlinux ($(( $(stat -c %s "$VMLINUX") / 1048576 )) MB):" >&2
-skipped pahole-j || timed "pahole -j" "$WORK/pahole-j.btf" \
-	"$PAHOLE" "${PAHOLE_FLAGS[@]}" -j --btf_encode_detached="$WORK/pahole-j.btf" "$VMLINUX"
-skipped pahole-1 || timed "pahole (1 thread)" "$WORK/pahole-1.btf" \
-	"$PAHOLE" "${PAHOLE_FLAGS[@]}" --btf_encode_detached="$WORK/pahole-1.btf" "$VMLINUX"
-skipped d2b-1 || timed "dwarf2btf (1 thread)" "$WORK/d2b-1.btf" \
-	"$D2B" -o "$WORK/d2b-1.btf" "$VMLINUX"
-skipped d2b-j || timed "dwarf2btf -j $JOBS" "$WORK/d2b-j.btf" \
-	"$D2B" -j"$JOBS" -o "$WORK/d2b-j.btf" "$VMLINUX"
-
-# ---- modules ----
-nmods=0
-if [ "$MODULES" != 0 ] && [ -d "$CORPUS/modules" ]; then
-	mapfile -t all_mods < <(find "$CORPUS/modules" -name '*.ko' -type f | LC_ALL=C sort)
-	if [ "$MODULES" = all ] || [ "$MODULES" -ge ${#all_mods[@]} ]; then
-		mods=("${all_mods[@]}")
-	else
-		# an evenly spread, reproducible sample
-		mods=()
-		for ((i = 0; i < MODULES; i++)); do
-			mods+=("${all_mods[$(( i * ${#all_mods[@]} / MODULES ))]}")
+TARGETS=(vmlinux xfs.ko)
+for target in "${TARGETS[@]}"; do
+	for j in "${JOBS[@]}"; do
+		for ((r = 1; r <= RUNS; r++)); do
+			progress "$target -j$j run $r/$RUNS"
+			for tool in "${TOOLS[@]}"; do
+				out=$(out_of "$tool" "$target" "$j")
+				cmdline "$tool" "$target" "$j" "$out"
+				timed "$target|$j|$tool" "$out"
+			done
 		done
-	fi
-	nmods=${#mods[@]}
-	echo "modules: $nmods of ${#all_mods[@]}" >&2
-	mkdir -p "$WORK/mod"
-	for tool in pahole d2b; do
-		skipped "mod-$tool" && continue
-		total=0 peak=0 bytes=0 failed=0
-		for m in "${mods[@]}"; do
-			b=$(basename "$m" .ko)
-			if [ $tool = pahole ]; then
-				cp "$m" "$WORK/mod/$b.ko" || die "cannot copy $m"
-				LLVM_OBJCOPY=objcopy timed "mod" "" \
-					"$PAHOLE" -J "${PAHOLE_FLAGS[@]}" -j --btf_base="$VMLINUX" \
-					"$WORK/mod/$b.ko"
-				rc=$?
-				sz=$(btf_section_size "$WORK/mod/$b.ko")
-				rm -f "$WORK/mod/$b.ko"
-			else
-				timed "mod" "$WORK/mod/$b.btf" "$D2B" --base "$VMLINUX" -o "$WORK/mod/$b.btf" "$m"
-				rc=$?
-				sz=${rows_size[-1]}
-				rm -f "$WORK/mod/$b.btf"
-			fi
-			[ $rc -eq 0 ] || failed=$((failed + 1))
-			total=$(awk -v a="$total" -v b="${rows_wall[-1]}" 'BEGIN { printf "%.2f", a + b }')
-			[ "${rows_rss[-1]}" -gt "$peak" ] && peak=${rows_rss[-1]}
-			bytes=$((bytes + ${sz:-0}))
-			# keep one summary row per tool, not one per module
-			unset 'rows_label[-1]' 'rows_wall[-1]' 'rows_rss[-1]' 'rows_size[-1]' 'rows_rc[-1]'
-		done
-		rows_label+=("$([ $tool = pahole ] && echo "pahole -J, ${#mods[@]} modules" || echo "dwarf2btf, ${#mods[@]} modules")")
-		rows_wall+=("$total")
-		rows_rss+=("$peak")
-		rows_size+=("$bytes")
-		rows_rc+=("$failed")
 	done
-fi
-
-[ "$(stamp "$VMLINUX")" = "$vmlinux_stamp" ] || echo "WARNING: $VMLINUX changed during the benchmark!" >&2
-
-# ---- report ----
-echo
-printf '%-32s %10s %12s %12s %8s\n' "run" "wall (s)" "peak RSS MB" "BTF bytes" "status"
-for i in "${!rows_label[@]}"; do
-	status=ok
-	case ${rows_label[$i]} in
-	*modules) [ "${rows_rc[$i]}" -eq 0 ] || status="${rows_rc[$i]} failed" ;;
-	*) [ "${rows_rc[$i]}" -eq 0 ] || status="exit ${rows_rc[$i]}" ;;
-	esac
-	printf '%-32s %10s %12s %12s %8s\n' "${rows_label[$i]}" "${rows_wall[$i]}" \
-		"$(awk -v k="${rows_rss[$i]}" 'BEGIN { printf "%.1f", k / 1024 }')" \
-		"${rows_size[$i]}" "$status"
 done
 
-# row LABEL: index of the row with that label, or nothing
-row()
+corpus_ok=yes
+[ "$(stamp "$VMLINUX") $(stamp "$XFS")" = "$corpus_stamp" ] || corpus_ok=no
+
+# ---- report ----
+
+# cell KEY ARRAY SCALE FORMAT: median of the samples, scaled and formatted
+cell()
 {
-	local i
-	for i in "${!rows_label[@]}"; do
-		[ "${rows_label[$i]}" = "$1" ] && { echo "$i"; return; }
-	done
+	local -n arr=$2
+	local m
+	m=$(median ${arr[$1]:-})
+	[ -n "$m" ] || { echo "-"; return; }
+	awk -v m="$m" -v s="$3" -v f="$4" 'BEGIN { printf f, m / s }'
 }
 
+# spread KEY ARRAY: "min-max" of the samples
+spread()
+{
+	local -n arr=$2
+	[ -n "${arr[$1]:-}" ] || { echo "-"; return; }
+	printf '%s\n' ${arr[$1]} | sort -g | sed -n '1h; $H; ${x; s/\n/-/; p}'
+}
+
+# ratio A_KEY B_KEY ARRAY: median(A) / median(B)
 ratio()
 {
-	local what=$1 a b
-	a=$(row "$2")
-	b=$(row "$3")
-	[ -n "$a" ] && [ -n "$b" ] || return 0
-	[ "${rows_rc[$a]}" -eq 0 ] && [ "${rows_rc[$b]}" -eq 0 ] || return 0
-	awk -v w="$what" -v ta="${rows_wall[$a]}" -v tb="${rows_wall[$b]}" \
-	    -v ma="${rows_rss[$a]}" -v mb="${rows_rss[$b]}" 'BEGIN {
-		rt = (tb > 0) ? ta / tb : 0
-		rm = (mb > 0) ? ma / mb : 0
-		printf "%-44s time %6.2fx   peak RSS %6.2fx\n", w, rt, rm }'
+	local -n arr=$3
+	local a b
+	a=$(median ${arr[$1]:-})
+	b=$(median ${arr[$2]:-})
+	[ -n "$a" ] && [ -n "$b" ] || { echo "-"; return; }
+	awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 }
 
-echo
-echo "ratios (below 1: the first is faster / smaller):"
-ratio "dwarf2btf / pahole, 1 thread" "dwarf2btf (1 thread)" "pahole (1 thread)"
-ratio "dwarf2btf -j$JOBS / pahole -j" "dwarf2btf -j $JOBS" "pahole -j"
-ratio "dwarf2btf / pahole, modules" "dwarf2btf, $nmods modules" "pahole -J, $nmods modules"
-ratio "dwarf2btf -j $JOBS / dwarf2btf 1 thread" "dwarf2btf -j $JOBS" "dwarf2btf (1 thread)"
-ratio "pahole -j / pahole 1 thread" "pahole -j" "pahole (1 thread)"
-
-# ---- same output? ----
-if [ -f "$WORK/d2b-1.btf" ] && [ -f "$WORK/d2b-j.btf" ]; then
-	if cmp -s "$WORK/d2b-1.btf" "$WORK/d2b-j.btf"; then
-		echo "dwarf2btf: 1-thread and -j $JOBS outputs are byte-identical"
+fmt='%-2s %-5s %-21s %8s %12s %8s %9s %11s\n'
+for target in "${TARGETS[@]}"; do
+	if [ "$target" = vmlinux ]; then
+		file=$VMLINUX
 	else
-		echo "dwarf2btf: 1-thread and -j $JOBS outputs DIFFER"
+		file=$XFS
 	fi
-fi
-if [ -x "$BTFCMP" ] && [ -f "$WORK/d2b-1.btf" ] && [ -f "$WORK/pahole-1.btf" ]; then
+	echo "$target ($(( $(stat -c %s "$file") / 1048576 )) MiB)$([ "$target" = vmlinux ] || echo ', split over vmlinux')"
+	printf "$fmt" "" "jobs" "tool" "wall s" "(min-max)" "CPU s" "RSS MiB" "BTF bytes"
+	for j in "${JOBS[@]}"; do
+		for tool in "${TOOLS[@]}"; do
+			key="$target|$j|$tool"
+			printf "$fmt" "" "-j$j" "${TOOL_NAME[$tool]}" \
+				"$(cell "$key" WALL 1 %.2f)" "$(spread "$key" WALL)" \
+				"$(cell "$key" CPU 1 %.2f)" \
+				"$(cell "$key" RSS 1024 %.1f)" \
+				"${SIZE[$key]:--}${FAILED[$key]:+ (${FAILED[$key]})}"
+		done
+		for tool in "${TOOLS[@]}"; do
+			[ "$tool" = pahole ] && continue
+			a="$target|$j|$tool" b="$target|$j|pahole"
+			printf "$fmt" "" "-j$j" "ratio $tool/pahole" \
+				"$(ratio "$a" "$b" WALL)" "" "$(ratio "$a" "$b" CPU)" \
+				"$(ratio "$a" "$b" RSS)" ""
+		done
+	done
 	echo
-	echo "by meaning, dwarf2btf (A) vs pahole (B), modulo flattened arrays, FWD/STRUCT and linkage:"
-	"$BTFCMP" --max=0 --flatten-arrays --fwd-as-struct --ignore-linkage --anon-sets \
-		--quiet-presence=FUNC,VAR "$WORK/d2b-1.btf" "$WORK/pahole-1.btf" \
-		>"$WORK/compare.txt" 2>&1
-	sed -n '/^kind /,$p' "$WORK/compare.txt"
-	echo "(every difference: $WORK/compare.txt$([ -n "${BENCH_KEEP:-}${BENCH_WORK:-}" ] || echo ', removed at exit; set BENCH_KEEP=1'))"
+done
+
+# ---- same output for every -j? ----
+
+deterministic()
+{
+	local tool=$1 target=$2 first j verdict=yes
+	[ ${#JOBS[@]} -gt 1 ] || { echo "n/a (one -j value)"; return; }
+	first=$(out_of "$tool" "$target" "${JOBS[0]}")
+	[ -s "$first" ] || { echo "n/a (no output)"; return; }
+	for j in "${JOBS[@]:1}"; do
+		cmp -s "$first" "$(out_of "$tool" "$target" "$j")" || verdict="no (-j${JOBS[0]} vs -j$j differ)"
+	done
+	echo "$verdict"
+}
+
+echo "deterministic across $(printf -- '-j%s ' "${JOBS[@]}")(byte-identical output):"
+for target in "${TARGETS[@]}"; do
+	for tool in "${TOOLS[@]}"; do
+		printf '  %-8s %-21s deterministic: %s\n' "$target" "${TOOL_NAME[$tool]}" \
+			"$(deterministic "$tool" "$target")"
+	done
+done
+echo
+
+# ---- ours vs pahole, by meaning ----
+
+compare_rc=0
+for target in "${TARGETS[@]}"; do
+	j=${JOBS[0]}
+	p=$(out_of pahole "$target" "$j")
+	o=$(out_of ours "$target" "$j")
+	base=() how=
+	[ "$target" = vmlinux ] || base=(--base "$VMLINUX") how=" --base VMLINUX"
+	echo "by meaning, $target -j$j: dwarf2btf$how --compare PAHOLE_OUT (A) OURS_OUT (B)"
+	if [ ! -s "$p" ] || [ ! -s "$o" ]; then
+		echo "  (skipped: an output is missing)"
+		echo
+		continue
+	fi
+	"$D2B" "${base[@]}" --compare "$p" "$o" >"$WORK/compare-$target.txt" 2>&1
+	rc=$?
+	case $rc in
+	0 | 3)
+		# the first few differences, then the per-kind summary
+		awk '/^kind / { exit } { n++; if (n <= 5) print }
+		     END { if (n > 5) print "... and " (n - 5) " more lines" }' \
+			"$WORK/compare-$target.txt" | sed 's/^/  /'
+		sed -n '/^kind /,$p' "$WORK/compare-$target.txt" | sed 's/^/  /'
+		;;
+	*)
+		echo "  --compare failed (exit $rc):"
+		tail -n 5 "$WORK/compare-$target.txt" | sed 's/^/    | /'
+		compare_rc=1
+		;;
+	esac
+	echo
+done
+if [ "${BENCH_KEEP:-0}" = 1 ] || [ -n "${BENCH_WORK:-}" ]; then
+	echo "outputs, logs and every difference: $WORK"
 fi
+
+echo "load:      $(cut -d' ' -f1-3 /proc/loadavg) at end"
+echo "corpus unchanged (size and mtime of vmlinux and xfs.ko): $corpus_ok"
+
+[ $failures -eq 0 ] && [ $compare_rc -eq 0 ] && [ $corpus_ok = yes ] || exit 1
 exit 0
