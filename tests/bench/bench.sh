@@ -315,7 +315,7 @@ for target in "${TARGETS[@]}"; do
 	o=$(out_of ours "$target" "$j")
 	base=() how=
 	[ "$target" = vmlinux ] || base=(--base "$VMLINUX") how=" --base VMLINUX"
-	echo "by meaning, $target -j$j: dwarf2btf$how --compare PAHOLE_OUT (A) OURS_OUT (B)"
+	echo "by meaning, $target -j$j: dwarf2btf$how --compare PAHOLE_OUT OURS_OUT (A: ours, the file argument; B: pahole, --compare's)"
 	if [ ! -s "$p" ] || [ ! -s "$o" ]; then
 		echo "  (skipped: an output is missing)"
 		echo
