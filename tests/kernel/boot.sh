@@ -38,7 +38,7 @@ BUSYBOX=${D2B_KERNEL_BUSYBOX:-/bin/busybox}
 die() { echo "boot: $1" >&2; exit 3; }
 command -v "$QEMU" >/dev/null || die "$QEMU not installed (apt-get install qemu-system-x86)"
 [ -f "$KERNEL" ] || die "no kernel $KERNEL"
-file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+file -L "$BUSYBOX" 2>/dev/null | grep 'statically linked' >/dev/null ||
 	die "$BUSYBOX is not a static busybox (apt-get install busybox-static)"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-boot.XXXXXX")

@@ -38,7 +38,7 @@ die() { echo "build-kernel: $2" >&2; exit "$1"; }
 trap 'echo "build-kernel: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 [ -x "$PAHOLE" ] || PAHOLE=$(command -v "$PAHOLE") || die 3 "PAHOLE $4 not found"
-PAHOLE=$(readlink -f "$PAHOLE")
+PAHOLE=$(abs_path "$PAHOLE")
 CCARGS=$(compiler_make_args "$COMPILER") || die 3 "unknown compiler '$COMPILER'"
 EXTRA=$(variant_options "$VARIANT") || die 3 "unknown variant '$VARIANT'"
 cc=${CCARGS#CC=}

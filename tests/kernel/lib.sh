@@ -58,6 +58,10 @@ kernel_source()
 	echo "$dir"
 }
 
+# abs_path FILE: FILE's absolute path, symbolic links kept: a pahole
+# front end may pick its mode by the name it is invoked as
+abs_path() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+
 # pahole_version PAHOLE: "131" for v1.31, as scripts/pahole-version.sh does
 pahole_version()
 {
@@ -111,7 +115,7 @@ KERNEL_MODULES="crc7:lib/crc7.ko crc_itu_t:lib/crc-itu-t.ko"
 kernel_out_dir()
 {
 	local id
-	id=$(printf '%s\n%s\n' "$(readlink -f "$4")" "$("$4" --version 2>&1)" |
+	id=$(printf '%s\n%s\n' "$(abs_path "$4")" "$("$4" --version 2>&1)" |
 		sha256sum | cut -c1-10)
 	echo "$(kernel_cache_dir)/out/$1-$2-$3-$id"
 }
