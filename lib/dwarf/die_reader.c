@@ -1,0 +1,1466 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * DIE reader theory
+ *
+ * libdw pays per DIE for generality we do not need: dwarf_tag() looks the
+ * abbreviation up in a hash table under a reader-writer lock, dwarf_attr()
+ * rescans the abbreviation's attribute list and skips forms one switch at a
+ * time, dwarf_siblingof() re-reads what it skips.  Like the indexers of drgn
+ * and gdb, this reader decodes each unit's abbreviation table once and then
+ * reads DIEs straight from the section bytes.
+ *
+ * Input.  The bytes of .debug_info, .debug_abbrev, .debug_str, ... as libdw
+ * sees them.  die_reader__from_dwarf() takes them from the Elf behind the
+ * Dwarf (dwarf_getelf) with elf_rawdata(), the call libdw and libdwfl use,
+ * and picks sections as libdw does (dwarf_begin_elf.c, check_section): by
+ * name, the first of each, none in a section group (an object's COMDAT type
+ * units), plain .debug_* over split-DWARF .debug_*.dwo.  It relies on:
+ *  - libdwfl applying an ET_REL file's relocations to the debug sections'
+ *    raw data in place before it makes the Dwarf (libdwfl/relocate.c,
+ *    relocate_section: elf_rawdata(tscn), then writes into it), so we read
+ *    relocated bytes;
+ *  - libdw inflating SHF_COMPRESSED and .zdebug sections in place with
+ *    elf_compress()/elf_compress_gnu() when it makes the Dwarf; a section
+ *    still flagged compressed is inflated here the same way (so make the
+ *    reader before threads share the Dwarf);
+ *  - with a separate debug file, dwarf_getelf() being that file.
+ * tests/unit/test_die_reader.c checks this against libdw, DIE by DIE, on
+ * objects (relocated strp, strx and addrx), -gz objects, type units,
+ * big-endian and 32-bit targets and kernel modules.
+ *
+ * Pass 1, per unit (die_unit__load): parse the header (DWARF 2-5, 32- and
+ * 64-bit DWARF, every unit type), then decode the abbreviation table into
+ * flat arrays: struct abbrev (tag, children, its attribute range),
+ * struct abbrev_attr (name, form, how to skip it, and its offset from the
+ * DIE's first attribute byte when every attribute before it has a fixed
+ * size) and a skip program of struct skip_op, in which runs of fixed-size
+ * attributes are merged into one step.  An abbreviation whose attributes
+ * all have fixed sizes records the total, so reading past such a DIE is one
+ * addition.  Codes map to entries through a dense array when they are small
+ * (producers number them 1..n), else through a sorted array searched by
+ * bisection.  Last, the unit DIE's DW_AT_str_offsets_base and
+ * DW_AT_addr_base are read for strx and addrx.
+ *
+ * Pass 2, per DIE (read_die): the code, the abbreviation, and the end of
+ * the attributes, found by running the skip program.  Reading a DIE checks
+ * all of its bytes, so attribute decoding later works inside [attrs, end);
+ * an attribute at a fixed offset is read without skipping anything.
+ * Walks: a cursor reads DIEs in section order, counting depth from the
+ * children flags and null entries; child/sibling navigation like libdw's,
+ * with DW_AT_sibling used when present and the subtree read past
+ * otherwise.  A unit whose last null entries are missing ends at its end,
+ * as in libdw.
+ *
+ * Not here: values that need more than this unit and these sections stay
+ * raw (rnglistx and loclistx indices, references and strings into a dwz
+ * supplementary file, type signatures); a split unit's addrx needs its
+ * skeleton's .debug_addr.  Attributes are the DIE's own: unlike
+ * dwarf_diename() nothing follows DW_AT_abstract_origin or
+ * DW_AT_specification.
+ *
+ * Invariants.  Every read is bounds-checked against the unit's end (or the
+ * section's, for strings, offsets and addresses); positions only move
+ * forward in walks (DW_AT_sibling must point past the DIE), and nesting is
+ * bounded by DIE_MAX_DEPTH, so damaged input ends in an error and a message
+ * naming the unit and the DIE, never in a read out of bounds or a loop.
+ *
+ * Threading.  A die_reader is read-only after it is made; a die_unit holds
+ * one unit's tables and its last error and belongs to one thread at a time.
+ * Tables are decoded per unit, not shared: nothing is locked.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "dwarf/die_reader.h"
+#include "base/vec.h"
+
+/* How an attribute's bytes are skipped. */
+enum skip {
+	SKIP_FIXED,		/* size bytes */
+	SKIP_LEB,		/* one LEB128 */
+	SKIP_STRING,		/* NUL-terminated */
+	SKIP_BLOCK1,		/* 1-, 2-, 4-byte or ULEB128 length, then as many bytes */
+	SKIP_BLOCK2,
+	SKIP_BLOCK4,
+	SKIP_BLOCK_LEB,
+	SKIP_INDIRECT,		/* ULEB128 form, then that form */
+	SKIP_BAD,		/* unknown form: an error when a DIE uses it */
+};
+
+enum {
+	VAR_OFF = UINT16_MAX,		/* abbrev_attr.fixed_off: not fixed */
+	VAR_SIZE = UINT32_MAX,		/* abbrev.fixed_size: not fixed */
+	NO_ATTR = UINT16_MAX,		/* abbrev.sibling: no DW_AT_sibling */
+	DENSE_SLACK = 64,		/* dense code table while max code <= 2n + this */
+	ERRMSG_LEN = 256,
+};
+
+struct abbrev_attr {
+	uint16_t name;
+	uint16_t form;
+	uint16_t fixed_off;
+	uint8_t skip;		/* enum skip */
+	uint8_t size;		/* SKIP_FIXED: bytes */
+};
+
+/* How to skip a run of attributes: consecutive fixed sizes merged into one. */
+struct skip_op {
+	uint32_t size;		/* SKIP_FIXED: bytes */
+	uint16_t form;
+	uint8_t skip;		/* enum skip */
+};
+
+struct abbrev {
+	uint64_t code;
+	uint32_t first;		/* index of its first attribute in die_unit.attrs */
+	uint32_t first_op;	/* and of its first skip_op in die_unit.ops */
+	uint32_t fixed_size;
+	uint16_t nattr;
+	uint16_t nops;
+	uint16_t tag;
+	uint16_t sibling;	/* index (within the abbrev) of DW_AT_sibling */
+	bool has_children;
+};
+
+struct code_index {
+	uint64_t code;
+	uint32_t idx;
+};
+
+struct die_reader {
+	struct die_bytes sec[DIE_SEC_NR];
+	bool big_endian;
+	bool swap;			/* file and host byte orders differ */
+	bool str_nul_ended;		/* last byte of .debug_str is NUL */
+	bool line_str_nul_ended;
+};
+
+struct die_unit {
+	const struct die_reader *r;
+	struct die_unit_header hdr;
+	const uint8_t *base;		/* the section */
+	const uint8_t *die0;		/* the unit DIE */
+	const uint8_t *end;		/* the unit's end */
+	bool loaded;
+	uint64_t str_offsets_base;
+	uint64_t addr_base;
+
+	struct abbrev *abbrevs;
+	size_t nr_abbrevs, cap_abbrevs;
+	struct abbrev_attr *attrs;
+	int64_t *implicit;		/* implicit_const values, parallel to attrs */
+	size_t nr_attrs, cap_attrs, cap_implicit;
+	struct skip_op *ops;
+	size_t nr_ops, cap_ops;
+	uint32_t *dense;		/* code -> index + 1; 0: undefined */
+	size_t nr_dense, cap_dense;
+	struct code_index *sparse;	/* sorted by code, when dense is not used */
+	size_t cap_sparse;
+	bool use_dense;
+
+	char errmsg[ERRMSG_LEN];
+};
+
+/* ---- bytes ---- */
+
+static inline uint16_t rd16(const uint8_t *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_16(v) : v;
+}
+
+static inline uint32_t rd32(const uint8_t *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_32(v) : v;
+}
+
+static inline uint64_t rd64(const uint8_t *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_64(v) : v;
+}
+
+/* An unsigned integer of n = 1..8 bytes in the file's byte order. */
+static inline uint64_t rd_n(const uint8_t *p, unsigned int n, bool big_endian)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return rd16(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	case 4:
+		return rd32(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	case 8:
+		return rd64(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[big_endian ? i : n - 1 - i] << (8 * (n - 1 - i));
+	return v;
+}
+
+/*
+ * LEB128 at *p before end: its bits (past 64 dropped), the shift past its
+ * last byte and that byte.  0, or -1 if it runs past end.
+ */
+static inline int leb(const uint8_t **p, const uint8_t *end, uint64_t *ret, unsigned int *shift,
+		      uint8_t *last)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+	unsigned int sh = 0;
+	uint8_t b;
+
+	do {
+		if (q >= end)
+			return -1;
+		b = *q++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	*p = q;
+	*ret = v;
+	*shift = sh;
+	*last = b;
+	return 0;
+}
+
+static inline int uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret)
+{
+	unsigned int shift;
+	uint8_t last;
+
+	return leb(p, end, ret, &shift, &last);
+}
+
+static inline int sleb(const uint8_t **p, const uint8_t *end, int64_t *ret)
+{
+	unsigned int shift;
+	uint64_t v;
+	uint8_t last;
+
+	if (leb(p, end, &v, &shift, &last))
+		return -1;
+	if (shift < 64 && (last & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	*ret = (int64_t)v;
+	return 0;
+}
+
+/* ---- errors ---- */
+
+__attribute__((format(printf, 4, 5)))
+static int unit_err(struct die_unit *u, int err, const uint8_t *die, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (die)
+		n = snprintf(u->errmsg, sizeof(u->errmsg), "unit 0x%llx: DIE 0x%llx: ",
+			     (unsigned long long)u->hdr.off, (unsigned long long)(die - u->base));
+	else
+		n = snprintf(u->errmsg, sizeof(u->errmsg), "unit 0x%llx: ",
+			     (unsigned long long)u->hdr.off);
+	if (n < 0 || (size_t)n >= sizeof(u->errmsg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(u->errmsg + n, sizeof(u->errmsg) - n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *die_unit__errmsg(const struct die_unit *u)
+{
+	return u->errmsg;
+}
+
+/* ---- forms ---- */
+
+/* How a form is skipped in this unit; false if the form is unknown. */
+static bool form_shape(unsigned int form, const struct die_unit_header *h, uint8_t *skip,
+		       uint8_t *size)
+{
+	*skip = SKIP_FIXED;
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		*size = 0;
+		return true;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		*size = 1;
+		return true;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		*size = 2;
+		return true;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		*size = 3;
+		return true;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+	case DW_FORM_strx4: case DW_FORM_addrx4:
+		*size = 4;
+		return true;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		*size = 8;
+		return true;
+	case DW_FORM_data16:
+		*size = 16;
+		return true;
+	case DW_FORM_addr:
+		*size = h->addr_size;
+		return true;
+	case DW_FORM_ref_addr:
+		*size = h->version == 2 ? h->addr_size : h->offset_size;
+		return true;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		*size = h->offset_size;
+		return true;
+	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata:
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		*skip = SKIP_LEB;
+		break;
+	case DW_FORM_string:
+		*skip = SKIP_STRING;
+		break;
+	case DW_FORM_block1:
+		*skip = SKIP_BLOCK1;
+		break;
+	case DW_FORM_block2:
+		*skip = SKIP_BLOCK2;
+		break;
+	case DW_FORM_block4:
+		*skip = SKIP_BLOCK4;
+		break;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		*skip = SKIP_BLOCK_LEB;
+		break;
+	case DW_FORM_indirect:
+		*skip = SKIP_INDIRECT;
+		break;
+	default:
+		*skip = SKIP_BAD;
+		return false;
+	}
+	*size = 0;
+	return true;
+}
+
+static int skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
+		     unsigned int skip, const uint8_t **p, const uint8_t *end);
+
+/*
+ * Skip one value of shape skip/size at *p, before end; form is for
+ * messages.  0, or a negative errno with the message set.
+ */
+static inline int skip_one(struct die_unit *u, const uint8_t *die, unsigned int form,
+			   unsigned int skip, uint32_t size, const uint8_t **p, const uint8_t *end)
+{
+	const uint8_t *q = *p;
+
+	switch (skip) {
+	case SKIP_FIXED:
+		if ((size_t)(end - q) < size)
+			break;
+		*p = q + size;
+		return 0;
+	case SKIP_LEB:
+		while (q < end && (*q & 0x80))
+			q++;
+		if (q >= end)
+			break;
+		*p = q + 1;
+		return 0;
+	case SKIP_STRING:
+		while (q < end && *q)
+			q++;
+		if (q >= end)
+			return unit_err(u, -EINVAL, die, "DW_FORM_string runs past the unit's end");
+		*p = q + 1;
+		return 0;
+	default:
+		return skip_slow(u, die, form, skip, p, end);
+	}
+	return unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the unit's end", form);
+}
+
+/* The rarer shapes: blocks, DW_FORM_indirect, unknown forms. */
+static int skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
+		     unsigned int skip, const uint8_t **p, const uint8_t *end)
+{
+	const uint8_t *q = *p;
+	uint64_t len, f;
+	uint8_t s, sz;
+
+	switch (skip) {
+	case SKIP_BLOCK1:
+	case SKIP_BLOCK2:
+	case SKIP_BLOCK4:
+		sz = skip == SKIP_BLOCK1 ? 1 : skip == SKIP_BLOCK2 ? 2 : 4;
+		if ((size_t)(end - q) < sz)
+			goto trunc;
+		len = rd_n(q, sz, u->r->big_endian);
+		q += sz;
+		break;
+	case SKIP_BLOCK_LEB:
+		if (uleb(&q, end, &len))
+			goto trunc;
+		break;
+	case SKIP_INDIRECT:
+		if (uleb(&q, end, &f))
+			goto trunc;
+		if (f == DW_FORM_indirect || f == DW_FORM_implicit_const || f > UINT16_MAX ||
+		    !form_shape((unsigned int)f, &u->hdr, &s, &sz))
+			return unit_err(u, -EINVAL, die, "DW_FORM_indirect names form 0x%llx",
+					(unsigned long long)f);
+		*p = q;
+		return skip_one(u, die, (unsigned int)f, s, sz, p, end);
+	default:
+		return unit_err(u, -EINVAL, die, "unknown attribute form 0x%x", form);
+	}
+	if ((uint64_t)(end - q) < len)
+		goto trunc;
+	*p = q + len;
+	return 0;
+trunc:
+	return unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the unit's end", form);
+}
+
+/* ---- the reader ---- */
+
+static bool nul_ended(const struct die_bytes *b)
+{
+	return b->size && b->buf[b->size - 1] == 0;
+}
+
+int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
+		    char *errbuf, size_t errlen)
+{
+	struct die_reader *r;
+
+	*ret = NULL;
+	if (!secs->sec[DIE_SEC_INFO].buf && !secs->sec[DIE_SEC_TYPES].buf) {
+		snprintf(errbuf, errlen, "no .debug_info section");
+		return -ENODATA;
+	}
+	if (!secs->sec[DIE_SEC_ABBREV].buf) {
+		snprintf(errbuf, errlen, "no .debug_abbrev section");
+		return -ENODATA;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(r->sec, secs->sec, sizeof(r->sec));
+	r->big_endian = big_endian;
+	r->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	r->str_nul_ended = nul_ended(&r->sec[DIE_SEC_STR]);
+	r->line_str_nul_ended = nul_ended(&r->sec[DIE_SEC_LINE_STR]);
+	*ret = r;
+	return 0;
+}
+
+static const char *const section_names[DIE_SEC_NR] = {
+	[DIE_SEC_INFO] = "info",
+	[DIE_SEC_TYPES] = "types",
+	[DIE_SEC_ABBREV] = "abbrev",
+	[DIE_SEC_STR] = "str",
+	[DIE_SEC_LINE_STR] = "line_str",
+	[DIE_SEC_STR_OFFSETS] = "str_offsets",
+	[DIE_SEC_ADDR] = "addr",
+};
+
+/*
+ * Which of our sections a name is: .debug_X, .zdebug_X, or in a split
+ * DWARF file .debug_X.dwo (and .zdebug_X.dwo).  -1 if none.
+ */
+static int section_of(const char *name, bool dwo, bool *gnu_compressed)
+{
+	size_t n, len;
+	int i;
+
+	*gnu_compressed = !strncmp(name, ".zdebug_", 8);
+	if (*gnu_compressed)
+		name += 8;
+	else if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else
+		return -1;
+	len = strlen(name);
+	if (dwo != (len > 4 && !strcmp(name + len - 4, ".dwo")))
+		return -1;
+	for (i = 0; i < DIE_SEC_NR; i++) {
+		n = strlen(section_names[i]);
+		if (n == len - (dwo ? 4 : 0) && !strncmp(name, section_names[i], n))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Whether the file's DWARF is a split DWARF (.dwo) set: as in libdw, plain
+ * .debug_* sections win over .dwo ones.  Sections in groups do not count.
+ */
+static bool dwo_only(Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *scn = NULL;
+	bool dwo = false, gnu;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_flags & SHF_GROUP))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name)
+			continue;
+		if (section_of(name, false, &gnu) >= 0)
+			return false;
+		dwo |= section_of(name, true, &gnu) >= 0;
+	}
+	return dwo;
+}
+
+/*
+ * The sections libdw reads (libdw/dwarf_begin_elf.c, check_section): by
+ * name, the first of each, not in a section group (an object's COMDAT
+ * type units), not SHT_NOBITS, not empty.
+ */
+int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
+{
+	struct die_sections secs = {0};
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Ehdr ehdr;
+	bool dwo;
+
+	*ret = NULL;
+	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		snprintf(errbuf, errlen, "cannot read the ELF file behind the DWARF: %s",
+			 elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	dwo = dwo_only(elf, shstrndx);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+		Elf_Data *data;
+		bool gnu;
+		int i;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    (shdr.sh_flags & SHF_GROUP))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || (i = section_of(name, dwo, &gnu)) < 0 || secs.sec[i].buf)
+			continue;
+		/* libdw has inflated them already: this is for sections it skipped */
+		if (gnu && elf_compress_gnu(scn, 0, 0) < 0)
+			goto bad;
+		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			goto bad;
+		data = elf_rawdata(scn, NULL);
+		if (!data)
+			goto bad;
+		if (!data->d_buf || !data->d_size)
+			continue;
+		secs.sec[i].buf = data->d_buf;
+		secs.sec[i].size = data->d_size;
+		continue;
+bad:
+		snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
+		return -EINVAL;
+	}
+	return die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
+}
+
+void die_reader__free(struct die_reader *r)
+{
+	free(r);
+}
+
+size_t die_reader__section_size(const struct die_reader *r, enum die_section sec)
+{
+	return sec < DIE_SEC_NR ? r->sec[sec].size : 0;
+}
+
+/* ---- units: the header ---- */
+
+int die_unit__new(const struct die_reader *r, struct die_unit **ret)
+{
+	struct die_unit *u = calloc(1, sizeof(*u));
+
+	*ret = u;
+	if (!u)
+		return -ENOMEM;
+	u->r = r;
+	return 0;
+}
+
+void die_unit__free(struct die_unit *u)
+{
+	if (!u)
+		return;
+	free(u->abbrevs);
+	free(u->attrs);
+	free(u->implicit);
+	free(u->ops);
+	free(u->dense);
+	free(u->sparse);
+	free(u);
+}
+
+const struct die_unit_header *die_unit__header(const struct die_unit *u)
+{
+	return &u->hdr;
+}
+
+static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
+{
+	const struct die_bytes *b = &u->r->sec[sec];
+	struct die_unit_header *h = &u->hdr;
+	bool swap = u->r->swap;
+	const uint8_t *p, *end;
+	uint64_t len;
+
+	memset(h, 0, sizeof(*h));
+	h->off = off;
+	h->sec = sec;
+	if (!b->buf || off >= b->size || b->size - off < 4)
+		return unit_err(u, -EINVAL, NULL, "no unit header at offset 0x%llx of .debug_%s",
+				(unsigned long long)off, section_names[sec]);
+	u->base = b->buf;
+	p = b->buf + off;
+	end = b->buf + b->size;
+	len = rd32(p, swap);
+	p += 4;
+	h->offset_size = 4;
+	if (len == 0xffffffff) {
+		if (end - p < 8)
+			goto trunc;
+		len = rd64(p, swap);
+		p += 8;
+		h->offset_size = 8;
+	} else if (len >= 0xfffffff0) {
+		return unit_err(u, -EINVAL, NULL, "reserved unit length 0x%llx",
+				(unsigned long long)len);
+	}
+	if ((uint64_t)(end - p) < len)
+		return unit_err(u, -EINVAL, NULL, "unit length 0x%llx runs past the section's end",
+				(unsigned long long)len);
+	end = p + len;
+	h->next_off = end - b->buf;
+	if (end - p < 2)
+		goto trunc;
+	h->version = rd16(p, swap);
+	p += 2;
+	if (h->version < 2 || h->version > 5)
+		return unit_err(u, -EINVAL, NULL, "unsupported DWARF version %u", h->version);
+	if (h->version >= 5) {
+		if (end - p < 2)
+			goto trunc;
+		h->unit_type = p[0];
+		h->addr_size = p[1];
+		p += 2;
+	} else {
+		h->unit_type = sec == DIE_SEC_TYPES ? DW_UT_type : DW_UT_compile;
+	}
+	if ((size_t)(end - p) < h->offset_size)
+		goto trunc;
+	h->abbrev_off = rd_n(p, h->offset_size, u->r->big_endian);
+	p += h->offset_size;
+	if (h->version < 5) {
+		if (end - p < 1)
+			goto trunc;
+		h->addr_size = *p++;
+	}
+	if (h->addr_size != 1 && h->addr_size != 2 && h->addr_size != 4 && h->addr_size != 8)
+		return unit_err(u, -EINVAL, NULL, "bad address size %u", h->addr_size);
+	switch (h->unit_type) {
+	case DW_UT_compile:
+	case DW_UT_partial:
+		break;
+	case DW_UT_skeleton:
+	case DW_UT_split_compile:
+		if (end - p < 8)
+			goto trunc;
+		h->signature = rd64(p, swap);
+		p += 8;
+		break;
+	case DW_UT_type:
+	case DW_UT_split_type:
+		if ((size_t)(end - p) < 8 + h->offset_size)
+			goto trunc;
+		h->signature = rd64(p, swap);
+		h->type_off = off + rd_n(p + 8, h->offset_size, u->r->big_endian);
+		p += 8 + h->offset_size;
+		break;
+	default:
+		return unit_err(u, -EINVAL, NULL, "unknown unit type 0x%x", h->unit_type);
+	}
+	if (p >= end)
+		goto trunc;
+	h->die_off = p - b->buf;
+	u->die0 = p;
+	u->end = end;
+	return 0;
+trunc:
+	return unit_err(u, -EINVAL, NULL, "unit header runs past the unit's end");
+}
+
+/* ---- units: the abbreviation table ---- */
+
+static int add_attr(struct die_unit *u, uint64_t name, uint64_t form, int64_t implicit)
+{
+	struct abbrev_attr *at;
+	int err;
+
+	err = VEC_RESERVE(u->attrs, u->cap_attrs, u->nr_attrs, 1);
+	if (!err)
+		err = VEC_RESERVE(u->implicit, u->cap_implicit, u->nr_attrs, 1);
+	if (err)
+		return unit_err(u, err, NULL, "out of memory for abbreviations");
+	at = &u->attrs[u->nr_attrs];
+	at->name = name > UINT16_MAX ? 0 : (uint16_t)name;
+	at->form = (uint16_t)form;
+	if (form > UINT16_MAX || !form_shape((unsigned int)form, &u->hdr, &at->skip, &at->size))
+		at->skip = SKIP_BAD;
+	at->fixed_off = VAR_OFF;
+	u->implicit[u->nr_attrs++] = implicit;
+	return 0;
+}
+
+/*
+ * Fixed offsets and sizes, and the skip program, once an abbreviation's
+ * attributes are known.
+ */
+static int abbrev_layout(struct die_unit *u, struct abbrev *a)
+{
+	struct skip_op *op = NULL;
+	uint32_t off = 0, i;
+	bool fixed = true;
+	int err;
+
+	a->sibling = NO_ATTR;
+	a->first_op = (uint32_t)u->nr_ops;
+	for (i = 0; i < a->nattr; i++) {
+		struct abbrev_attr *at = &u->attrs[a->first + i];
+
+		if (at->name == DW_AT_sibling && a->sibling == NO_ATTR)
+			a->sibling = (uint16_t)i;
+		if (fixed && off < VAR_OFF)
+			at->fixed_off = (uint16_t)off;
+		if (at->skip == SKIP_FIXED)
+			off += at->size;
+		else
+			fixed = false;
+		if (at->skip == SKIP_FIXED && op && op->skip == SKIP_FIXED) {
+			op->size += at->size;
+			continue;
+		}
+		err = VEC_RESERVE(u->ops, u->cap_ops, u->nr_ops, 1);
+		if (err)
+			return unit_err(u, err, NULL, "out of memory for abbreviations");
+		op = &u->ops[u->nr_ops++];
+		*op = (struct skip_op){ at->size, at->form, at->skip };
+	}
+	a->nops = (uint16_t)(u->nr_ops - a->first_op);
+	a->fixed_size = fixed ? off : VAR_SIZE;
+	return 0;
+}
+
+/* One abbreviation at *p (its code already read). */
+static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, const uint8_t *end)
+{
+	struct abbrev *a;
+	uint64_t tag, name, form;
+	int64_t implicit;
+	size_t first = u->nr_attrs;
+	int err;
+
+	if (uleb(p, end, &tag) || *p >= end)
+		goto trunc;
+	if (tag > UINT16_MAX)
+		return unit_err(u, -EINVAL, NULL, "abbreviation %llu: tag 0x%llx out of range",
+				(unsigned long long)code, (unsigned long long)tag);
+	err = VEC_RESERVE(u->abbrevs, u->cap_abbrevs, u->nr_abbrevs, 1);
+	if (err)
+		return unit_err(u, err, NULL, "out of memory for abbreviations");
+	a = &u->abbrevs[u->nr_abbrevs];
+	a->code = code;
+	a->tag = (uint16_t)tag;
+	a->has_children = *(*p)++ != DW_CHILDREN_no;
+	for (;;) {
+		if (uleb(p, end, &name) || uleb(p, end, &form))
+			goto trunc;
+		if (!name && !form)
+			break;
+		implicit = 0;
+		if (form == DW_FORM_implicit_const && sleb(p, end, &implicit))
+			goto trunc;
+		if (u->nr_attrs - first >= UINT16_MAX - 1)
+			return unit_err(u, -EINVAL, NULL, "abbreviation %llu: too many attributes",
+					(unsigned long long)code);
+		err = add_attr(u, name, form, implicit);
+		if (err)
+			return err;
+	}
+	a->first = (uint32_t)first;
+	a->nattr = (uint16_t)(u->nr_attrs - first);
+	err = abbrev_layout(u, a);
+	if (err)
+		return err;
+	u->nr_abbrevs++;
+	return 0;
+trunc:
+	return unit_err(u, -EINVAL, NULL, "abbreviation %llu runs past .debug_abbrev's end",
+			(unsigned long long)code);
+}
+
+static int cmp_code(const void *a, const void *b)
+{
+	const struct code_index *x = a, *y = b;
+
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The code -> entry map: dense when codes are small, else sorted. */
+static int index_codes(struct die_unit *u, uint64_t max_code)
+{
+	size_t i, j;
+	int err;
+
+	u->use_dense = max_code <= 2 * (uint64_t)u->nr_abbrevs + DENSE_SLACK;
+	if (u->use_dense) {
+		u->nr_dense = (size_t)max_code + 1;
+		err = VEC_RESERVE(u->dense, u->cap_dense, 0, u->nr_dense);
+		if (err)
+			return unit_err(u, err, NULL, "out of memory for abbreviations");
+		memset(u->dense, 0, u->nr_dense * sizeof(*u->dense));
+		/* the first definition of a code wins */
+		for (i = u->nr_abbrevs; i-- > 0;)
+			u->dense[u->abbrevs[i].code] = (uint32_t)i + 1;
+		return 0;
+	}
+	err = VEC_RESERVE(u->sparse, u->cap_sparse, 0, u->nr_abbrevs);
+	if (err)
+		return unit_err(u, err, NULL, "out of memory for abbreviations");
+	for (i = 0; i < u->nr_abbrevs; i++)
+		u->sparse[i] = (struct code_index){ u->abbrevs[i].code, (uint32_t)i };
+	qsort(u->sparse, u->nr_abbrevs, sizeof(*u->sparse), cmp_code);
+	for (i = j = 0; i < u->nr_abbrevs; i++)
+		if (!j || u->sparse[j - 1].code != u->sparse[i].code)
+			u->sparse[j++] = u->sparse[i];
+	u->nr_dense = j;	/* entries of sparse */
+	return 0;
+}
+
+static int parse_abbrevs(struct die_unit *u)
+{
+	const struct die_bytes *b = &u->r->sec[DIE_SEC_ABBREV];
+	const uint8_t *p, *end = b->buf + b->size;
+	uint64_t code, max_code = 0;
+	int err;
+
+	u->nr_abbrevs = u->nr_attrs = u->nr_ops = 0;
+	if (u->hdr.abbrev_off >= b->size)
+		return unit_err(u, -EINVAL, NULL, "abbreviation offset 0x%llx past .debug_abbrev",
+				(unsigned long long)u->hdr.abbrev_off);
+	p = b->buf + u->hdr.abbrev_off;
+	for (;;) {
+		if (uleb(&p, end, &code))
+			return unit_err(u, -EINVAL, NULL,
+					"abbreviation table runs past .debug_abbrev's end");
+		if (!code)
+			break;
+		if (u->nr_abbrevs >= UINT32_MAX - 1)
+			return unit_err(u, -EINVAL, NULL, "too many abbreviations");
+		err = parse_abbrev(u, code, &p, end);
+		if (err)
+			return err;
+		if (code > max_code)
+			max_code = code;
+	}
+	return index_codes(u, max_code);
+}
+
+static inline const struct abbrev *find_abbrev(const struct die_unit *u, uint64_t code)
+{
+	size_t lo = 0, hi = u->nr_dense;
+
+	if (u->use_dense) {
+		if (code < u->nr_dense && u->dense[code])
+			return &u->abbrevs[u->dense[code] - 1];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->sparse[mid].code == code)
+			return &u->abbrevs[u->sparse[mid].idx];
+		if (u->sparse[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- DIEs ---- */
+
+/* Skip attributes [from, to) of a's, starting at *p, inside [.., end). */
+static inline int skip_attrs(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
+			     uint32_t from, uint32_t to, const uint8_t **p, const uint8_t *end)
+{
+	const struct abbrev_attr *at = &u->attrs[a->first + from];
+	const struct abbrev_attr *last = &u->attrs[a->first + to];
+	int err;
+
+	for (; at < last; at++) {
+		err = skip_one(u, die, at->form, at->skip, at->size, p, end);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Skip all of a DIE's attributes, by a's skip program. */
+static inline int skip_ops(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
+			   const uint8_t **p, const uint8_t *end)
+{
+	const struct skip_op *op = &u->ops[a->first_op], *last = op + a->nops;
+	int err;
+
+	for (; op < last; op++) {
+		err = skip_one(u, die, op->form, op->skip, op->size, p, end);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The DIE at p (a non-null entry, p < u->end), all its bytes checked. */
+static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
+{
+	const uint8_t *q = p;
+	const struct abbrev *a;
+	uint64_t code;
+	int err;
+
+	if (*q < 0x80) {
+		code = *q++;
+	} else if (uleb(&q, u->end, &code)) {
+		return unit_err(u, -EINVAL, p, "abbreviation code runs past the unit's end");
+	}
+	a = find_abbrev(u, code);
+	if (!a)
+		return unit_err(u, -EINVAL, p, "abbreviation code %llu is not in the unit's table",
+				(unsigned long long)code);
+	ret->off = p - u->base;
+	ret->tag = a->tag;
+	ret->has_children = a->has_children;
+	ret->abbrev = (uint32_t)(a - u->abbrevs);
+	ret->attrs = q;
+	if (a->fixed_size != VAR_SIZE) {
+		if ((size_t)(u->end - q) < a->fixed_size)
+			return unit_err(u, -EINVAL, p, "DIE runs past the unit's end");
+		ret->end = q + a->fixed_size;
+		return 0;
+	}
+	err = skip_ops(u, p, a, &q, u->end);
+	ret->end = q;
+	return err;
+}
+
+/*
+ * Before DWARF 5 the unit type is in the unit DIE; libdw's rules
+ * (libdw_findcu.c): GNU DebugFission units have DW_AT_GNU_dwo_id.
+ */
+static void unit_type_v4(struct die_unit *u, const struct die *root, const struct die_attr *id)
+{
+	if (root->tag == DW_TAG_partial_unit)
+		u->hdr.unit_type = DW_UT_partial;
+	else if (root->tag == DW_TAG_type_unit)
+		u->hdr.unit_type = DW_UT_type;
+	if (root->tag != DW_TAG_compile_unit || !die_attr__is_constant(id))
+		return;
+	u->hdr.signature = id->u;
+	u->hdr.unit_type = !root->has_children && die__has_attr(u, root, DW_AT_GNU_dwo_name) ?
+		DW_UT_skeleton : DW_UT_split_compile;
+}
+
+/* DW_AT_str_offsets_base, absent from a split unit: past the DWARF 5 header */
+static uint64_t str_offsets_base(const struct die_unit *u)
+{
+	const struct die_bytes *so = &u->r->sec[DIE_SEC_STR_OFFSETS];
+	unsigned int hsize;
+
+	if (u->hdr.version < 5 || so->size < 8)
+		return 0;
+	hsize = rd32(so->buf, u->r->swap) == 0xffffffff ? 16 : 8;
+	return so->size >= hsize && rd16(so->buf + hsize - 4, u->r->swap) == 5 ? hsize : 0;
+}
+
+int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
+{
+	enum { STR_OFFSETS_BASE, ADDR_BASE, GNU_ADDR_BASE, GNU_DWO_ID, NR_WANT };
+	struct die_attr want[NR_WANT] = {
+		{ .name = DW_AT_str_offsets_base }, { .name = DW_AT_addr_base },
+		{ .name = DW_AT_GNU_addr_base }, { .name = DW_AT_GNU_dwo_id },
+	};
+	struct die root;
+	int err;
+
+	u->loaded = false;
+	u->errmsg[0] = 0;
+	if (sec != DIE_SEC_INFO && sec != DIE_SEC_TYPES)
+		return unit_err(u, -EINVAL, NULL, "DIEs are not in section %d", sec);
+	err = parse_header(u, sec, off);
+	if (!err)
+		err = parse_abbrevs(u);
+	if (!err && !*u->die0)
+		err = unit_err(u, -EINVAL, u->die0, "a null entry, not the unit DIE");
+	if (!err)
+		err = read_die(u, u->die0, &root);
+	if (!err)
+		err = die__attrs(u, &root, want, NR_WANT);
+	if (err < 0)
+		return err;
+	if (u->hdr.version < 5 && sec == DIE_SEC_INFO)
+		unit_type_v4(u, &root, &want[GNU_DWO_ID]);
+	u->str_offsets_base = want[STR_OFFSETS_BASE].form ? want[STR_OFFSETS_BASE].u :
+		str_offsets_base(u);
+	u->addr_base = want[ADDR_BASE].form ? want[ADDR_BASE].u : want[GNU_ADDR_BASE].u;
+	u->loaded = true;
+	return 0;
+}
+
+int die_unit__root(struct die_unit *u, struct die *ret)
+{
+	if (!u->loaded)
+		return unit_err(u, -EINVAL, NULL, "no unit loaded");
+	return read_die(u, u->die0, ret);
+}
+
+int die_unit__die_at(struct die_unit *u, uint64_t off, struct die *ret)
+{
+	if (!u->loaded)
+		return unit_err(u, -EINVAL, NULL, "no unit loaded");
+	if (off < u->hdr.die_off || off >= u->hdr.next_off)
+		return unit_err(u, -ENOENT, NULL, "offset 0x%llx is outside the unit's DIEs",
+				(unsigned long long)off);
+	if (!u->base[off])
+		return unit_err(u, -ENOENT, u->base + off, "a null entry, not a DIE");
+	return read_die(u, u->base + off, ret);
+}
+
+/*
+ * Where d's next sibling would start: from DW_AT_sibling when it has one
+ * (which must point past d, inside the unit), else past its subtree.
+ */
+static int after_subtree(struct die_unit *u, const struct die *d, const uint8_t **ret)
+{
+	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const uint8_t *p = d->end;
+	unsigned int level = 1;
+	struct die c;
+	int err;
+
+	if (!d->has_children) {
+		*ret = d->end;
+		return 0;
+	}
+	if (a->sibling != NO_ATTR) {
+		struct die_attr sib;
+
+		err = die__attr(u, d, DW_AT_sibling, &sib);
+		if (err < 0)
+			return err;
+		if (sib.form != DW_FORM_ref_addr &&
+		    (sib.form < DW_FORM_ref1 || sib.form > DW_FORM_ref_udata))
+			goto scan;	/* not a reference into this unit */
+		if (sib.u < (uint64_t)(d->end - u->base) || sib.u > u->hdr.next_off)
+			return unit_err(u, -EINVAL, u->base + d->off,
+					"DW_AT_sibling 0x%llx does not point past the DIE",
+					(unsigned long long)sib.u);
+		*ret = u->base + sib.u;
+		return 0;
+	}
+scan:
+	while (level) {
+		if (p >= u->end)
+			break;		/* missing null entries end at the unit's end */
+		if (!*p) {
+			p++;
+			level--;
+			continue;
+		}
+		err = read_die(u, p, &c);
+		if (err)
+			return err;
+		p = c.end;
+		if (c.has_children && ++level > DIE_MAX_DEPTH)
+			return unit_err(u, -E2BIG, u->base + c.off, "DIEs nested deeper than %d",
+					DIE_MAX_DEPTH);
+	}
+	*ret = p;
+	return 0;
+}
+
+int die__child(struct die_unit *u, const struct die *d, struct die *ret)
+{
+	int err;
+
+	if (!d->has_children || d->end >= u->end || !*d->end)
+		return 0;
+	err = read_die(u, d->end, ret);
+	return err ? err : 1;
+}
+
+int die__sibling(struct die_unit *u, const struct die *d, struct die *ret)
+{
+	const uint8_t *p;
+	int err;
+
+	if (d->off == u->hdr.die_off)
+		return 0;	/* the unit DIE has none */
+	err = after_subtree(u, d, &p);
+	if (err)
+		return err;
+	if (p >= u->end || !*p)
+		return 0;
+	err = read_die(u, p, ret);
+	return err ? err : 1;
+}
+
+void die_cursor__init(struct die_unit *u, struct die_cursor *c)
+{
+	c->depth = 0;
+	c->level = 0;
+	c->pos = u->loaded ? u->die0 : NULL;
+}
+
+int die_cursor__next(struct die_unit *u, struct die_cursor *c, struct die *ret)
+{
+	int err;
+
+	for (;;) {
+		if (!c->pos || c->pos >= u->end) {
+			c->pos = NULL;
+			return 0;
+		}
+		if (*c->pos)
+			break;
+		/* a null entry closes a list of children */
+		c->pos++;
+		if (c->level <= 1) {
+			c->pos = NULL;	/* the unit DIE's: the unit is done */
+			return 0;
+		}
+		c->level--;
+	}
+	err = read_die(u, c->pos, ret);
+	if (err) {
+		c->pos = NULL;
+		return err;
+	}
+	c->depth = c->level;
+	c->pos = ret->end;
+	if (ret->has_children) {
+		if (++c->level > DIE_MAX_DEPTH) {
+			c->pos = NULL;
+			return unit_err(u, -E2BIG, u->base + ret->off,
+					"DIEs nested deeper than %d", DIE_MAX_DEPTH);
+		}
+	} else if (c->level == 0) {
+		c->pos = NULL;	/* a unit DIE without children */
+	}
+	return 1;
+}
+
+int die_cursor__skip_children(struct die_unit *u, struct die_cursor *c, const struct die *d)
+{
+	const uint8_t *p;
+	int err;
+
+	if (!d->has_children || !c->pos)
+		return 0;
+	if (c->pos != d->end)
+		return unit_err(u, -EINVAL, u->base + d->off,
+				"skip_children: not the DIE the cursor last returned");
+	err = after_subtree(u, d, &p);
+	if (err) {
+		c->pos = NULL;
+		return err;
+	}
+	c->pos = p;
+	if (--c->level == 0)
+		c->pos = NULL;
+	return 0;
+}
+
+/* ---- attributes ---- */
+
+static int str_at(struct die_unit *u, const uint8_t *die, enum die_section sec, uint64_t off,
+		  const char **ret)
+{
+	const struct die_bytes *b = &u->r->sec[sec];
+	bool ended = sec == DIE_SEC_STR ? u->r->str_nul_ended : u->r->line_str_nul_ended;
+
+	if (off >= b->size)
+		return unit_err(u, -EINVAL, die, "string offset 0x%llx past .debug_%s's end",
+				(unsigned long long)off, section_names[sec]);
+	if (!ended && !memchr(b->buf + off, 0, b->size - off))
+		return unit_err(u, -EINVAL, die, "string at 0x%llx of .debug_%s is not terminated",
+				(unsigned long long)off, section_names[sec]);
+	*ret = (const char *)b->buf + off;
+	return 0;
+}
+
+static int strx(struct die_unit *u, const uint8_t *die, uint64_t idx, const char **ret)
+{
+	const struct die_bytes *b = &u->r->sec[DIE_SEC_STR_OFFSETS];
+	unsigned int os = u->hdr.offset_size;
+	uint64_t off;
+
+	if (idx > (b->size / os) || u->str_offsets_base > b->size ||
+	    idx * os > b->size - u->str_offsets_base ||
+	    b->size - u->str_offsets_base - idx * os < os)
+		return unit_err(u, -EINVAL, die, "string index %llu past .debug_str_offsets",
+				(unsigned long long)idx);
+	off = rd_n(b->buf + u->str_offsets_base + idx * os, os, u->r->big_endian);
+	return str_at(u, die, DIE_SEC_STR, off, ret);
+}
+
+static int addrx(struct die_unit *u, const uint8_t *die, uint64_t idx, uint64_t *ret)
+{
+	const struct die_bytes *b = &u->r->sec[DIE_SEC_ADDR];
+	unsigned int as = u->hdr.addr_size;
+
+	if (idx > b->size / as || u->addr_base > b->size || idx * as > b->size - u->addr_base ||
+	    b->size - u->addr_base - idx * as < as)
+		return unit_err(u, -EINVAL, die, "address index %llu past .debug_addr",
+				(unsigned long long)idx);
+	*ret = rd_n(b->buf + u->addr_base + idx * as, as, u->r->big_endian);
+	return 0;
+}
+
+/*
+ * Decode one value of form (skipped as skip/size) at p: the raw value,
+ * then what the form makes of it.  The DIE's bytes were checked when it
+ * was read, so lengths inside [p, d->end) hold; other sections are checked.
+ */
+static int decode(struct die_unit *u, const struct die *d, unsigned int form, unsigned int skip,
+		  unsigned int size, const uint8_t *p, int64_t implicit, struct die_attr *ret)
+{
+	const uint8_t *die = u->base + d->off, *end = d->end;
+	bool be = u->r->big_endian;
+
+	ret->form = form;
+	ret->u = 0;
+	ret->str = NULL;
+	ret->block = NULL;
+	ret->len = 0;
+	switch (skip) {
+	case SKIP_FIXED:
+		if (size <= 8)
+			ret->u = rd_n(p, size, be);
+		break;
+	case SKIP_LEB:
+		if (form == DW_FORM_sdata ? sleb(&p, end, &ret->s) : uleb(&p, end, &ret->u))
+			goto trunc;
+		break;
+	case SKIP_STRING:
+		ret->str = (const char *)p;
+		return 0;
+	case SKIP_BLOCK1:
+	case SKIP_BLOCK2:
+	case SKIP_BLOCK4:
+		size = skip == SKIP_BLOCK1 ? 1 : skip == SKIP_BLOCK2 ? 2 : 4;
+		ret->len = rd_n(p, size, be);
+		ret->block = p + size;
+		return 0;
+	case SKIP_BLOCK_LEB:
+		if (uleb(&p, end, &ret->len))
+			goto trunc;
+		ret->block = p;
+		return 0;
+	default:
+		return unit_err(u, -EINVAL, die, "unknown attribute form 0x%x", form);
+	}
+	switch (form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		ret->u += u->hdr.off;
+		break;
+	case DW_FORM_flag:
+		ret->u = ret->u != 0;
+		break;
+	case DW_FORM_flag_present:
+		ret->u = 1;
+		break;
+	case DW_FORM_implicit_const:
+		ret->s = implicit;
+		break;
+	case DW_FORM_data16:
+		ret->block = p;
+		ret->len = 16;
+		break;
+	case DW_FORM_strp:
+		return str_at(u, die, DIE_SEC_STR, ret->u, &ret->str);
+	case DW_FORM_line_strp:
+		return str_at(u, die, DIE_SEC_LINE_STR, ret->u, &ret->str);
+	case DW_FORM_strx: case DW_FORM_GNU_str_index:
+	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
+		return strx(u, die, ret->u, &ret->str);
+	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+	case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
+		return addrx(u, die, ret->u, &ret->u);
+	}
+	return 0;
+trunc:
+	return unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the DIE's end", form);
+}
+
+/* Decode attribute i of d's abbreviation, whose bytes start at p. */
+static int decode_attr(struct die_unit *u, const struct die *d, const struct abbrev *a,
+		       uint32_t i, const uint8_t *p, struct die_attr *ret)
+{
+	const struct abbrev_attr *at = &u->attrs[a->first + i];
+	uint8_t skip = at->skip, size = at->size;
+	uint64_t f = at->form;
+
+	ret->name = at->name;
+	/* an indirect form was checked when the DIE was read */
+	if (f == DW_FORM_indirect && (uleb(&p, d->end, &f) || f > UINT16_MAX ||
+				      !form_shape((unsigned int)f, &u->hdr, &skip, &size)))
+		return unit_err(u, -EINVAL, u->base + d->off, "bad DW_FORM_indirect");
+	return decode(u, d, (unsigned int)f, skip, size, p, u->implicit[a->first + i], ret);
+}
+
+bool die__has_attr(const struct die_unit *u, const struct die *d, unsigned int name)
+{
+	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	uint32_t i;
+
+	for (i = 0; i < a->nattr; i++)
+		if (u->attrs[a->first + i].name == name)
+			return true;
+	return false;
+}
+
+int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, size_t n)
+{
+	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev_attr *at = &u->attrs[a->first];
+	const uint8_t *die = u->base + d->off, *p = d->attrs, *q;
+	uint32_t i, done = 0;	/* attributes [0, done) skipped: p is at done's */
+	size_t j, found = 0;
+	int err;
+
+	for (j = 0; j < n; j++) {
+		want[j].form = 0;
+		for (i = 0; i < a->nattr && at[i].name != want[j].name; i++)
+			;
+		if (i == a->nattr)
+			continue;
+		if (at[i].fixed_off != VAR_OFF) {
+			q = d->attrs + at[i].fixed_off;
+		} else {
+			if (i < done) {
+				p = d->attrs;
+				done = 0;
+			}
+			err = skip_attrs(u, die, a, done, i, &p, d->end);
+			if (err)
+				return err;
+			done = i;
+			q = p;
+		}
+		err = decode_attr(u, d, a, i, q, &want[j]);
+		if (err)
+			return err;
+		found++;
+	}
+	return (int)found;
+}
+
+int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret)
+{
+	ret->name = name;
+	return die__attrs(u, d, ret, 1);
+}
+
+void die__attr_iter_init(const struct die *d, struct die_attr_iter *it)
+{
+	it->i = 0;
+	it->pos = d->attrs;
+}
+
+int die__next_attr(struct die_unit *u, const struct die *d, struct die_attr_iter *it,
+		   struct die_attr *ret)
+{
+	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	int err;
+
+	if (it->i >= a->nattr)
+		return 0;
+	err = decode_attr(u, d, a, it->i, it->pos, ret);
+	if (!err)
+		err = skip_attrs(u, u->base + d->off, a, it->i, it->i + 1, &it->pos, d->end);
+	if (err)
+		return err;
+	it->i++;
+	return 1;
+}
+
+bool die_attr__is_constant(const struct die_attr *a)
+{
+	switch (a->form) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_implicit_const:
+		return true;
+	}
+	return false;
+}
+
+int64_t die_attr__sdata(const struct die_attr *a)
+{
+	switch (a->form) {
+	case DW_FORM_data1:
+		return (int8_t)a->u;
+	case DW_FORM_data2:
+		return (int16_t)a->u;
+	case DW_FORM_data4:
+		return (int32_t)a->u;
+	}
+	return a->s;
+}
+
+uint64_t die_attr__udata(const struct die_attr *a)
+{
+	return a->u;
+}

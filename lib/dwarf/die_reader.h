@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct die_reader: our own reader of DWARF DIEs, over the section bytes
+ * that libdw/libdwfl hand us (relocated, decompressed).  A unit's
+ * abbreviations are decoded once into flat tables; DIEs are read by
+ * offset, walked in order with a cursor or navigated child/sibling like
+ * libdw; attributes are read by name, without allocating.  Theory in
+ * die_reader.c.
+ *
+ *	struct die_reader *r;	one per file, read-only once made: shared by threads
+ *	struct die_unit *u;	one per thread, loaded with one unit after another
+ *	struct die d;		a DIE of the loaded unit, a value (no allocation)
+ *
+ *	die_reader__from_dwarf(dw, &r, errbuf, sizeof(errbuf));
+ *	die_unit__new(r, &u);
+ *	for (off = 0; off < die_reader__section_size(r, DIE_SEC_INFO); off = next) {
+ *		if (die_unit__load(u, DIE_SEC_INFO, off) < 0)
+ *			... die_unit__errmsg(u), stop ...
+ *		next = die_unit__header(u)->next_off;
+ *		die_cursor__init(u, &c);
+ *		while ((err = die_cursor__next(u, &c, &d)) > 0)
+ *			... d.tag, d.off, c.depth, die__attr(u, &d, DW_AT_name, &a) ...
+ *	}
+ *
+ * Functions returning int give a negative errno on failure, with the reason
+ * (naming the unit's and the DIE's offsets) in die_unit__errmsg().  A struct
+ * die is valid with the unit that gave it until that unit is loaded again.
+ */
+#ifndef D2B_DIE_READER_H
+#define D2B_DIE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+
+/* The sections the reader uses (.debug_X, .zdebug_X or .debug_X.dwo). */
+enum die_section {
+	DIE_SEC_INFO,
+	DIE_SEC_TYPES,		/* DWARF 4 type units */
+	DIE_SEC_ABBREV,
+	DIE_SEC_STR,
+	DIE_SEC_LINE_STR,
+	DIE_SEC_STR_OFFSETS,
+	DIE_SEC_ADDR,
+	DIE_SEC_NR,
+};
+
+enum {
+	DIE_MAX_DEPTH = 1024,	/* DIEs nested deeper than this are an error */
+};
+
+struct die_bytes {
+	const uint8_t *buf;
+	size_t size;
+};
+
+/* A file's sections; absent ones are { NULL, 0 }.  The reader borrows them. */
+struct die_sections {
+	struct die_bytes sec[DIE_SEC_NR];
+};
+
+struct die_reader;
+struct die_unit;
+
+/* A unit's header, as parsed; offsets are section offsets. */
+struct die_unit_header {
+	uint64_t off;		/* the header */
+	uint64_t next_off;	/* the next unit's header: this unit's end */
+	uint64_t die_off;	/* the unit DIE */
+	uint64_t abbrev_off;	/* its abbreviation table in .debug_abbrev */
+	uint64_t signature;	/* type units: type signature; skeleton, split: dwo_id */
+	uint64_t type_off;	/* type units: the type's DIE (section offset) */
+	enum die_section sec;
+	unsigned int version;	/* 2 to 5 */
+	unsigned int unit_type;	/* DW_UT_*; before DWARF 5 compile, or type in .debug_types */
+	unsigned int addr_size;	/* 1, 2, 4 or 8 */
+	unsigned int offset_size; /* 4 (32-bit DWARF) or 8 (64-bit DWARF) */
+};
+
+/* A DIE: a small value; its attributes are read with die__attr(). */
+struct die {
+	uint64_t off;		/* section offset */
+	unsigned int tag;	/* DW_TAG_* */
+	bool has_children;	/* as the abbreviation says (the list may be empty) */
+	/* private */
+	uint32_t abbrev;
+	const uint8_t *attrs;	/* first attribute byte */
+	const uint8_t *end;	/* after the last one */
+};
+
+/*
+ * One attribute's value.  form is the form in the DIE (DW_FORM_indirect
+ * resolved); 0 means the DIE has no such attribute.  What is set, by form:
+ *   data1/2/4/8, udata	   u (zero-extended)	die_attr__sdata() sign-extends
+ *   sdata, implicit_const s
+ *   flag, flag_present	   u (0 or 1)
+ *   ref1/2/4/8, ref_udata u: the target's section offset (unit offset added)
+ *   ref_addr		   u: a .debug_info offset (possibly another unit)
+ *   ref_sig8		   u: the type signature
+ *   string, strp, line_strp, strx*  str (resolved; never NULL)
+ *   strp_sup, GNU_strp_alt, ref_sup4/8, GNU_ref_alt  u: an offset into the
+ *			   supplementary (dwz) file, str NULL: not resolved here
+ *   addr, addrx*	   u: the address (addrx through .debug_addr)
+ *   sec_offset		   u: the offset, as is
+ *   loclistx, rnglistx	   u: the index, as is
+ *   exprloc, block*, data16  block, len
+ */
+struct die_attr {
+	unsigned int name;	/* DW_AT_* */
+	unsigned int form;	/* DW_FORM_*, 0: absent */
+	union {
+		uint64_t u;
+		int64_t s;
+	};
+	const char *str;
+	const uint8_t *block;
+	uint64_t len;
+};
+
+/* A walk over every DIE of a unit in section order (pre-order). */
+struct die_cursor {
+	unsigned int depth;	/* of the DIE last returned: 0 for the unit DIE */
+	/* private */
+	const uint8_t *pos;	/* NULL: done */
+	unsigned int level;	/* depth of the entry at pos */
+};
+
+/* Iteration over all attributes of one DIE, in abbreviation order. */
+struct die_attr_iter {
+	/* private */
+	uint32_t i;
+	const uint8_t *pos;
+};
+
+/*
+ * A reader over sections that stay valid while it lives.  big_endian: the
+ * file's byte order.  Fails only for lack of memory or of .debug_info and
+ * .debug_abbrev.
+ */
+int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
+		    char *errbuf, size_t errlen);
+/*
+ * A reader over the sections of the file behind dw (dwarf_getelf()),
+ * which must outlive it.  Call it before any thread uses dw: it may
+ * inflate a section that libdw left compressed.
+ */
+int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen);
+void die_reader__free(struct die_reader *r);
+size_t die_reader__section_size(const struct die_reader *r, enum die_section sec);
+
+/* An empty unit object (-ENOMEM only); load units into it one by one. */
+int die_unit__new(const struct die_reader *r, struct die_unit **ret);
+void die_unit__free(struct die_unit *u);
+/*
+ * Load the unit whose header is at section offset off: parse the header,
+ * decode its abbreviation table, read the unit DIE's base attributes
+ * (DW_AT_str_offsets_base, DW_AT_addr_base) and, before DWARF 5, its unit
+ * type as libdw infers it (GNU DebugFission skeletons, partial units).
+ * For a libdw unit DIE cudie, off is dwarf_dieoffset(cudie) -
+ * dwarf_cuoffset(cudie).  Units lie one after another: the next one is at
+ * die_unit__header(u)->next_off.
+ */
+int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off);
+const struct die_unit_header *die_unit__header(const struct die_unit *u);
+/* Why the last failing call on u failed ("" if none did). */
+const char *die_unit__errmsg(const struct die_unit *u);
+
+/* The unit DIE. */
+int die_unit__root(struct die_unit *u, struct die *ret);
+/* The DIE at section offset off, inside the loaded unit. */
+int die_unit__die_at(struct die_unit *u, uint64_t off, struct die *ret);
+/* First child: 1 and *ret, 0 if none. */
+int die__child(struct die_unit *u, const struct die *d, struct die *ret);
+/*
+ * Next sibling: 1 and *ret, 0 if none.  Uses DW_AT_sibling when the DIE has
+ * it, else reads past the DIE's subtree.
+ */
+int die__sibling(struct die_unit *u, const struct die *d, struct die *ret);
+
+/* The cursor at the unit DIE. */
+void die_cursor__init(struct die_unit *u, struct die_cursor *c);
+/* The next DIE: 1 and *ret (depth in c->depth), 0 at the unit's end. */
+int die_cursor__next(struct die_unit *u, struct die_cursor *c, struct die *ret);
+/*
+ * Skip the children of d, the DIE c last returned, so that the next call
+ * gives d's next sibling (or goes up).  Uses DW_AT_sibling when d has it.
+ */
+int die_cursor__skip_children(struct die_unit *u, struct die_cursor *c, const struct die *d);
+
+/* Whether d's abbreviation lists attribute name (without reading it). */
+bool die__has_attr(const struct die_unit *u, const struct die *d, unsigned int name);
+/*
+ * Read attribute name of d: 1 and *ret, 0 (ret->form = 0) if absent.  The
+ * first of that name, as dwarf_attr(); the DIE's own: nothing follows
+ * DW_AT_abstract_origin or DW_AT_specification (dwarf_diename() does).
+ * An attribute whose offset in the DIE is fixed by the abbreviation is read
+ * without skipping the ones before it.
+ */
+int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret);
+/*
+ * Read several attributes: set want[i].name first; each is filled as by
+ * die__attr(), form 0 if absent.  Returns how many were found.  Names
+ * asked in abbreviation order are found in one forward pass.
+ */
+int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, size_t n);
+void die__attr_iter_init(const struct die *d, struct die_attr_iter *it);
+/* The next attribute of d: 1 and *ret, 0 after the last. */
+int die__next_attr(struct die_unit *u, const struct die *d, struct die_attr_iter *it,
+		   struct die_attr *ret);
+
+/* A constant as libdw's dwarf_formsdata() gives it: data1/2/4 sign-extended. */
+int64_t die_attr__sdata(const struct die_attr *a);
+/* A constant as dwarf_formudata() gives it: sdata and implicit_const as is. */
+uint64_t die_attr__udata(const struct die_attr *a);
+/* Whether the form is a constant (data*, udata, sdata, implicit_const). */
+bool die_attr__is_constant(const struct die_attr *a);
+
+#endif
