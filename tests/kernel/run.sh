@@ -8,6 +8,9 @@
 #	tests/kernel/run.sh BUILD_DIR
 #
 # Heavy, so opt-in: without D2B_KERNEL_TESTS=1 it prints one SKIP line.
+# On 2 cores the default matrix takes 3-5 minutes the first time (unpack
+# and a full build), then 15-20 s (relink with PAHOLE, boot); tests/run.sh
+# gives a group 600 s (D2B_TEST_TIMEOUT), enough for the default only.
 # Each entry of the matrix is one group of cases:
 #   VER-COMPILER (6.12-gcc, 6.1-gcc, 6.12-clang):  build-kernel.sh builds
 #	linux-source-VER with tinyconfig + BTF + two modules (crc7 and
@@ -17,16 +20,21 @@
 #	  vmlinux-section   vmlinux has .BTF and bpftool can dump it
 #	  ko-section/MOD    MOD.ko has .BTF and bpftool dumps it on vmlinux's
 #	  boot		    boot.sh: the guest ran init.sh to its end
-#	  vmlinux-btf	    /sys/kernel/btf/vmlinux exists, same bytes as built
-#	  insmod-MOD, module-btf-MOD, rmmod-MOD: see init.sh; module-btf
-#			    also compares the guest's bytes with the .ko's
-#	  dmesg		    no BTF error in the guest's kernel log
+#	  vmlinux-btf	    /sys/kernel/btf/vmlinux exists (init.sh) ...
+#	  vmlinux-btf-same  ... with the bytes of the built vmlinux's .BTF
+#	  insmod-MOD, module-btf-MOD, rmmod-MOD: see init.sh
+#	  dmesg		    no BTF error (nor WARNING, BUG, ...) in the
+#			    guest's kernel log; loading a module makes the
+#			    kernel check vmlinux's BTF, then the module's
+#	  module-btf-same/MOD  /sys/kernel/btf/MOD has the .ko's .BTF bytes
 #   VER-extmod: the out-of-tree module extmod/ built against kernel A
-#	(VER-gcc) with --btf_features=distilled_base (needs PAHOLE >= 1.28,
-#	else SKIP) must have .BTF and .BTF.base, load into kernel B (variant
-#	"ipc": SYSVIPC on, so vmlinux's type IDs differ) and, once the kernel
-#	relocated its BTF, have members pointing at B's struct list_head,
-#	struct module and struct task_struct.
+#	(VER-gcc) with --btf_features=distilled_base (needs PAHOLE >= 1.28
+#	and Linux >= 6.11, else SKIP) must have .BTF and .BTF.base
+#	(sections); kernel B (variant "ipc": SYSVIPC on) must number some
+#	of the kernel types it uses differently (ids-differ); the module
+#	must load into B and, once B relocated its BTF, struct
+#	d2b_hello_item's members must point at B's struct list_head, struct
+#	module and struct task_struct (relocated-types).
 #
 # Environment:
 #	D2B_KERNEL_TESTS=1	run at all
@@ -36,11 +44,12 @@
 #				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod)
 #	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
 #	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
-#	D2B_KERNEL_MAKEFLAGS (build-kernel.sh),
+#	D2B_KERNEL_MAKEFLAGS (build-kernel.sh), D2B_KERNEL_ACCEL,
 #	D2B_KERNEL_BOOT_TIMEOUT, D2B_KERNEL_QEMU, D2B_KERNEL_BUSYBOX (boot.sh)
 # Sources unpack to, and builds live in, ~/.cache/dwarf2btf-kernel (out/
-# holds one O= directory per version/compiler/variant/PAHOLE); a second
-# run only relinks vmlinux and the modules, which reruns PAHOLE.
+# holds one O= directory per version/compiler/variant/PAHOLE path and
+# version, about 400 MB each); a later run relinks vmlinux and the
+# modules, which reruns PAHOLE even if only its binary changed.
 
 set -uo pipefail
 
