@@ -7,6 +7,10 @@
 #	tests/install-deps.sh test	the above, plus what the tests use:
 #					clang-14 and clang-19, bpftool, libbpf,
 #					binutils, elfutils, python3, llvm, pahole
+#	tests/install-deps.sh kernel	the above, plus what tests/kernel needs
+#					to build and boot tiny kernels: the
+#					kernel sources (linux-source-6.12 and
+#					-6.1), their build tools, qemu, busybox
 #
 # Only missing packages are installed (apt-get update runs once, first, and
 # only then).  Not root: prints the exact command to run and exits 1.
@@ -17,12 +21,15 @@ what=${1:-build}
 build_pkgs=(gcc make pkg-config libc6-dev libdw-dev libelf-dev zlib1g-dev)
 test_pkgs=(g++ clang clang-14 clang-19 bpftool libbpf-dev binutils elfutils python3
 	   llvm llvm-19 pahole e2fsprogs coreutils)
+kernel_pkgs=(linux-source-6.12 linux-source-6.1 flex bison bc cpio kmod xz-utils libssl-dev
+	     qemu-system-x86 busybox-static)
 
 case $what in
 build) pkgs=("${build_pkgs[@]}") ;;
 test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+kernel) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${kernel_pkgs[@]}") ;;
 *)
-	echo "usage: $0 [build|test]" >&2
+	echo "usage: $0 [build|test|kernel]" >&2
 	exit 2
 	;;
 esac
