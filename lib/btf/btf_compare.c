@@ -322,7 +322,11 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 		}
 		break;
 	case D2B_KIND_DECL_TAG:
-		h = feed(h, (uint32_t)btf_decl_tag_idx(t));
+		h = feed(feed(h, (uint32_t)btf_decl_tag_idx(t)), d2b_kflag(t));
+		SUB(t->type);
+		break;
+	case D2B_KIND_TYPE_TAG:
+		h = feed(h, d2b_kflag(t));	/* 1: an attribute */
 		SUB(t->type);
 		break;
 	case D2B_KIND_PTR:
@@ -330,7 +334,6 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 	case D2B_KIND_VOLATILE:
 	case D2B_KIND_CONST:
 	case D2B_KIND_RESTRICT:
-	case D2B_KIND_TYPE_TAG:
 		SUB(t->type);
 		break;
 	default:
@@ -699,7 +702,7 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 		}
 		break;
 	case D2B_KIND_TYPE_TAG:
-		sb_printf(b, "__tag(%s) ", name);
+		sb_printf(b, d2b_kflag(t) ? "__attribute__((%s)) " : "__tag(%s) ", name);
 		render(s, t->type, b, depth + 1);
 		break;
 	case D2B_KIND_ARRAY:
@@ -718,7 +721,7 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 		render_params(s, t, b, depth);
 		break;
 	case D2B_KIND_DECL_TAG:
-		sb_printf(b, "decl_tag '%s' on ", name);
+		sb_printf(b, d2b_kflag(t) ? "decl_attr '%s' on " : "decl_tag '%s' on ", name);
 		render(s, t->type, b, depth + 1);
 		if (btf_decl_tag_idx(t) >= 0)
 			sb_printf(b, " #%d", btf_decl_tag_idx(t));
@@ -951,7 +954,7 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 			na = btf_array(ta)->type;
 			nb = btf_array(tb)->type;
 		} else if (kind == D2B_KIND_PTR || btf_kind_is_qualifier(kind) ||
-			   (kind == D2B_KIND_TYPE_TAG &&
+			   (kind == D2B_KIND_TYPE_TAG && d2b_kflag(ta) == d2b_kflag(tb) &&
 			    !strcmp(type_name(sa, ta), type_name(sb, tb)))) {
 			na = ta->type;
 			nb = tb->type;

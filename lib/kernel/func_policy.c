@@ -236,18 +236,55 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
  */
 static int arena_ptr(struct d2b_btf *btf, uint32_t ptr)
 {
+	static const char attr[] = "address_space(1)";
 	const struct d2b_type *t = d2b_btf__type(btf, ptr);
-	struct d2b_type *tag;
-	int id;
+	uint32_t id, end = d2b_btf__end_id(btf), pointee, tag = 0;
+	int r;
 
 	if (!t || d2b_kind(t) != D2B_KIND_PTR)
 		return (int)ptr;
-	id = d2b_btf__add_type_tag(btf, "address_space(1)", t->type);
-	if (id < 0)
-		return id;
-	tag = btf_type_mut(btf, id);
-	tag->info = d2b_info(D2B_KIND_TYPE_TAG, true, 0);
-	return d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, id);
+	pointee = t->type;
+	/* reuse the tag and the pointer another arena kfunc made: the few
+	 * arena kfuncs make this scan of their own types cheap */
+	for (id = d2b_btf__start_id(btf); id < end && !tag; id++) {
+		t = d2b_btf__type(btf, id);
+		if (d2b_kind(t) == D2B_KIND_TYPE_TAG && d2b_kflag(t) && t->type == pointee &&
+		    !strcmp(d2b_btf__name(btf, id), attr))
+			tag = id;
+	}
+	for (id = tag + 1; tag && id < end; id++) {
+		t = d2b_btf__type(btf, id);
+		if (d2b_kind(t) == D2B_KIND_PTR && t->type == tag)
+			return (int)id;
+	}
+	if (!tag) {
+		r = d2b_btf__add_type_tag(btf, attr, pointee);
+		if (r < 0)
+			return r;
+		tag = (uint32_t)r;
+		btf_type_mut(btf, tag)->info = d2b_info(D2B_KIND_TYPE_TAG, true, 0);
+	}
+	return d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, tag);
+}
+
+/* Does any type but FUNC func refer to proto? */
+static bool proto_shared(const struct d2b_btf *btf, uint32_t proto, uint32_t func)
+{
+	uint32_t id, end = d2b_btf__end_id(btf);
+
+	for (id = d2b_btf__start_id(btf); id < end; id++) {
+		struct btf_field_iter it;
+		uint32_t *f;
+
+		if (id == func)
+			continue;
+		btf_field_iter__init(&it, (struct d2b_type *)d2b_btf__type(btf, id), BTF_FIELD_IDS);
+		while ((f = btf_field_iter__next(&it)) != NULL) {
+			if (*f == proto)
+				return true;
+		}
+	}
+	return proto < d2b_btf__start_id(btf);	/* the base's: never ours to change */
 }
 
 /* Give FUNC id a prototype whose arena pointers carry the attribute. */
@@ -269,6 +306,17 @@ static int tag_arena(struct d2b_btf *btf, uint32_t id, uint32_t flags)
 		if (r < 0)
 			return r;
 		types[i] = (uint32_t)r;
+	}
+	/* a prototype only this FUNC uses is changed in place (pahole makes
+	 * the tagged one only); a shared one is left to its other users */
+	if (!proto_shared(btf, proto, id)) {
+		struct d2b_type *p = btf_type_mut(btf, proto);
+		struct d2b_param *params = (struct d2b_param *)(p + 1);
+
+		p->type = types[0];
+		for (i = 0; i < n && i < 2; i++)
+			params[i].type = types[i + 1];
+		return 0;
 	}
 	nproto = d2b_btf__add_func_proto(btf, types[0]);
 	for (i = 0; i < n && nproto >= 0; i++) {

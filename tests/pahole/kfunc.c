@@ -6,7 +6,9 @@
  *   __BTF_ID__set8__myset: { u32 cnt; u32 flags = BTF_SET8_KFUNCS (1);
  *                            { u32 id; u32 flags; } pairs[] }
  *   __BTF_ID__func__NAME__N at each pair's id.
- * my_fast_kfunc's pair has KF_FASTCALL (1 << 12).  not_a_kfunc is in a
+ * my_fast_kfunc's pair has KF_FASTCALL (1 << 12), my_arena_kfunc's
+ * KF_ARENA_RET | KF_ARENA_ARG1 (1 << 13 | 1 << 14: with the attributes
+ * feature, its pointers get TYPE_TAG "address_space(1)").  not_a_kfunc is in a
  * set8 whose flags are 0 (BTF_SET8_START: not kfuncs).  With -DMAIN a
  * main() makes it an executable.
  */
@@ -20,6 +22,11 @@ __attribute__((noinline)) int my_fast_kfunc(int a, int b)
 	return a * b;
 }
 
+__attribute__((noinline)) void *my_arena_kfunc(void *p, int n)
+{
+	return (char *)p + n;
+}
+
 __attribute__((noinline)) int not_a_kfunc(int a)
 {
 	return a - 1;
@@ -27,7 +34,8 @@ __attribute__((noinline)) int not_a_kfunc(int a)
 
 __attribute__((noinline)) int plain_function(int a)
 {
-	return my_kfunc(a) + my_fast_kfunc(a, 2) + not_a_kfunc(a);
+	return my_kfunc(a) + my_fast_kfunc(a, 2) + not_a_kfunc(a) +
+	       (my_arena_kfunc(&a, 0) != 0);
 }
 
 #ifdef MAIN
@@ -62,6 +70,7 @@ asm(".pushsection .BTF_ids,\"a\"\n"
     SET8_START(myset, 1)
     KFUNC(my_kfunc, 1, 0)
     KFUNC(my_fast_kfunc, 2, (1 << 12))
+    KFUNC(my_arena_kfunc, 4, (1 << 13 | 1 << 14))
     SET8_END(myset)
     SET8_START(otherset, 0)
     KFUNC(not_a_kfunc, 3, 0)

@@ -542,10 +542,22 @@ for f in kfunc kfunc.o; do
 decl_tag bpf_kfunc target=my_kfunc component=-1
 decl_tag bpf_kfunc target=my_fast_kfunc component=-1
 decl_tag bpf_fastcall target=my_fast_kfunc component=-1
-count decl_tag bpf_kfunc 2
+decl_tag bpf_kfunc target=my_arena_kfunc component=-1
+count decl_tag bpf_kfunc 3
 count decl_tag bpf_fastcall 1
 func not_a_kfunc
+count type_tag address_space(1) 0
 EOF
+	# attributes: an arena kfunc's flagged pointers point through a
+	# kind_flag TYPE_TAG "address_space(1)"
+	encodes "policy/kfunc-attributes/$f" "$KFLAGS" --btf_features=attributes \
+		--btf_encode_detached="$f.attr.btf" "$f"
+	expect "policy/kfunc-attributes/$f" "$f.attr.btf" <<'EOF'
+count type_tag address_space(1) 1
+func my_arena_kfunc params=p,n
+EOF
+	# (the kind_flag itself: dwarf2btf --compare with pahole 1.31's below)
+	load_later "kfunc-attributes/$f" "$f.attr.btf"
 	encodes "policy/no-kfuncs/$f" --btf_features=decl_tag --btf_encode_detached="$f.nokf.btf" "$f"
 	expect "policy/no-kfuncs/$f" "$f.nokf.btf" <<'EOF'
 count decl_tag bpf_kfunc 0
@@ -655,10 +667,13 @@ else
 	files=(policy.o twice kfunc kfunc.o kbase)
 	[ -n "$CLANG" ] && files+=(tags.o)
 	for f in "${files[@]}"; do
-		for mode in kernel default; do
+		modes=(kernel default)
+		case $f in kfunc*) modes+=(attributes) ;; esac
+		for mode in "${modes[@]}"; do
 			flags=()
 			[ $mode = kernel ] && flags=("$KFLAGS")
 			rm -f "ref.$f.$mode.btf"
+			[ $mode = attributes ] && flags=("$KFLAGS" --btf_features=attributes)
 			if ! "$REF" "${flags[@]}" --btf_encode_detached="ref.$f.$mode.btf" "$f" \
 			     >ref.err 2>&1; then
 				skip "pahole/$mode/$f" "pahole 1.31 failed on it: $(head -n 1 ref.err)"
