@@ -92,3 +92,25 @@ int cli_parse_jobs(const char *arg, unsigned int *ret)
 	return 0;
 }
 
+int cli_write_btf(const char *file, const char *output, const struct d2b_btf *btf,
+		  const struct d2b_btf *base_btf)
+{
+	char errbuf[512] = "";
+	int err;
+
+	if (output) {
+		err = d2b_btf__write_raw(btf, output);
+		if (err < 0)
+			fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(-err));
+		return err;
+	}
+	err = d2b_elf__write_btf(file, btf, base_btf, errbuf, sizeof(errbuf));
+	if (err < 0) {
+		/* the writer's message starts with the file name */
+		if (errbuf[0])
+			fprintf(stderr, "%s: %s\n", prog, errbuf);
+		else
+			fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(-err));
+	}
+	return err;
+}

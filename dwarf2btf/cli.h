@@ -22,6 +22,10 @@ struct cli {
 void cli_print_diag(const struct d2b_diag *d, void *arg);
 /* Load a raw BTF or ELF .BTF file, printing the error. */
 int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret);
+/* Write btf raw to output, or (output NULL) as .BTF (and base_btf, if not
+ * NULL, as .BTF.base) into the ELF file file, printing the error. */
+int cli_write_btf(const char *file, const char *output, const struct d2b_btf *btf,
+		  const struct d2b_btf *base_btf);
 /* -j's argument: NULL for one thread per CPU. */
 int cli_parse_jobs(const char *arg, unsigned int *ret);
 /* Is the command run under a pahole name ("pahole", "dwarf2btf-pahole")? */

@@ -150,7 +150,6 @@ int main(int argc, char **argv)
 	struct d2b_compare_opts copts = { 0 };
 	struct d2b_btf *base = NULL, *btf = NULL;
 	bool dump = false;
-	char errbuf[512] = "";
 	int c, err, rc = 1;
 
 	if (cli_is_pahole(argv[0]))
@@ -251,23 +250,8 @@ int main(int argc, char **argv)
 	if (d2b_convert_file(file, base, &opts, &btf) < 0)
 		goto out;	/* the library reported the error */
 
-	if (output) {
-		err = d2b_btf__write_raw(btf, output);
-		if (err < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(-err));
-			goto out;
-		}
-	} else {
-		err = d2b_elf__write_btf(file, btf, NULL, errbuf, sizeof(errbuf));
-		if (err < 0) {
-			/* the writer's message starts with the file name */
-			if (errbuf[0])
-				fprintf(stderr, "%s: %s\n", prog, errbuf);
-			else
-				fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(-err));
-			goto out;
-		}
-	}
+	if (cli_write_btf(file, output, btf, NULL) < 0)
+		goto out;
 	rc = 0;
 out:
 	d2b_btf__free(btf);

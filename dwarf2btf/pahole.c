@@ -320,7 +320,6 @@ static int encode(struct pahole_cli *p, const char *file)
 {
 	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &p->cli };
 	struct d2b_btf *base = NULL, *btf = NULL, *dist_base = NULL, *dist_split = NULL;
-	char errbuf[512] = "";
 	int err, rc = 1;
 
 	to_opts(p, &opts);
@@ -338,23 +337,8 @@ static int encode(struct pahole_cli *p, const char *file)
 			goto out;
 		}
 	}
-	if (p->detached) {
-		err = d2b_btf__write_raw(btf, p->detached);
-		if (err < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, p->detached, strerror(-err));
-			goto out;
-		}
-	} else {
-		err = d2b_elf__write_btf(file, dist_split ? dist_split : btf, dist_base, errbuf,
-					 sizeof(errbuf));
-		if (err < 0) {
-			if (errbuf[0])
-				fprintf(stderr, "%s: %s\n", prog, errbuf);
-			else
-				fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(-err));
-			goto out;
-		}
-	}
+	if (cli_write_btf(file, p->detached, dist_split ? dist_split : btf, dist_base) < 0)
+		goto out;
 	rc = 0;
 out:
 	d2b_btf__free(dist_split);
