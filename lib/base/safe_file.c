@@ -5,15 +5,96 @@
  * and a new file (one that replaces nothing) must get 0666 less the umask
  * like any other, which cannot be read without changing it (umask() is
  * process-wide, so not safe in a library).  O_EXCL makes the name safe.
+ *
+ * Stale temporary files.  The writer flock()s its temporary file from
+ * creation until after the rename, and the kernel drops the lock when the
+ * writer dies however it dies, so a free lock means no live writer -- with
+ * one gap: between open() and flock().  A file is removed only if its lock is
+ * free, its owner is our user, and its PID does not run (kill(pid, 0)) or it
+ * has not been written for SAFE_FILE_STALE_AGE seconds; the gap's file is
+ * fresh and its PID runs.  (Seen from another PID namespace it does not,
+ * and a file lost there fails that writer's rename with ENOENT: the target
+ * is still never half written.)  flock() works on local file systems and,
+ * as fcntl() locks, on NFS; where it fails nothing is removed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/safe_file.h"
+
+/* Parse "PID.N" (the rest of a temporary name): PID, or -1 */
+static long stale_pid(const char *s)
+{
+	long pid = 0;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9' && p - s < 10; p++)
+		pid = pid * 10 + (*p - '0');
+	if (p == s || *p != '.' || pid <= 0 || pid > INT_MAX)
+		return -1;
+	for (s = ++p; *p >= '0' && *p <= '9' && p - s < 10; p++)
+		;
+	return p != s && !*p ? pid : -1;
+}
+
+/* Is name (in dir) a temporary file of base whose writer is gone? */
+static bool is_stale(int dir, const char *name, const char *base, size_t blen)
+{
+	struct stat st;
+	bool stale = false;
+	long pid;
+	int fd;
+
+	if (strncmp(name, base, blen) || strncmp(name + blen, ".d2b-", 5))
+		return false;
+	pid = stale_pid(name + blen + 5);
+	if (pid < 0)
+		return false;
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    !flock(fd, LOCK_EX | LOCK_NB)) {
+		stale = (kill((pid_t)pid, 0) && errno == ESRCH) ||
+			time(NULL) - st.st_mtime > SAFE_FILE_STALE_AGE;
+	}
+	close(fd);	/* drops the lock: a writer that has it never unlocks */
+	return stale;
+}
+
+/* Remove the stale temporary files of target; returns how many. */
+static unsigned int remove_stale(const char *target)
+{
+	const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
+	char *dname = slash ? strndup(target, slash == target ? 1 : slash - target) : NULL;
+	size_t blen = strlen(base);
+	unsigned int n = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (slash && !dname)
+		return 0;
+	d = opendir(slash ? dname : ".");
+	free(dname);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (is_stale(dirfd(d), e->d_name, base, blen) &&
+		    !unlinkat(dirfd(d), e->d_name, 0))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
 
 int safe_file__open(struct safe_file *f, const char *target)
 {
@@ -31,15 +112,23 @@ int safe_file__open(struct safe_file *f, const char *target)
 		return -ENOMEM;
 	}
 	f->had_target = !stat(target, &f->st);
-	for (i = 0; i < SAFE_FILE_TRIES; i++) {
+	f->stale_removed = remove_stale(target);
+	err = -EEXIST;
+	for (i = 0; i < SAFE_FILE_TRIES && err == -EEXIST; i++) {
 		snprintf(f->tmp, len, "%s.d2b-%ld.%u", target, (long)getpid(), i);
 		f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (f->fd >= 0)
+		if (f->fd < 0) {
+			err = -errno;
+			continue;
+		}
+		/* held until release; where locks do not work, go on without */
+		if (!flock(f->fd, LOCK_EX | LOCK_NB) || errno != EWOULDBLOCK)
 			return 0;
-		if (errno != EEXIST)
-			break;
+		/* another run is looking at it as a stale file: take the next name */
+		close(f->fd);
+		f->fd = -1;
+		unlink(f->tmp);
 	}
-	err = -errno;
 	free(f->tmp);
 	f->tmp = NULL;
 	return err;
@@ -104,17 +193,16 @@ int safe_file__commit(struct safe_file *f)
 		if (fsync(f->fd))
 			err = -errno;
 	}
-	if (close(f->fd) && !err) {
-		f->failed = SAFE_FILE_SYNC;
-		err = -errno;
-	}
-	f->fd = -1;
 	if (err)
 		return err;
+	/* rename while the lock is still held, so that nobody takes the
+	 * file for a stale one; close after it (fsync flushed everything) */
 	f->failed = SAFE_FILE_RENAME;
 	if (rename(f->tmp, f->target))
 		return -errno;
 	f->committed = true;
+	close(f->fd);
+	f->fd = -1;
 	sync_dir(f->target);
 	return 0;
 }

@@ -7,6 +7,14 @@
  * Until the rename the target is untouched; release removes the temporary
  * file unless it was committed.
  *
+ * A writer that is killed (SIGKILL, a crash, a power cut) cannot remove its
+ * temporary file.  So the writer holds an flock() on it while it lives, and
+ * open first removes the temporary files of earlier writers of the same
+ * target that are gone: <target>.d2b-PID.N, a regular file of our user,
+ * whose lock is free and whose PID is not running (or that is older than
+ * SAFE_FILE_STALE_AGE, in case the PID was reused).  Nothing else is ever
+ * removed.
+ *
  *	struct safe_file f;
  *	err = safe_file__open(&f, path);
  *	if (!err) err = safe_file__write(&f, buf, len, 0);
@@ -24,13 +32,16 @@
 enum {
 	/* temporary names tried before giving up (each one exists already) */
 	SAFE_FILE_TRIES = 1000,
+	/* seconds after which an unlocked temporary file is stale even if a
+	 * process with its PID runs (PIDs are reused) */
+	SAFE_FILE_STALE_AGE = 60,
 };
 
 /* The step of safe_file__commit() that failed, for the caller's message */
 enum safe_file_step {
 	SAFE_FILE_OWNER,	/* fchown() to the target's owner */
 	SAFE_FILE_MODE,		/* fchmod() to the target's mode */
-	SAFE_FILE_SYNC,		/* fsync() or close() of the temporary file */
+	SAFE_FILE_SYNC,		/* fsync() of the temporary file */
 	SAFE_FILE_RENAME,	/* rename() over the target */
 };
 
@@ -42,12 +53,14 @@ struct safe_file {
 	struct stat st;		/* ... as they were then */
 	bool committed;
 	enum safe_file_step failed;	/* after commit failed: where */
+	unsigned int stale_removed;	/* stale temporary files open removed */
 };
 
 /*
- * Create the temporary file for target, exclusively.  A file that replaces
- * nothing gets mode 0666 less the umask, like any new file.  Returns 0 or
- * a negative errno (no temporary file is left then); release f either way.
+ * Remove the stale temporary files of target (see above), then create its
+ * own, exclusively, and lock it.  A file that replaces nothing gets mode
+ * 0666 less the umask, like any new file.  Returns 0 or a negative errno
+ * (no temporary file is left then); release f either way.
  */
 int safe_file__open(struct safe_file *f, const char *target);
 /* Write all of buf at offset off: the one write loop (short writes and

@@ -28,7 +28,8 @@
  *   4. write: into a fresh file beside the target, then owner and mode,
  *      fsync, and rename() over the target (struct safe_file).  Until the
  *      rename nothing of the target has changed; on any failure the
- *      temporary file is removed.
+ *      temporary file is removed, and one that a killed writer left is
+ *      removed by the next writer of the target.
  *
  * libelf parses the input (read mode, no mmap: a file truncated under us
  * gives read errors, not SIGBUS) and translates the headers we write into
