@@ -279,7 +279,7 @@ elif [ -s "$KOURS" ]; then
 	# every kind: same counts, nothing only on one side or changed, but
 	# the DATASEC (whose size differs by design)
 	bad=$(sed -n '/^kind /,$p' "$WORK/kcmp.txt" |
-	      awk 'NR > 1 && $1 != "DATASEC" && $1 != "differences" && ($2 != $3 || $5 + $6 + $7 > 0)')
+	      awk 'NR > 1 && $1 != "DATASEC" && $2 != "differences" && ($2 != $3 || $5 + $6 + $7 > 0)')
 	other=$(sed '/^kind /,$d' "$WORK/kcmp.txt" | grep -v '^DATASEC .* differs: size ' | head -n 5)
 	if [ -z "$bad" ] && [ -z "$other" ] && grep -q '^FUNC ' "$WORK/kcmp.txt"; then
 		echo "PASS pahole131_vmlinux"
