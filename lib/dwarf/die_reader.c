@@ -67,382 +67,21 @@
  * Threading.  A die_reader is read-only after it is made; a die_unit holds
  * one unit's tables and its last error and belongs to one thread at a time.
  * Tables are decoded per unit, not shared: nothing is locked.
+ *
+ * Files.  This one reads sections, unit headers, abbreviation tables and
+ * DIEs; die_attr.c decodes forms and attributes; die_internal.h is what
+ * they share.
  */
-#include <byteswap.h>
 #include <errno.h>
 #include <gelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <dwarf.h>
 
-#include "dwarf/die_reader.h"
+#include "dwarf/die_internal.h"
 #include "base/vec.h"
-
-/* How an attribute's bytes are skipped. */
-enum skip {
-	SKIP_FIXED,		/* size bytes */
-	SKIP_LEB,		/* one LEB128 */
-	SKIP_STRING,		/* NUL-terminated */
-	SKIP_BLOCK1,		/* 1-, 2-, 4-byte or ULEB128 length, then as many bytes */
-	SKIP_BLOCK2,
-	SKIP_BLOCK4,
-	SKIP_BLOCK_LEB,
-	SKIP_INDIRECT,		/* ULEB128 form, then that form */
-	SKIP_BAD,		/* unknown form: an error when a DIE uses it */
-};
-
-enum {
-	VAR_OFF = UINT16_MAX,		/* abbrev_attr.fixed_off: not fixed */
-	VAR_SIZE = UINT32_MAX,		/* abbrev.fixed_size: not fixed */
-	NO_ATTR = UINT16_MAX,		/* abbrev.sibling: no DW_AT_sibling */
-	DENSE_SLACK = 64,		/* dense code table while max code <= 2n + this */
-	ERRMSG_LEN = 256,
-};
-
-struct abbrev_attr {
-	uint16_t name;
-	uint16_t form;
-	uint16_t fixed_off;
-	uint8_t skip;		/* enum skip */
-	uint8_t size;		/* SKIP_FIXED: bytes */
-};
-
-/* How to skip a run of attributes: consecutive fixed sizes merged into one. */
-struct skip_op {
-	uint32_t size;		/* SKIP_FIXED: bytes */
-	uint16_t form;
-	uint8_t skip;		/* enum skip */
-};
-
-struct abbrev {
-	uint64_t code;
-	uint32_t first;		/* index of its first attribute in die_unit.attrs */
-	uint32_t first_op;	/* and of its first skip_op in die_unit.ops */
-	uint32_t fixed_size;
-	uint16_t nattr;
-	uint16_t nops;
-	uint16_t tag;
-	uint16_t sibling;	/* index (within the abbrev) of DW_AT_sibling */
-	bool has_children;
-};
-
-struct code_index {
-	uint64_t code;
-	uint32_t idx;
-};
-
-struct die_reader {
-	struct die_bytes sec[DIE_SEC_NR];
-	bool big_endian;
-	bool swap;			/* file and host byte orders differ */
-	bool str_nul_ended;		/* last byte of .debug_str is NUL */
-	bool line_str_nul_ended;
-};
-
-struct die_unit {
-	const struct die_reader *r;
-	struct die_unit_header hdr;
-	const uint8_t *base;		/* the section */
-	const uint8_t *die0;		/* the unit DIE */
-	const uint8_t *end;		/* the unit's end */
-	bool loaded;
-	uint64_t str_offsets_base;
-	uint64_t addr_base;
-
-	struct abbrev *abbrevs;
-	size_t nr_abbrevs, cap_abbrevs;
-	struct abbrev_attr *attrs;
-	int64_t *implicit;		/* implicit_const values, parallel to attrs */
-	size_t nr_attrs, cap_attrs, cap_implicit;
-	struct skip_op *ops;
-	size_t nr_ops, cap_ops;
-	uint32_t *dense;		/* code -> index + 1; 0: undefined */
-	size_t nr_dense, cap_dense;
-	struct code_index *sparse;	/* sorted by code, when dense is not used */
-	size_t cap_sparse;
-	bool use_dense;
-
-	char errmsg[ERRMSG_LEN];
-};
-
-/* ---- bytes ---- */
-
-static inline uint16_t rd16(const uint8_t *p, bool swap)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? bswap_16(v) : v;
-}
-
-static inline uint32_t rd32(const uint8_t *p, bool swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? bswap_32(v) : v;
-}
-
-static inline uint64_t rd64(const uint8_t *p, bool swap)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? bswap_64(v) : v;
-}
-
-/* An unsigned integer of n = 1..8 bytes in the file's byte order. */
-static inline uint64_t rd_n(const uint8_t *p, unsigned int n, bool big_endian)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return rd16(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
-	case 4:
-		return rd32(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
-	case 8:
-		return rd64(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
-	}
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[big_endian ? i : n - 1 - i] << (8 * (n - 1 - i));
-	return v;
-}
-
-/*
- * LEB128 at *p before end: its bits (past 64 dropped), the shift past its
- * last byte and that byte.  0, or -1 if it runs past end.
- */
-static inline int leb(const uint8_t **p, const uint8_t *end, uint64_t *ret, unsigned int *shift,
-		      uint8_t *last)
-{
-	const uint8_t *q = *p;
-	uint64_t v = 0;
-	unsigned int sh = 0;
-	uint8_t b;
-
-	do {
-		if (q >= end)
-			return -1;
-		b = *q++;
-		if (sh < 64)
-			v |= (uint64_t)(b & 0x7f) << sh;
-		sh += 7;
-	} while (b & 0x80);
-	*p = q;
-	*ret = v;
-	*shift = sh;
-	*last = b;
-	return 0;
-}
-
-static inline int uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret)
-{
-	unsigned int shift;
-	uint8_t last;
-
-	return leb(p, end, ret, &shift, &last);
-}
-
-static inline int sleb(const uint8_t **p, const uint8_t *end, int64_t *ret)
-{
-	unsigned int shift;
-	uint64_t v;
-	uint8_t last;
-
-	if (leb(p, end, &v, &shift, &last))
-		return -1;
-	if (shift < 64 && (last & 0x40))
-		v |= ~(uint64_t)0 << shift;
-	*ret = (int64_t)v;
-	return 0;
-}
-
-/* ---- errors ---- */
-
-__attribute__((format(printf, 4, 5)))
-static int unit_err(struct die_unit *u, int err, const uint8_t *die, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (die)
-		n = snprintf(u->errmsg, sizeof(u->errmsg), "unit 0x%llx: DIE 0x%llx: ",
-			     (unsigned long long)u->hdr.off, (unsigned long long)(die - u->base));
-	else
-		n = snprintf(u->errmsg, sizeof(u->errmsg), "unit 0x%llx: ",
-			     (unsigned long long)u->hdr.off);
-	if (n < 0 || (size_t)n >= sizeof(u->errmsg))
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(u->errmsg + n, sizeof(u->errmsg) - n, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-const char *die_unit__errmsg(const struct die_unit *u)
-{
-	return u->errmsg;
-}
-
-/* ---- forms ---- */
-
-/* How a form is skipped in this unit; false if the form is unknown. */
-static bool form_shape(unsigned int form, const struct die_unit_header *h, uint8_t *skip,
-		       uint8_t *size)
-{
-	*skip = SKIP_FIXED;
-	switch (form) {
-	case DW_FORM_flag_present:
-	case DW_FORM_implicit_const:
-		*size = 0;
-		return true;
-	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
-	case DW_FORM_strx1: case DW_FORM_addrx1:
-		*size = 1;
-		return true;
-	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
-		*size = 2;
-		return true;
-	case DW_FORM_strx3: case DW_FORM_addrx3:
-		*size = 3;
-		return true;
-	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
-	case DW_FORM_strx4: case DW_FORM_addrx4:
-		*size = 4;
-		return true;
-	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		*size = 8;
-		return true;
-	case DW_FORM_data16:
-		*size = 16;
-		return true;
-	case DW_FORM_addr:
-		*size = h->addr_size;
-		return true;
-	case DW_FORM_ref_addr:
-		*size = h->version == 2 ? h->addr_size : h->offset_size;
-		return true;
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
-		*size = h->offset_size;
-		return true;
-	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata:
-	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
-	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
-		*skip = SKIP_LEB;
-		break;
-	case DW_FORM_string:
-		*skip = SKIP_STRING;
-		break;
-	case DW_FORM_block1:
-		*skip = SKIP_BLOCK1;
-		break;
-	case DW_FORM_block2:
-		*skip = SKIP_BLOCK2;
-		break;
-	case DW_FORM_block4:
-		*skip = SKIP_BLOCK4;
-		break;
-	case DW_FORM_block: case DW_FORM_exprloc:
-		*skip = SKIP_BLOCK_LEB;
-		break;
-	case DW_FORM_indirect:
-		*skip = SKIP_INDIRECT;
-		break;
-	default:
-		*skip = SKIP_BAD;
-		return false;
-	}
-	*size = 0;
-	return true;
-}
-
-static int skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
-		     unsigned int skip, const uint8_t **p, const uint8_t *end);
-
-/*
- * Skip one value of shape skip/size at *p, before end; form is for
- * messages.  0, or a negative errno with the message set.
- */
-static inline int skip_one(struct die_unit *u, const uint8_t *die, unsigned int form,
-			   unsigned int skip, uint32_t size, const uint8_t **p, const uint8_t *end)
-{
-	const uint8_t *q = *p;
-
-	switch (skip) {
-	case SKIP_FIXED:
-		if ((size_t)(end - q) < size)
-			break;
-		*p = q + size;
-		return 0;
-	case SKIP_LEB:
-		while (q < end && (*q & 0x80))
-			q++;
-		if (q >= end)
-			break;
-		*p = q + 1;
-		return 0;
-	case SKIP_STRING:
-		while (q < end && *q)
-			q++;
-		if (q >= end)
-			return unit_err(u, -EINVAL, die, "DW_FORM_string runs past the unit's end");
-		*p = q + 1;
-		return 0;
-	default:
-		return skip_slow(u, die, form, skip, p, end);
-	}
-	return unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the unit's end", form);
-}
-
-/* The rarer shapes: blocks, DW_FORM_indirect, unknown forms. */
-static int skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
-		     unsigned int skip, const uint8_t **p, const uint8_t *end)
-{
-	const uint8_t *q = *p;
-	uint64_t len, f;
-	uint8_t s, sz;
-
-	switch (skip) {
-	case SKIP_BLOCK1:
-	case SKIP_BLOCK2:
-	case SKIP_BLOCK4:
-		sz = skip == SKIP_BLOCK1 ? 1 : skip == SKIP_BLOCK2 ? 2 : 4;
-		if ((size_t)(end - q) < sz)
-			goto trunc;
-		len = rd_n(q, sz, u->r->big_endian);
-		q += sz;
-		break;
-	case SKIP_BLOCK_LEB:
-		if (uleb(&q, end, &len))
-			goto trunc;
-		break;
-	case SKIP_INDIRECT:
-		if (uleb(&q, end, &f))
-			goto trunc;
-		if (f == DW_FORM_indirect || f == DW_FORM_implicit_const || f > UINT16_MAX ||
-		    !form_shape((unsigned int)f, &u->hdr, &s, &sz))
-			return unit_err(u, -EINVAL, die, "DW_FORM_indirect names form 0x%llx",
-					(unsigned long long)f);
-		*p = q;
-		return skip_one(u, die, (unsigned int)f, s, sz, p, end);
-	default:
-		return unit_err(u, -EINVAL, die, "unknown attribute form 0x%x", form);
-	}
-	if ((uint64_t)(end - q) < len)
-		goto trunc;
-	*p = q + len;
-	return 0;
-trunc:
-	return unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the unit's end", form);
-}
 
 /* ---- the reader ---- */
 
@@ -479,15 +118,6 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 	return 0;
 }
 
-static const char *const section_names[DIE_SEC_NR] = {
-	[DIE_SEC_INFO] = "info",
-	[DIE_SEC_TYPES] = "types",
-	[DIE_SEC_ABBREV] = "abbrev",
-	[DIE_SEC_STR] = "str",
-	[DIE_SEC_LINE_STR] = "line_str",
-	[DIE_SEC_STR_OFFSETS] = "str_offsets",
-	[DIE_SEC_ADDR] = "addr",
-};
 
 /*
  * Which of our sections a name is: .debug_X, .zdebug_X, or in a split
@@ -509,8 +139,8 @@ static int section_of(const char *name, bool dwo, bool *gnu_compressed)
 	if (dwo != (len > 4 && !strcmp(name + len - 4, ".dwo")))
 		return -1;
 	for (i = 0; i < DIE_SEC_NR; i++) {
-		n = strlen(section_names[i]);
-		if (n == len - (dwo ? 4 : 0) && !strncmp(name, section_names[i], n))
+		n = strlen(die_section_names[i]);
+		if (n == len - (dwo ? 4 : 0) && !strncmp(name, die_section_names[i], n))
 			return i;
 	}
 	return -1;
@@ -648,8 +278,8 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 	h->off = off;
 	h->sec = sec;
 	if (!b->buf || off >= b->size || b->size - off < 4)
-		return unit_err(u, -EINVAL, NULL, "no unit header at offset 0x%llx of .debug_%s",
-				(unsigned long long)off, section_names[sec]);
+		return die_unit_err(u, -EINVAL, NULL, "no unit header at offset 0x%llx of .debug_%s",
+				(unsigned long long)off, die_section_names[sec]);
 	u->base = b->buf;
 	p = b->buf + off;
 	end = b->buf + b->size;
@@ -663,11 +293,11 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 		p += 8;
 		h->offset_size = 8;
 	} else if (len >= 0xfffffff0) {
-		return unit_err(u, -EINVAL, NULL, "reserved unit length 0x%llx",
+		return die_unit_err(u, -EINVAL, NULL, "reserved unit length 0x%llx",
 				(unsigned long long)len);
 	}
 	if ((uint64_t)(end - p) < len)
-		return unit_err(u, -EINVAL, NULL, "unit length 0x%llx runs past the section's end",
+		return die_unit_err(u, -EINVAL, NULL, "unit length 0x%llx runs past the section's end",
 				(unsigned long long)len);
 	end = p + len;
 	h->next_off = end - b->buf;
@@ -676,7 +306,7 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 	h->version = rd16(p, swap);
 	p += 2;
 	if (h->version < 2 || h->version > 5)
-		return unit_err(u, -EINVAL, NULL, "unsupported DWARF version %u", h->version);
+		return die_unit_err(u, -EINVAL, NULL, "unsupported DWARF version %u", h->version);
 	if (h->version >= 5) {
 		if (end - p < 2)
 			goto trunc;
@@ -696,7 +326,7 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 		h->addr_size = *p++;
 	}
 	if (h->addr_size != 1 && h->addr_size != 2 && h->addr_size != 4 && h->addr_size != 8)
-		return unit_err(u, -EINVAL, NULL, "bad address size %u", h->addr_size);
+		return die_unit_err(u, -EINVAL, NULL, "bad address size %u", h->addr_size);
 	switch (h->unit_type) {
 	case DW_UT_compile:
 	case DW_UT_partial:
@@ -717,7 +347,7 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 		p += 8 + h->offset_size;
 		break;
 	default:
-		return unit_err(u, -EINVAL, NULL, "unknown unit type 0x%x", h->unit_type);
+		return die_unit_err(u, -EINVAL, NULL, "unknown unit type 0x%x", h->unit_type);
 	}
 	if (p >= end)
 		goto trunc;
@@ -726,7 +356,7 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 	u->end = end;
 	return 0;
 trunc:
-	return unit_err(u, -EINVAL, NULL, "unit header runs past the unit's end");
+	return die_unit_err(u, -EINVAL, NULL, "unit header runs past the unit's end");
 }
 
 /* ---- units: the abbreviation table ---- */
@@ -740,11 +370,11 @@ static int add_attr(struct die_unit *u, uint64_t name, uint64_t form, int64_t im
 	if (!err)
 		err = VEC_RESERVE(u->implicit, u->cap_implicit, u->nr_attrs, 1);
 	if (err)
-		return unit_err(u, err, NULL, "out of memory for abbreviations");
+		return die_unit_err(u, err, NULL, "out of memory for abbreviations");
 	at = &u->attrs[u->nr_attrs];
 	at->name = name > UINT16_MAX ? 0 : (uint16_t)name;
 	at->form = (uint16_t)form;
-	if (form > UINT16_MAX || !form_shape((unsigned int)form, &u->hdr, &at->skip, &at->size))
+	if (form > UINT16_MAX || !die_form_shape((unsigned int)form, &u->hdr, &at->skip, &at->size))
 		at->skip = SKIP_BAD;
 	at->fixed_off = VAR_OFF;
 	u->implicit[u->nr_attrs++] = implicit;
@@ -781,7 +411,7 @@ static int abbrev_layout(struct die_unit *u, struct abbrev *a)
 		}
 		err = VEC_RESERVE(u->ops, u->cap_ops, u->nr_ops, 1);
 		if (err)
-			return unit_err(u, err, NULL, "out of memory for abbreviations");
+			return die_unit_err(u, err, NULL, "out of memory for abbreviations");
 		op = &u->ops[u->nr_ops++];
 		*op = (struct skip_op){ at->size, at->form, at->skip };
 	}
@@ -802,11 +432,11 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 	if (uleb(p, end, &tag) || *p >= end)
 		goto trunc;
 	if (tag > UINT16_MAX)
-		return unit_err(u, -EINVAL, NULL, "abbreviation %llu: tag 0x%llx out of range",
+		return die_unit_err(u, -EINVAL, NULL, "abbreviation %llu: tag 0x%llx out of range",
 				(unsigned long long)code, (unsigned long long)tag);
 	err = VEC_RESERVE(u->abbrevs, u->cap_abbrevs, u->nr_abbrevs, 1);
 	if (err)
-		return unit_err(u, err, NULL, "out of memory for abbreviations");
+		return die_unit_err(u, err, NULL, "out of memory for abbreviations");
 	a = &u->abbrevs[u->nr_abbrevs];
 	a->code = code;
 	a->tag = (uint16_t)tag;
@@ -820,7 +450,7 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 		if (form == DW_FORM_implicit_const && sleb(p, end, &implicit))
 			goto trunc;
 		if (u->nr_attrs - first >= UINT16_MAX - 1)
-			return unit_err(u, -EINVAL, NULL, "abbreviation %llu: too many attributes",
+			return die_unit_err(u, -EINVAL, NULL, "abbreviation %llu: too many attributes",
 					(unsigned long long)code);
 		err = add_attr(u, name, form, implicit);
 		if (err)
@@ -834,7 +464,7 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 	u->nr_abbrevs++;
 	return 0;
 trunc:
-	return unit_err(u, -EINVAL, NULL, "abbreviation %llu runs past .debug_abbrev's end",
+	return die_unit_err(u, -EINVAL, NULL, "abbreviation %llu runs past .debug_abbrev's end",
 			(unsigned long long)code);
 }
 
@@ -858,7 +488,7 @@ static int index_codes(struct die_unit *u, uint64_t max_code)
 		u->nr_dense = (size_t)max_code + 1;
 		err = VEC_RESERVE(u->dense, u->cap_dense, 0, u->nr_dense);
 		if (err)
-			return unit_err(u, err, NULL, "out of memory for abbreviations");
+			return die_unit_err(u, err, NULL, "out of memory for abbreviations");
 		memset(u->dense, 0, u->nr_dense * sizeof(*u->dense));
 		/* the first definition of a code wins */
 		for (i = u->nr_abbrevs; i-- > 0;)
@@ -867,7 +497,7 @@ static int index_codes(struct die_unit *u, uint64_t max_code)
 	}
 	err = VEC_RESERVE(u->sparse, u->cap_sparse, 0, u->nr_abbrevs);
 	if (err)
-		return unit_err(u, err, NULL, "out of memory for abbreviations");
+		return die_unit_err(u, err, NULL, "out of memory for abbreviations");
 	for (i = 0; i < u->nr_abbrevs; i++)
 		u->sparse[i] = (struct code_index){ u->abbrevs[i].code, (uint32_t)i };
 	qsort(u->sparse, u->nr_abbrevs, sizeof(*u->sparse), cmp_code);
@@ -887,17 +517,17 @@ static int parse_abbrevs(struct die_unit *u)
 
 	u->nr_abbrevs = u->nr_attrs = u->nr_ops = 0;
 	if (u->hdr.abbrev_off >= b->size)
-		return unit_err(u, -EINVAL, NULL, "abbreviation offset 0x%llx past .debug_abbrev",
+		return die_unit_err(u, -EINVAL, NULL, "abbreviation offset 0x%llx past .debug_abbrev",
 				(unsigned long long)u->hdr.abbrev_off);
 	p = b->buf + u->hdr.abbrev_off;
 	for (;;) {
 		if (uleb(&p, end, &code))
-			return unit_err(u, -EINVAL, NULL,
+			return die_unit_err(u, -EINVAL, NULL,
 					"abbreviation table runs past .debug_abbrev's end");
 		if (!code)
 			break;
 		if (u->nr_abbrevs >= UINT32_MAX - 1)
-			return unit_err(u, -EINVAL, NULL, "too many abbreviations");
+			return die_unit_err(u, -EINVAL, NULL, "too many abbreviations");
 		err = parse_abbrev(u, code, &p, end);
 		if (err)
 			return err;
@@ -931,22 +561,6 @@ static inline const struct abbrev *find_abbrev(const struct die_unit *u, uint64_
 
 /* ---- DIEs ---- */
 
-/* Skip attributes [from, to) of a's, starting at *p, inside [.., end). */
-static inline int skip_attrs(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
-			     uint32_t from, uint32_t to, const uint8_t **p, const uint8_t *end)
-{
-	const struct abbrev_attr *at = &u->attrs[a->first + from];
-	const struct abbrev_attr *last = &u->attrs[a->first + to];
-	int err;
-
-	for (; at < last; at++) {
-		err = skip_one(u, die, at->form, at->skip, at->size, p, end);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /* Skip all of a DIE's attributes, by a's skip program. */
 static inline int skip_ops(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
 			   const uint8_t **p, const uint8_t *end)
@@ -961,7 +575,6 @@ static inline int skip_ops(struct die_unit *u, const uint8_t *die, const struct 
 	}
 	return 0;
 }
-
 /* The DIE at p (a non-null entry, p < u->end), all its bytes checked. */
 static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 {
@@ -973,11 +586,11 @@ static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 	if (*q < 0x80) {
 		code = *q++;
 	} else if (uleb(&q, u->end, &code)) {
-		return unit_err(u, -EINVAL, p, "abbreviation code runs past the unit's end");
+		return die_unit_err(u, -EINVAL, p, "abbreviation code runs past the unit's end");
 	}
 	a = find_abbrev(u, code);
 	if (!a)
-		return unit_err(u, -EINVAL, p, "abbreviation code %llu is not in the unit's table",
+		return die_unit_err(u, -EINVAL, p, "abbreviation code %llu is not in the unit's table",
 				(unsigned long long)code);
 	ret->off = p - u->base;
 	ret->tag = a->tag;
@@ -986,7 +599,7 @@ static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 	ret->attrs = q;
 	if (a->fixed_size != VAR_SIZE) {
 		if ((size_t)(u->end - q) < a->fixed_size)
-			return unit_err(u, -EINVAL, p, "DIE runs past the unit's end");
+			return die_unit_err(u, -EINVAL, p, "DIE runs past the unit's end");
 		ret->end = q + a->fixed_size;
 		return 0;
 	}
@@ -1037,12 +650,12 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 	u->loaded = false;
 	u->errmsg[0] = 0;
 	if (sec != DIE_SEC_INFO && sec != DIE_SEC_TYPES)
-		return unit_err(u, -EINVAL, NULL, "DIEs are not in section %d", sec);
+		return die_unit_err(u, -EINVAL, NULL, "DIEs are not in section %d", sec);
 	err = parse_header(u, sec, off);
 	if (!err)
 		err = parse_abbrevs(u);
 	if (!err && !*u->die0)
-		err = unit_err(u, -EINVAL, u->die0, "a null entry, not the unit DIE");
+		err = die_unit_err(u, -EINVAL, u->die0, "a null entry, not the unit DIE");
 	if (!err)
 		err = read_die(u, u->die0, &root);
 	if (!err)
@@ -1061,19 +674,19 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 int die_unit__root(struct die_unit *u, struct die *ret)
 {
 	if (!u->loaded)
-		return unit_err(u, -EINVAL, NULL, "no unit loaded");
+		return die_unit_err(u, -EINVAL, NULL, "no unit loaded");
 	return read_die(u, u->die0, ret);
 }
 
 int die_unit__die_at(struct die_unit *u, uint64_t off, struct die *ret)
 {
 	if (!u->loaded)
-		return unit_err(u, -EINVAL, NULL, "no unit loaded");
+		return die_unit_err(u, -EINVAL, NULL, "no unit loaded");
 	if (off < u->hdr.die_off || off >= u->hdr.next_off)
-		return unit_err(u, -ENOENT, NULL, "offset 0x%llx is outside the unit's DIEs",
+		return die_unit_err(u, -ENOENT, NULL, "offset 0x%llx is outside the unit's DIEs",
 				(unsigned long long)off);
 	if (!u->base[off])
-		return unit_err(u, -ENOENT, u->base + off, "a null entry, not a DIE");
+		return die_unit_err(u, -ENOENT, u->base + off, "a null entry, not a DIE");
 	return read_die(u, u->base + off, ret);
 }
 
@@ -1103,7 +716,7 @@ static int after_subtree(struct die_unit *u, const struct die *d, const uint8_t 
 		    (sib.form < DW_FORM_ref1 || sib.form > DW_FORM_ref_udata))
 			goto scan;	/* not a reference into this unit */
 		if (sib.u < (uint64_t)(d->end - u->base) || sib.u > u->hdr.next_off)
-			return unit_err(u, -EINVAL, u->base + d->off,
+			return die_unit_err(u, -EINVAL, u->base + d->off,
 					"DW_AT_sibling 0x%llx does not point past the DIE",
 					(unsigned long long)sib.u);
 		*ret = u->base + sib.u;
@@ -1123,7 +736,7 @@ scan:
 			return err;
 		p = c.end;
 		if (c.has_children && ++level > DIE_MAX_DEPTH)
-			return unit_err(u, -E2BIG, u->base + c.off, "DIEs nested deeper than %d",
+			return die_unit_err(u, -E2BIG, u->base + c.off, "DIEs nested deeper than %d",
 					DIE_MAX_DEPTH);
 	}
 	*ret = p;
@@ -1192,7 +805,7 @@ int die_cursor__next(struct die_unit *u, struct die_cursor *c, struct die *ret)
 	if (ret->has_children) {
 		if (++c->level > DIE_MAX_DEPTH) {
 			c->pos = NULL;
-			return unit_err(u, -E2BIG, u->base + ret->off,
+			return die_unit_err(u, -E2BIG, u->base + ret->off,
 					"DIEs nested deeper than %d", DIE_MAX_DEPTH);
 		}
 	} else if (c->level == 0) {
@@ -1209,7 +822,7 @@ int die_cursor__skip_children(struct die_unit *u, struct die_cursor *c, const st
 	if (!d->has_children || !c->pos)
 		return 0;
 	if (c->pos != d->end)
-		return unit_err(u, -EINVAL, u->base + d->off,
+		return die_unit_err(u, -EINVAL, u->base + d->off,
 				"skip_children: not the DIE the cursor last returned");
 	err = after_subtree(u, d, &p);
 	if (err) {
@@ -1222,245 +835,3 @@ int die_cursor__skip_children(struct die_unit *u, struct die_cursor *c, const st
 	return 0;
 }
 
-/* ---- attributes ---- */
-
-static int str_at(struct die_unit *u, const uint8_t *die, enum die_section sec, uint64_t off,
-		  const char **ret)
-{
-	const struct die_bytes *b = &u->r->sec[sec];
-	bool ended = sec == DIE_SEC_STR ? u->r->str_nul_ended : u->r->line_str_nul_ended;
-
-	if (off >= b->size)
-		return unit_err(u, -EINVAL, die, "string offset 0x%llx past .debug_%s's end",
-				(unsigned long long)off, section_names[sec]);
-	if (!ended && !memchr(b->buf + off, 0, b->size - off))
-		return unit_err(u, -EINVAL, die, "string at 0x%llx of .debug_%s is not terminated",
-				(unsigned long long)off, section_names[sec]);
-	*ret = (const char *)b->buf + off;
-	return 0;
-}
-
-static int strx(struct die_unit *u, const uint8_t *die, uint64_t idx, const char **ret)
-{
-	const struct die_bytes *b = &u->r->sec[DIE_SEC_STR_OFFSETS];
-	unsigned int os = u->hdr.offset_size;
-	uint64_t off;
-
-	if (idx > (b->size / os) || u->str_offsets_base > b->size ||
-	    idx * os > b->size - u->str_offsets_base ||
-	    b->size - u->str_offsets_base - idx * os < os)
-		return unit_err(u, -EINVAL, die, "string index %llu past .debug_str_offsets",
-				(unsigned long long)idx);
-	off = rd_n(b->buf + u->str_offsets_base + idx * os, os, u->r->big_endian);
-	return str_at(u, die, DIE_SEC_STR, off, ret);
-}
-
-static int addrx(struct die_unit *u, const uint8_t *die, uint64_t idx, uint64_t *ret)
-{
-	const struct die_bytes *b = &u->r->sec[DIE_SEC_ADDR];
-	unsigned int as = u->hdr.addr_size;
-
-	if (idx > b->size / as || u->addr_base > b->size || idx * as > b->size - u->addr_base ||
-	    b->size - u->addr_base - idx * as < as)
-		return unit_err(u, -EINVAL, die, "address index %llu past .debug_addr",
-				(unsigned long long)idx);
-	*ret = rd_n(b->buf + u->addr_base + idx * as, as, u->r->big_endian);
-	return 0;
-}
-
-/*
- * Decode one value of form (skipped as skip/size) at p: the raw value,
- * then what the form makes of it.  The DIE's bytes were checked when it
- * was read, so lengths inside [p, d->end) hold; other sections are checked.
- */
-static int decode(struct die_unit *u, const struct die *d, unsigned int form, unsigned int skip,
-		  unsigned int size, const uint8_t *p, int64_t implicit, struct die_attr *ret)
-{
-	const uint8_t *die = u->base + d->off, *end = d->end;
-	bool be = u->r->big_endian;
-
-	ret->form = form;
-	ret->u = 0;
-	ret->str = NULL;
-	ret->block = NULL;
-	ret->len = 0;
-	switch (skip) {
-	case SKIP_FIXED:
-		if (size <= 8)
-			ret->u = rd_n(p, size, be);
-		break;
-	case SKIP_LEB:
-		if (form == DW_FORM_sdata ? sleb(&p, end, &ret->s) : uleb(&p, end, &ret->u))
-			goto trunc;
-		break;
-	case SKIP_STRING:
-		ret->str = (const char *)p;
-		return 0;
-	case SKIP_BLOCK1:
-	case SKIP_BLOCK2:
-	case SKIP_BLOCK4:
-		size = skip == SKIP_BLOCK1 ? 1 : skip == SKIP_BLOCK2 ? 2 : 4;
-		ret->len = rd_n(p, size, be);
-		ret->block = p + size;
-		return 0;
-	case SKIP_BLOCK_LEB:
-		if (uleb(&p, end, &ret->len))
-			goto trunc;
-		ret->block = p;
-		return 0;
-	default:
-		return unit_err(u, -EINVAL, die, "unknown attribute form 0x%x", form);
-	}
-	switch (form) {
-	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-		ret->u += u->hdr.off;
-		break;
-	case DW_FORM_flag:
-		ret->u = ret->u != 0;
-		break;
-	case DW_FORM_flag_present:
-		ret->u = 1;
-		break;
-	case DW_FORM_implicit_const:
-		ret->s = implicit;
-		break;
-	case DW_FORM_data16:
-		ret->block = p;
-		ret->len = 16;
-		break;
-	case DW_FORM_strp:
-		return str_at(u, die, DIE_SEC_STR, ret->u, &ret->str);
-	case DW_FORM_line_strp:
-		return str_at(u, die, DIE_SEC_LINE_STR, ret->u, &ret->str);
-	case DW_FORM_strx: case DW_FORM_GNU_str_index:
-	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
-		return strx(u, die, ret->u, &ret->str);
-	case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
-	case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
-		return addrx(u, die, ret->u, &ret->u);
-	}
-	return 0;
-trunc:
-	return unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the DIE's end", form);
-}
-
-/* Decode attribute i of d's abbreviation, whose bytes start at p. */
-static int decode_attr(struct die_unit *u, const struct die *d, const struct abbrev *a,
-		       uint32_t i, const uint8_t *p, struct die_attr *ret)
-{
-	const struct abbrev_attr *at = &u->attrs[a->first + i];
-	uint8_t skip = at->skip, size = at->size;
-	uint64_t f = at->form;
-
-	ret->name = at->name;
-	/* an indirect form was checked when the DIE was read */
-	if (f == DW_FORM_indirect && (uleb(&p, d->end, &f) || f > UINT16_MAX ||
-				      !form_shape((unsigned int)f, &u->hdr, &skip, &size)))
-		return unit_err(u, -EINVAL, u->base + d->off, "bad DW_FORM_indirect");
-	return decode(u, d, (unsigned int)f, skip, size, p, u->implicit[a->first + i], ret);
-}
-
-bool die__has_attr(const struct die_unit *u, const struct die *d, unsigned int name)
-{
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
-	uint32_t i;
-
-	for (i = 0; i < a->nattr; i++)
-		if (u->attrs[a->first + i].name == name)
-			return true;
-	return false;
-}
-
-int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, size_t n)
-{
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
-	const struct abbrev_attr *at = &u->attrs[a->first];
-	const uint8_t *die = u->base + d->off, *p = d->attrs, *q;
-	uint32_t i, done = 0;	/* attributes [0, done) skipped: p is at done's */
-	size_t j, found = 0;
-	int err;
-
-	for (j = 0; j < n; j++) {
-		want[j].form = 0;
-		for (i = 0; i < a->nattr && at[i].name != want[j].name; i++)
-			;
-		if (i == a->nattr)
-			continue;
-		if (at[i].fixed_off != VAR_OFF) {
-			q = d->attrs + at[i].fixed_off;
-		} else {
-			if (i < done) {
-				p = d->attrs;
-				done = 0;
-			}
-			err = skip_attrs(u, die, a, done, i, &p, d->end);
-			if (err)
-				return err;
-			done = i;
-			q = p;
-		}
-		err = decode_attr(u, d, a, i, q, &want[j]);
-		if (err)
-			return err;
-		found++;
-	}
-	return (int)found;
-}
-
-int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret)
-{
-	ret->name = name;
-	return die__attrs(u, d, ret, 1);
-}
-
-void die__attr_iter_init(const struct die *d, struct die_attr_iter *it)
-{
-	it->i = 0;
-	it->pos = d->attrs;
-}
-
-int die__next_attr(struct die_unit *u, const struct die *d, struct die_attr_iter *it,
-		   struct die_attr *ret)
-{
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
-	int err;
-
-	if (it->i >= a->nattr)
-		return 0;
-	err = decode_attr(u, d, a, it->i, it->pos, ret);
-	if (!err)
-		err = skip_attrs(u, u->base + d->off, a, it->i, it->i + 1, &it->pos, d->end);
-	if (err)
-		return err;
-	it->i++;
-	return 1;
-}
-
-bool die_attr__is_constant(const struct die_attr *a)
-{
-	switch (a->form) {
-	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
-	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_implicit_const:
-		return true;
-	}
-	return false;
-}
-
-int64_t die_attr__sdata(const struct die_attr *a)
-{
-	switch (a->form) {
-	case DW_FORM_data1:
-		return (int8_t)a->u;
-	case DW_FORM_data2:
-		return (int16_t)a->u;
-	case DW_FORM_data4:
-		return (int32_t)a->u;
-	}
-	return a->s;
-}
-
-uint64_t die_attr__udata(const struct die_attr *a)
-{
-	return a->u;
-}

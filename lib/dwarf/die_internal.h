@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The DIE reader's insides, shared by its two files and no one else:
+ * die_reader.c (sections, unit headers, abbreviation tables, DIEs, walks)
+ * and die_attr.c (forms: skipping and decoding them; attributes; errors),
+ * which is the lower of the two: it calls nothing in die_reader.c.
+ */
+#ifndef D2B_DIE_INTERNAL_H
+#define D2B_DIE_INTERNAL_H
+
+#include <byteswap.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dwarf/die_reader.h"
+
+/* How an attribute's bytes are skipped. */
+enum skip {
+	SKIP_FIXED,		/* size bytes */
+	SKIP_LEB,		/* one LEB128 */
+	SKIP_STRING,		/* NUL-terminated */
+	SKIP_BLOCK1,		/* 1-, 2-, 4-byte or ULEB128 length, then as many bytes */
+	SKIP_BLOCK2,
+	SKIP_BLOCK4,
+	SKIP_BLOCK_LEB,
+	SKIP_INDIRECT,		/* ULEB128 form, then that form */
+	SKIP_BAD,		/* unknown form: an error when a DIE uses it */
+};
+
+enum {
+	VAR_OFF = UINT16_MAX,		/* abbrev_attr.fixed_off: not fixed */
+	VAR_SIZE = UINT32_MAX,		/* abbrev.fixed_size: not fixed */
+	NO_ATTR = UINT16_MAX,		/* abbrev.sibling: no DW_AT_sibling */
+	DENSE_SLACK = 64,		/* dense code table while max code <= 2n + this */
+	ERRMSG_LEN = 256,
+};
+
+struct abbrev_attr {
+	uint16_t name;
+	uint16_t form;
+	uint16_t fixed_off;
+	uint8_t skip;		/* enum skip */
+	uint8_t size;		/* SKIP_FIXED: bytes */
+};
+
+/* How to skip a run of attributes: consecutive fixed sizes merged into one. */
+struct skip_op {
+	uint32_t size;		/* SKIP_FIXED: bytes */
+	uint16_t form;
+	uint8_t skip;		/* enum skip */
+};
+
+struct abbrev {
+	uint64_t code;
+	uint32_t first;		/* index of its first attribute in die_unit.attrs */
+	uint32_t first_op;	/* and of its first skip_op in die_unit.ops */
+	uint32_t fixed_size;
+	uint16_t nattr;
+	uint16_t nops;
+	uint16_t tag;
+	uint16_t sibling;	/* index (within the abbrev) of DW_AT_sibling */
+	bool has_children;
+};
+
+struct code_index {
+	uint64_t code;
+	uint32_t idx;
+};
+
+struct die_reader {
+	struct die_bytes sec[DIE_SEC_NR];
+	bool big_endian;
+	bool swap;			/* file and host byte orders differ */
+	bool str_nul_ended;		/* last byte of .debug_str is NUL */
+	bool line_str_nul_ended;
+};
+
+struct die_unit {
+	const struct die_reader *r;
+	struct die_unit_header hdr;
+	const uint8_t *base;		/* the section */
+	const uint8_t *die0;		/* the unit DIE */
+	const uint8_t *end;		/* the unit's end */
+	bool loaded;
+	uint64_t str_offsets_base;
+	uint64_t addr_base;
+
+	struct abbrev *abbrevs;
+	size_t nr_abbrevs, cap_abbrevs;
+	struct abbrev_attr *attrs;
+	int64_t *implicit;		/* implicit_const values, parallel to attrs */
+	size_t nr_attrs, cap_attrs, cap_implicit;
+	struct skip_op *ops;
+	size_t nr_ops, cap_ops;
+	uint32_t *dense;		/* code -> index + 1; 0: undefined */
+	size_t nr_dense, cap_dense;
+	struct code_index *sparse;	/* sorted by code, when dense is not used */
+	size_t cap_sparse;
+	bool use_dense;
+
+	char errmsg[ERRMSG_LEN];
+};
+
+/* ---- bytes ---- */
+
+static inline uint16_t rd16(const uint8_t *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_16(v) : v;
+}
+
+static inline uint32_t rd32(const uint8_t *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_32(v) : v;
+}
+
+static inline uint64_t rd64(const uint8_t *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_64(v) : v;
+}
+
+/* An unsigned integer of n = 1..8 bytes in the file's byte order. */
+static inline uint64_t rd_n(const uint8_t *p, unsigned int n, bool big_endian)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return rd16(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	case 4:
+		return rd32(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	case 8:
+		return rd64(p, big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[big_endian ? i : n - 1 - i] << (8 * (n - 1 - i));
+	return v;
+}
+
+/*
+ * LEB128 at *p before end: its bits (past 64 dropped), the shift past its
+ * last byte and that byte.  0, or -1 if it runs past end.
+ */
+static inline int leb(const uint8_t **p, const uint8_t *end, uint64_t *ret, unsigned int *shift,
+		      uint8_t *last)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+	unsigned int sh = 0;
+	uint8_t b;
+
+	do {
+		if (q >= end)
+			return -1;
+		b = *q++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	*p = q;
+	*ret = v;
+	*shift = sh;
+	*last = b;
+	return 0;
+}
+
+static inline int uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret)
+{
+	unsigned int shift;
+	uint8_t last;
+
+	return leb(p, end, ret, &shift, &last);
+}
+
+static inline int sleb(const uint8_t **p, const uint8_t *end, int64_t *ret)
+{
+	unsigned int shift;
+	uint64_t v;
+	uint8_t last;
+
+	if (leb(p, end, &v, &shift, &last))
+		return -1;
+	if (shift < 64 && (last & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	*ret = (int64_t)v;
+	return 0;
+}
+
+/* ---- die_attr.c ---- */
+
+extern const char *const die_section_names[DIE_SEC_NR];
+
+/* Set u's message ("unit 0x..: DIE 0x..: " and fmt; die may be NULL); returns err. */
+__attribute__((format(printf, 4, 5)))
+int die_unit_err(struct die_unit *u, int err, const uint8_t *die, const char *fmt, ...);
+/* How a form is skipped in this unit; false if the form is unknown. */
+bool die_form_shape(unsigned int form, const struct die_unit_header *h, uint8_t *skip,
+		    uint8_t *size);
+/* skip_one() for the rarer shapes: blocks, DW_FORM_indirect, unknown forms. */
+int die_skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
+		  unsigned int skip, const uint8_t **p, const uint8_t *end);
+
+/*
+ * Skip one value of shape skip/size at *p, before end; form is for
+ * messages.  0, or a negative errno with the message set.
+ */
+static inline int skip_one(struct die_unit *u, const uint8_t *die, unsigned int form,
+			   unsigned int skip, uint32_t size, const uint8_t **p, const uint8_t *end)
+{
+	const uint8_t *q = *p;
+
+	switch (skip) {
+	case SKIP_FIXED:
+		if ((size_t)(end - q) < size)
+			break;
+		*p = q + size;
+		return 0;
+	case SKIP_LEB:
+		while (q < end && (*q & 0x80))
+			q++;
+		if (q >= end)
+			break;
+		*p = q + 1;
+		return 0;
+	case SKIP_STRING:
+		while (q < end && *q)
+			q++;
+		if (q >= end)
+			return die_unit_err(u, -EINVAL, die, "DW_FORM_string runs past the unit's end");
+		*p = q + 1;
+		return 0;
+	default:
+		return die_skip_slow(u, die, form, skip, p, end);
+	}
+	return die_unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the unit's end", form);
+}
+
+/* Skip attributes [from, to) of a's, starting at *p, inside [.., end). */
+static inline int skip_attrs(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
+			     uint32_t from, uint32_t to, const uint8_t **p, const uint8_t *end)
+{
+	const struct abbrev_attr *at = &u->attrs[a->first + from];
+	const struct abbrev_attr *last = &u->attrs[a->first + to];
+	int err;
+
+	for (; at < last; at++) {
+		err = skip_one(u, die, at->form, at->skip, at->size, p, end);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+#endif
