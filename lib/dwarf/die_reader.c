@@ -205,9 +205,11 @@ int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, siz
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
 		if (!name || (i = section_of(name, dwo, &gnu)) < 0 || secs.sec[i].buf)
 			continue;
-		/* libdw has inflated them already: this is for sections it skipped */
-		if (gnu && elf_compress_gnu(scn, 0, 0) < 0)
-			goto bad;
+		/* libdw has inflated them already: this is for sections it skipped.
+		 * As libdw, ignore elf_compress_gnu()'s errors: a .zdebug section
+		 * libdwfl inflated to relocate it says "not compressed" */
+		if (gnu)
+			elf_compress_gnu(scn, 0, 0);
 		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
 			goto bad;
 		data = elf_rawdata(scn, NULL);

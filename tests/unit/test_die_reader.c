@@ -12,10 +12,11 @@
  *		 under make SANITIZE=address,undefined);
  *  libdw:*	 real objects (the e2e fixtures by gcc and clang-19, DWARF 4
  *		 and 5, -O0 and -O2, and variants: DWARF 2/3, 64-bit DWARF, -gz,
- *		 split DWARF, type units, 32-bit and big-endian targets, a
- *		 shared object, a kernel module from the corpus) are walked in
- *		 lockstep with libdw and compared DIE by DIE: offset, tag,
- *		 children, depth, and every attribute's name, form and value.
+ *		 .zdebug, split DWARF, type units, 32-bit and big-endian
+ *		 targets, a shared object, a kernel module from the corpus)
+ *		 are walked in lockstep with libdw and compared DIE by DIE:
+ *		 offset, tag, children, depth, and every attribute's name,
+ *		 form and value.
  *
  * Environment:
  *	D2B_DIE_READER_FILE=PATH  also compare PATH (e.g. the corpus vmlinux)
@@ -1546,6 +1547,8 @@ static const struct build builds[] = {
 	{ "gcc-dwarf64", "gcc", "g++", "-O2 -gdwarf-5 -gdwarf64" },
 	{ "clang-19-dwarf64", "clang-19", NULL, "-O2 -gdwarf-5 -gdwarf64", "types" },
 	{ "gcc-gz", "gcc", "g++", "-O2 -gdwarf-5 -gz=zlib" },
+	/* legacy .zdebug sections, which libdwfl inflates to relocate them */
+	{ "gcc-zdebug", "gcc", NULL, "-O2 -gdwarf-5 -gz=zlib-gnu", "types" },
 	{ "gcc-split", "gcc", NULL, "-O2 -gdwarf-5 -gsplit-dwarf", "types" },
 	{ "gcc-split-dwarf4", "gcc", NULL, "-O2 -gdwarf-4 -gsplit-dwarf", "types" },
 	{ "clang-19-split", "clang-19", NULL, "-O2 -gdwarf-5 -gsplit-dwarf", "types" },
