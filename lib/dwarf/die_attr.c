@@ -207,6 +207,24 @@ static int addrx(struct die_unit *u, const uint8_t *die, uint64_t idx, uint64_t 
 	return 0;
 }
 
+int die_unit__addrx(struct die_unit *u, uint64_t idx, uint64_t *ret)
+{
+	if (!u->loaded)
+		return die_unit_err(u, -EINVAL, NULL, "no unit loaded");
+	return addrx(u, NULL, idx, ret);
+}
+
+int die_reader__str(const struct die_reader *r, uint64_t off, const char **ret)
+{
+	const struct die_bytes *b = &r->sec[DIE_SEC_STR];
+
+	*ret = NULL;
+	if (off >= b->size || (!r->str_nul_ended && !memchr(b->buf + off, 0, b->size - off)))
+		return -EINVAL;
+	*ret = (const char *)b->buf + off;
+	return 0;
+}
+
 /*
  * Decode one value of form (skipped as skip/size) at p: the raw value,
  * then what the form makes of it.  The DIE's bytes were checked when it

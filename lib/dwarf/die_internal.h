@@ -70,8 +70,26 @@ struct code_index {
 	uint32_t idx;
 };
 
+/* A unit of .debug_info or .debug_types, in the reader's index. */
+struct unit_entry {
+	uint64_t off;		/* its header */
+	uint64_t end;		/* the next one's */
+	uint64_t sig;		/* type units: their signature */
+	uint64_t type_off;	/* type units: the type's DIE */
+	uint32_t order;		/* position in the file: info first, then types */
+	uint8_t sec;		/* enum die_section */
+	bool is_type;
+};
+
 struct die_reader {
 	struct die_bytes sec[DIE_SEC_NR];
+	Dwarf *dw;			/* die_reader__from_dwarf's, or NULL */
+	/* every unit whose header reads, per section in offset order, and the
+	 * type units by signature (the first of a signature first) */
+	struct unit_entry *units[2];	/* DIE_SEC_INFO, DIE_SEC_TYPES */
+	size_t nr_units[2];
+	struct unit_entry *sigs;
+	size_t nr_sigs;
 	bool big_endian;
 	bool swap;			/* file and host byte orders differ */
 	bool str_nul_ended;		/* last byte of .debug_str is NUL */

@@ -28,6 +28,11 @@
  * objects (relocated strp, strx and addrx), -gz objects, type units,
  * big-endian and 32-bit targets and kernel modules.
  *
+ * Pass 0, per reader (index_units): the unit headers of .debug_info and
+ * .debug_types, read once, list every unit's extent and every type unit's
+ * signature, so that a reference leaving its unit (DW_FORM_ref_addr,
+ * DW_FORM_ref_sig8) finds the unit to load by bisection.
+ *
  * Pass 1, per unit (die_unit__load): parse the header (DWARF 2-5, 32- and
  * 64-bit DWARF, every unit type), then decode the abbreviation table into
  * flat arrays: struct abbrev (tag, children, its attribute range),
@@ -53,8 +58,9 @@
  *
  * Not here: values that need more than this unit and these sections stay
  * raw (rnglistx and loclistx indices, references and strings into a dwz
- * supplementary file, type signatures); a split unit's addrx needs its
- * skeleton's .debug_addr.  Attributes are the DIE's own: unlike
+ * supplementary file, type signatures: die_reader__type_unit() and the
+ * supplementary file's own reader resolve them); a split unit's addrx
+ * needs its skeleton's .debug_addr.  Attributes are the DIE's own: unlike
  * dwarf_diename() nothing follows DW_AT_abstract_origin or
  * DW_AT_specification.
  *
@@ -85,6 +91,8 @@
 
 /* ---- the reader ---- */
 
+static int index_units(struct die_reader *r);
+
 static bool nul_ended(const struct die_bytes *b)
 {
 	return b->size && b->buf[b->size - 1] == 0;
@@ -114,6 +122,11 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 	r->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	r->str_nul_ended = nul_ended(&r->sec[DIE_SEC_STR]);
 	r->line_str_nul_ended = nul_ended(&r->sec[DIE_SEC_LINE_STR]);
+	if (index_units(r)) {
+		die_reader__free(r);
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	*ret = r;
 	return 0;
 }
@@ -184,6 +197,7 @@ int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, siz
 	size_t shstrndx;
 	GElf_Ehdr ehdr;
 	bool dwo;
+	int err;
 
 	*ret = NULL;
 	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -224,11 +238,24 @@ bad:
 		snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
 		return -EINVAL;
 	}
-	return die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
+	err = die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
+	if (!err)
+		(*ret)->dw = dw;
+	return err;
+}
+
+Dwarf *die_reader__dwarf(const struct die_reader *r)
+{
+	return r->dw;
 }
 
 void die_reader__free(struct die_reader *r)
 {
+	if (!r)
+		return;
+	free(r->units[0]);
+	free(r->units[1]);
+	free(r->sigs);
 	free(r);
 }
 
@@ -266,6 +293,11 @@ void die_unit__free(struct die_unit *u)
 const struct die_unit_header *die_unit__header(const struct die_unit *u)
 {
 	return &u->hdr;
+}
+
+const struct die_reader *die_unit__reader(const struct die_unit *u)
+{
+	return u->r;
 }
 
 static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
@@ -359,6 +391,106 @@ static int parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 	return 0;
 trunc:
 	return die_unit_err(u, -EINVAL, NULL, "unit header runs past the unit's end");
+}
+
+/* ---- the unit index ---- */
+
+static int cmp_sig(const void *a, const void *b)
+{
+	const struct unit_entry *x = a, *y = b;
+
+	if (x->sig != y->sig)
+		return x->sig < y->sig ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * List the units of .debug_info and .debug_types by their headers alone,
+ * for references that leave a unit: DW_FORM_ref_addr names an offset, and
+ * DW_FORM_ref_sig8 a type unit's signature (libdw keeps the first unit of
+ * a signature, and so do we).  A header that does not parse ends its
+ * section's list; loading that unit says what is wrong.
+ */
+static int index_units(struct die_reader *r)
+{
+	static const enum die_section secs[2] = { DIE_SEC_INFO, DIE_SEC_TYPES };
+	struct die_unit tmp = { .r = r };
+	size_t cap[2] = { 0, 0 }, sig_cap = 0;
+	uint32_t order = 0;
+	uint64_t off;
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		for (off = 0; off < r->sec[secs[s]].size; off = tmp.hdr.next_off) {
+			struct unit_entry *e;
+
+			if (parse_header(&tmp, secs[s], off))
+				break;
+			if (VEC_RESERVE(r->units[s], cap[s], r->nr_units[s], 1))
+				return -ENOMEM;
+			e = &r->units[s][r->nr_units[s]++];
+			e->off = off;
+			e->end = tmp.hdr.next_off;
+			e->sig = tmp.hdr.signature;
+			e->type_off = tmp.hdr.type_off;
+			e->order = order++;
+			e->sec = (uint8_t)secs[s];
+			e->is_type = tmp.hdr.unit_type == DW_UT_type ||
+				     tmp.hdr.unit_type == DW_UT_split_type;
+			if (!e->is_type)
+				continue;
+			if (VEC_RESERVE(r->sigs, sig_cap, r->nr_sigs, 1))
+				return -ENOMEM;
+			r->sigs[r->nr_sigs++] = *e;
+		}
+	}
+	if (r->nr_sigs > 1)
+		qsort(r->sigs, r->nr_sigs, sizeof(*r->sigs), cmp_sig);
+	return 0;
+}
+
+int die_reader__unit_of(const struct die_reader *r, enum die_section sec, uint64_t off,
+			uint64_t *ret)
+{
+	int s = sec == DIE_SEC_TYPES;
+	const struct unit_entry *u = r->units[s];
+	size_t lo = 0, hi = r->nr_units[s], mid;
+
+	if (sec != DIE_SEC_INFO && sec != DIE_SEC_TYPES)
+		return -EINVAL;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (off < u[mid].off)
+			hi = mid;
+		else if (off >= u[mid].end)
+			lo = mid + 1;
+		else {
+			*ret = u[mid].off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int die_reader__type_unit(const struct die_reader *r, uint64_t sig, enum die_section *ret_sec,
+			  uint64_t *ret_unit, uint64_t *ret_die)
+{
+	size_t lo = 0, hi = r->nr_sigs, mid;
+
+	/* the first entry of sig */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->sigs[mid].sig < sig)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nr_sigs || r->sigs[lo].sig != sig)
+		return -ENOENT;
+	*ret_sec = (enum die_section)r->sigs[lo].sec;
+	*ret_unit = r->sigs[lo].off;
+	*ret_die = r->sigs[lo].type_off;
+	return 0;
 }
 
 /* ---- units: the abbreviation table ---- */
@@ -537,6 +669,26 @@ static int parse_abbrevs(struct die_unit *u)
 			max_code = code;
 	}
 	return index_codes(u, max_code);
+}
+
+bool die_unit__has_abbrev_tag(const struct die_unit *u, unsigned int tag)
+{
+	size_t i;
+
+	for (i = 0; u->loaded && i < u->nr_abbrevs; i++)
+		if (u->abbrevs[i].tag == tag)
+			return true;
+	return false;
+}
+
+bool die_unit__has_abbrev_attr(const struct die_unit *u, unsigned int name)
+{
+	size_t i;
+
+	for (i = 0; u->loaded && i < u->nr_attrs; i++)
+		if (u->attrs[i].name == name)
+			return true;
+	return false;
 }
 
 static inline const struct abbrev *find_abbrev(const struct die_unit *u, uint64_t code)

@@ -149,6 +149,25 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen);
 void die_reader__free(struct die_reader *r);
 size_t die_reader__section_size(const struct die_reader *r, enum die_section sec);
+/*
+ * The unit of section sec (DIE_SEC_INFO or DIE_SEC_TYPES) that holds
+ * offset off: its header's offset, for DW_FORM_ref_addr.  -ENOENT if none.
+ */
+int die_reader__unit_of(const struct die_reader *r, enum die_section sec, uint64_t off,
+			uint64_t *ret);
+/*
+ * The type unit of signature sig (DW_FORM_ref_sig8): its section, its
+ * header's offset and its type DIE's.  -ENOENT if none.
+ */
+int die_reader__type_unit(const struct die_reader *r, uint64_t sig, enum die_section *ret_sec,
+			  uint64_t *ret_unit, uint64_t *ret_die);
+/* The Dwarf a reader was made from (die_reader__from_dwarf), or NULL. */
+Dwarf *die_reader__dwarf(const struct die_reader *r);
+/*
+ * The string at offset off of .debug_str: for DW_FORM_strp_sup and
+ * DW_FORM_GNU_strp_alt, read with the supplementary file's reader.
+ */
+int die_reader__str(const struct die_reader *r, uint64_t off, const char **ret);
 
 /* An empty unit object (-ENOMEM only); load units into it one by one. */
 int die_unit__new(const struct die_reader *r, struct die_unit **ret);
@@ -164,6 +183,12 @@ void die_unit__free(struct die_unit *u);
  */
 int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off);
 const struct die_unit_header *die_unit__header(const struct die_unit *u);
+const struct die_reader *die_unit__reader(const struct die_unit *u);
+/* Whether some abbreviation of the loaded unit has this tag, or this attribute. */
+bool die_unit__has_abbrev_tag(const struct die_unit *u, unsigned int tag);
+bool die_unit__has_abbrev_attr(const struct die_unit *u, unsigned int name);
+/* Entry idx of the unit's .debug_addr table (DW_OP_addrx, DW_FORM_addrx). */
+int die_unit__addrx(struct die_unit *u, uint64_t idx, uint64_t *ret);
 /* Why the last failing call on u failed ("" if none did). */
 const char *die_unit__errmsg(const struct die_unit *u);
 

@@ -16,7 +16,8 @@
  *		 targets, a shared object, a kernel module from the corpus)
  *		 are walked in lockstep with libdw and compared DIE by DIE:
  *		 offset, tag, children, depth, and every attribute's name,
- *		 form and value.
+ *		 form and value; references that leave their unit are found
+ *		 through the reader's index of units.
  *
  * Environment:
  *	D2B_DIE_READER_FILE=PATH  also compare PATH (e.g. the corpus vmlinux)
@@ -1141,6 +1142,62 @@ static void compare_ref(struct cmp *c, Dwarf_Attribute *la, const struct die_att
 			 (unsigned long long)off, die_unit__errmsg(c->u));
 }
 
+/*
+ * A reference that may leave its unit (DW_FORM_ref_addr, DW_FORM_ref_sig8):
+ * the reader's index of units leads to libdw's DIE.
+ */
+static void compare_far_ref(struct cmp *c, Dwarf_Attribute *la, const struct die_attr *oa,
+			    uint64_t die)
+{
+	const struct die_reader *r = die_unit__reader(c->u);
+	enum die_section sec = DIE_SEC_INFO;
+	uint64_t unit, off = oa->u;
+	Dwarf_Die lt;
+	int err;
+
+	if (!dwarf_formref_die(la, &lt))
+		return;
+	c->values++;
+	if (oa->form == DW_FORM_ref_sig8)
+		err = die_reader__type_unit(r, oa->u, &sec, &unit, &off);
+	else
+		err = die_reader__unit_of(r, DIE_SEC_INFO, off, &unit);
+	if (err || off != dwarf_dieoffset(&lt) || unit != off - dwarf_cuoffset(&lt))
+		mismatch(c, "DIE 0x%llx attribute 0x%x form 0x%x: DIE 0x%llx of unit 0x%llx (%d), "
+			 "libdw 0x%llx", (unsigned long long)die, oa->name, oa->form,
+			 (unsigned long long)off, (unsigned long long)unit, err,
+			 (unsigned long long)dwarf_dieoffset(&lt));
+}
+
+/* A location DW_OP_addrx N: entry N of the unit's .debug_addr, as libdw reads it. */
+static void compare_addrx(struct cmp *c, Dwarf_Attribute *la, const struct die_attr *oa,
+			  uint64_t die)
+{
+	const uint8_t *p = oa->block, *end = p + oa->len;
+	uint64_t idx = 0, ours = 0;
+	unsigned int shift = 0;
+	Dwarf_Attribute addr_attr;
+	Dwarf_Addr addr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (oa->len < 2 || (*p != DW_OP_addrx && *p != DW_OP_GNU_addr_index) ||
+	    dwarf_getlocation(la, &ops, &nops) != 0 || nops < 1 ||
+	    dwarf_getlocation_attr(la, &ops[0], &addr_attr) != 0 ||
+	    dwarf_formaddr(&addr_attr, &addr) != 0)
+		return;
+	for (p++; p < end; p++, shift += 7) {
+		idx |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p & 0x80))
+			break;
+	}
+	c->values++;
+	if (die_unit__addrx(c->u, idx, &ours) || ours != addr)
+		mismatch(c, "DIE 0x%llx: DW_OP_addrx %llu: 0x%llx, libdw 0x%llx",
+			 (unsigned long long)die, (unsigned long long)idx,
+			 (unsigned long long)ours, (unsigned long long)addr);
+}
+
 /* One attribute's value, read both ways, where libdw can read it. */
 static void compare_value(struct cmp *c, Dwarf_Attribute *la, const struct die_attr *oa,
 			  uint64_t die)
@@ -1165,6 +1222,11 @@ static void compare_value(struct cmp *c, Dwarf_Attribute *la, const struct die_a
 		if (!oa->str || strcmp(s, oa->str))
 			mismatch(c, "DIE 0x%llx attribute 0x%x: \"%s\", libdw \"%s\"",
 				 (unsigned long long)die, oa->name, oa->str ? oa->str : "(null)", s);
+		/* the string by its offset, as the supplementary file's are read */
+		if (f == DW_FORM_strp &&
+		    (die_reader__str(die_unit__reader(c->u), oa->u, &s) || s != oa->str))
+			mismatch(c, "DIE 0x%llx attribute 0x%x: .debug_str at 0x%llx",
+				 (unsigned long long)die, oa->name, (unsigned long long)oa->u);
 	} else if (die_attr__is_constant(oa) || f == DW_FORM_sec_offset) {
 		if (dwarf_formudata(la, &w) == 0) {
 			c->values++;
@@ -1188,7 +1250,11 @@ static void compare_value(struct cmp *c, Dwarf_Attribute *la, const struct die_a
 					 (unsigned long long)oa->u, flag);
 		}
 	} else if (is_ref_form(f) || f == DW_FORM_ref_addr) {
+		if (f == DW_FORM_ref_addr)
+			compare_far_ref(c, la, oa, die);
 		compare_ref(c, la, oa, die);
+	} else if (f == DW_FORM_ref_sig8) {
+		compare_far_ref(c, la, oa, die);
 	} else if (is_addr_form(f)) {
 		if (dwarf_formaddr(la, &addr) == 0) {
 			c->values++;
@@ -1206,8 +1272,10 @@ static void compare_value(struct cmp *c, Dwarf_Attribute *la, const struct die_a
 					 (unsigned long long)oa->len,
 					 (unsigned long long)blk.length);
 		}
+		if (oa->name == DW_AT_location)
+			compare_addrx(c, la, oa, die);
 	}
-	/* ref_sig8, loclistx, rnglistx, supplementary-file forms: libdw resolves them further */
+	/* loclistx, rnglistx, supplementary-file forms: libdw resolves them further */
 }
 
 struct lattrs {
@@ -1365,6 +1433,12 @@ static void compare_unit(struct cmp *c, enum die_section sec, uint64_t off, Dwar
 			 (unsigned long long)off,
 			 (unsigned long long)die_unit__header(c->u)->die_off,
 			 (unsigned long long)dwarf_dieoffset(cudie));
+	/* the unit's abbreviations, as the unit DIE uses them */
+	if (!die_unit__has_abbrev_tag(c->u, root.tag) || die_unit__has_abbrev_tag(c->u, 0) ||
+	    (dwarf_hasattr(cudie, DW_AT_name) && !die_unit__has_abbrev_attr(c->u, DW_AT_name)) ||
+	    die_unit__has_abbrev_attr(c->u, 0))
+		mismatch(c, "unit 0x%llx: its abbreviations, as has_abbrev_tag/attr say them",
+			 (unsigned long long)off);
 	die_cursor__init(c->u, &c->cur);
 	walk_both(c, cudie, &root, 0);
 	r = die_cursor__next(c->u, &c->cur, &root);
@@ -1396,6 +1470,10 @@ static void compare_units(struct cmp *c, Dwarf *dw)
 			mismatch(c, "a unit at 0x%llx, where ours ends at 0x%llx",
 				 (unsigned long long)off, (unsigned long long)expect[types]);
 		compare_unit(c, types ? DIE_SEC_TYPES : DIE_SEC_INFO, off, &cudie);
+		/* the reader's index of units has it */
+		if (die_reader__unit_of(die_unit__reader(c->u), types ? DIE_SEC_TYPES : DIE_SEC_INFO,
+					dwarf_dieoffset(&cudie), &id) || id != off)
+			mismatch(c, "unit 0x%llx: not in the reader's index", (unsigned long long)off);
 		if (dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &id, &addr_size, &offset_size) != 0 ||
 		    h->version != version || h->unit_type != ut || h->addr_size != addr_size ||
 		    h->offset_size != offset_size || (ut != DW_UT_compile && ut != DW_UT_partial &&
