@@ -35,19 +35,29 @@
  * hash (name, size, member names and offsets, not member types).  For each
  * candidate, both graphs are walked in lock-step from the pair (source,
  * candidate) with an explicit stack of pairs and a hypothetical map keyed by
- * the candidate side; a pair met again closes a cycle.  A pair whose two
+ * the canonical side; a pair met again closes a cycle.  A pair whose two
  * sides are already canonical compares by ID, so walks stop at everything
- * mapped before (primitives, structs committed earlier).  FWD on one side is
- * equivalent to a STRUCT/UNION of the same name and kind on the other.  The
- * walk is a pure conjunction, so its order does not change the answer.  On
- * success the struct/union pairs are committed (one side canonical, the
- * other unmapped), and a source FWD paired with a canonical struct is
- * redirected to it if that struct is the only one of its name so far (with
- * two layouts of one name, the first compatible walk must not decide for
- * the whole unit); reference types met on the way are only "compatible"
- * (FWD vs STRUCT below them), so they are left to pass 4.  A struct with no
+ * mapped before (primitives, structs committed earlier).  The walk is a
+ * pure conjunction, so its order does not change the answer.  On success
+ * the struct/union pairs are committed (one side canonical, the other
+ * unmapped); reference types met on the way are only "compatible" (FWD vs
+ * STRUCT below them), so they are left to pass 4.  A struct with no
  * equivalent candidate becomes canonical.  Committed mappings are final:
  * like libbpf, the first compatible candidate wins.
+ *
+ * Forward declarations in walks, as libbpf's btf_dedup_is_equiv() treats
+ * them: a FWD on the source side is equivalent to any STRUCT/UNION of its
+ * name and kind.  A FWD on the canonical side is paired through the
+ * hypothetical map like a struct, so one walk cannot match it with two
+ * different definitions.  Every FWD a successful walk paired with a
+ * definition, if it has none yet, is resolved to that definition for good
+ * (res[], by name and kind; a source struct's entry names its destination
+ * ID once appended): the first walk decides, in unit order, even when the
+ * name has several definitions -- libbpf maps its canonical FWD the same
+ * way.  From then on a canonical-side FWD stands for its definition only,
+ * so a struct pointing to another definition of the name never merges
+ * with one that points to the FWD.  FWDs stay FWDs in the work BTF (the
+ * types built on them merge at finish); a base FWD is never resolved.
  *
  * Pass 4, reference kinds (PTR TYPEDEF modifiers TYPE_TAG ARRAY FUNC_PROTO
  * FUNC DECL_TAG): depth-first, bottom-up, with an explicit stack; a type's
@@ -59,12 +69,14 @@
  * order (first met order), their IDs and strings remapped, and are indexed
  * for the units to come.
  *
- * Finish: a FWD with exactly one STRUCT/UNION of its name (a struct and a
- * union of one name are ambiguous) and of its kind is resolved to it, and a
- * forward enum to the one full enum of its name.  Then the work BTF is merged
- * once more, as a single source, into the caller's (empty) output BTF with
- * the resolved FWDs aliased to their targets: types that became equal merge,
- * unreferenced strings are never copied, and the result is compact.
+ * Finish: a FWD that a walk resolved takes its definition; any other FWD
+ * with exactly one STRUCT/UNION of its name (a struct and a union of one
+ * name are ambiguous) and of its kind is resolved to it (libbpf's
+ * btf_dedup_resolve_fwds()), and a forward enum to the one full enum of its
+ * name.  Then the work BTF is merged once more, as a single source, into
+ * the caller's (empty) output BTF with the resolved FWDs aliased to their
+ * targets: types that became equal merge, unreferenced strings are never
+ * copied, and the result is compact.
  *
  * Split BTF: the destination's base types are indexed like its own and
  * never change; source types map onto them; a base FWD is never upgraded.
@@ -117,10 +129,24 @@ struct pair {
 	uint32_t c, k;		/* candidate (source) side, canonical side */
 };
 
+/* A forward declaration's chosen definition (pass 3): FWD name/kind -> struct */
+struct fwd_res {
+	uint32_t name_off;	/* destination string offset */
+	uint32_t kind;		/* D2B_KIND_STRUCT or D2B_KIND_UNION */
+	uint32_t target;	/* combined ID while its unit is merged, then destination ID */
+};
+
 struct merge {
 	struct d2b_btf *dst;
 	struct hmap index;	/* destination types, base included: key -> ID */
 	bool append_only;
+	uint32_t dst_start;	/* the destination's first own ID (after its base) */
+
+	/* forward declarations resolved by walks, for good (see the theory) */
+	struct fwd_res *res;
+	size_t nr_res, res_cap;
+	size_t res_unit;	/* first entry added while merging the current source */
+	struct hmap res_index;	/* hash(name, kind) -> index in res */
 
 	/* the source being merged */
 	const struct d2b_btf *src;
@@ -141,8 +167,8 @@ struct merge {
 	size_t hypot_len, hypot_cap;
 	uint32_t *touched;
 	size_t nr_touched, touched_cap;
-	struct pair *stack, *redir, *istack;
-	size_t nr_stack, stack_cap, nr_redir, redir_cap, nr_istack, istack_cap;
+	struct pair *stack, *fwds, *istack;	/* fwds: FWD ~ STRUCT pairs of a walk */
+	size_t nr_stack, stack_cap, nr_fwds, fwds_cap, nr_istack, istack_cap;
 	uint32_t *dfs;
 	size_t nr_dfs, dfs_cap;
 
@@ -199,18 +225,10 @@ static bool is_full_enum(const struct d2b_type *t)
 	return btf_kind_is_enum(d2b_kind(t)) && d2b_vlen(t) > 0;
 }
 
-/*
- * Second keys: a named full enum is also indexed by name (for forward
- * enums), a named struct/union too (to tell whether a name is ambiguous).
- */
+/* Second key: a named full enum is also indexed by name (for forward enums). */
 static uint64_t enum_name_key(uint32_t name_off)
 {
 	return hash_combine(0x656e756dULL, name_off);
-}
-
-static uint64_t composite_name_key(uint32_t name_off)
-{
-	return hash_combine(0x636f6d70ULL, name_off);
 }
 
 /* ---- the combined ID space ---- */
@@ -408,8 +426,6 @@ static int index_type(struct merge *m, struct hmap *h, uint32_t id)
 	t = (const struct d2b_type *)m->fa.p;
 	if (is_full_enum(t) && t->name_off)
 		err = hmap__add(h, enum_name_key(t->name_off), id);
-	else if (btf_kind_is_composite(d2b_kind(t)) && t->name_off)
-		err = hmap__add(h, composite_name_key(t->name_off), id);
 	return err;
 }
 
@@ -425,6 +441,8 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	m->append_only = append_only;
 	hmap__init(&m->index, force_collisions);
 	hmap__init(&m->local, force_collisions);
+	hmap__init(&m->res_index, force_collisions);
+	m->dst_start = start;
 	m->dst_end = d2b_btf__end_id(dst);
 	if (append_only)
 		return 0;
@@ -440,6 +458,8 @@ static void merge_release(struct merge *m)
 {
 	hmap__release(&m->index);
 	hmap__release(&m->local);
+	hmap__release(&m->res_index);
+	free(m->res);
 	free(m->map);
 	free(m->real);
 	free(m->busy);
@@ -447,7 +467,7 @@ static void merge_release(struct merge *m)
 	free(m->hypot);
 	free(m->touched);
 	free(m->stack);
-	free(m->redir);
+	free(m->fwds);
 	free(m->istack);
 	free(m->dfs);
 	free(m->fa.w);
@@ -494,6 +514,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	memset(m->busy, 0, m->n);
 	memset(m->smap, 0xff, m->smap_n * sizeof(*m->smap));
 	hmap__clear(&m->local);
+	m->res_unit = m->nr_res;
 	return 0;
 }
 
@@ -641,12 +662,107 @@ static int push_pair(struct merge *m, struct pair **stack, size_t *nr, size_t *c
 	return 0;
 }
 
+/* ---- forward declarations resolved by walks ---- */
+
+static uint64_t fwd_res_key(uint32_t name_off, uint32_t kind)
+{
+	return hash_combine(hash_combine(0x66776472ULL, name_off), kind);
+}
+
+/* The entry for FWD name_off of kind, or -1. */
+static long fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind)
+{
+	struct hmap_iter it;
+	uint64_t v;
+
+	hmap__iter_init(&m->res_index, fwd_res_key(name_off, kind), &it);
+	while (hmap__next(&m->res_index, &it, &v)) {
+		if (m->res[v].name_off == name_off && m->res[v].kind == kind)
+			return (long)v;
+	}
+	return -1;
+}
+
+static bool is_base(const struct merge *m, uint32_t id)
+{
+	return !is_virt(m, id) && id < m->dst_start;
+}
+
+/*
+ * The canonical side of a walk sees a FWD that an earlier walk resolved as
+ * its definition, as libbpf does: from then on the FWD stands for that
+ * struct only.  *ret = id otherwise.
+ */
+static int fwd_target(struct merge *m, uint32_t id, uint32_t *ret)
+{
+	const struct d2b_type *t = type_of(m, id);
+	uint32_t name;
+	long j;
+	int err;
+
+	*ret = id;
+	if (!t || d2b_kind(t) != D2B_KIND_FWD || !t->name_off || is_base(m, id) || !m->nr_res)
+		return 0;
+	err = name_of(m, id, &name);
+	if (err)
+		return err;
+	j = fwd_res_find(m, name, btf_fwd_kind(t));
+	if (j >= 0)
+		*ret = resolve(m, m->res[j].target);
+	return 0;
+}
+
+/* Remember that this walk pairs FWD fwd with struct/union def. */
+static int note_fwd(struct merge *m, uint32_t fwd, uint32_t def)
+{
+	if (is_base(m, fwd))	/* a base FWD never changes */
+		return 0;
+	return push_pair(m, &m->fwds, &m->nr_fwds, &m->fwds_cap, fwd, def);
+}
+
+/* A successful walk: each FWD it paired, if still unresolved, takes its struct for good. */
+static int commit_fwds(struct merge *m)
+{
+	size_t j;
+	int err;
+
+	for (j = 0; j < m->nr_fwds; j++) {
+		const struct d2b_type *t = type_of(m, m->fwds[j].c);
+		struct fwd_res r;
+
+		err = name_of(m, m->fwds[j].c, &r.name_off);
+		if (err)
+			return err;
+		r.kind = btf_fwd_kind(t);
+		if (fwd_res_find(m, r.name_off, r.kind) >= 0)
+			continue;
+		r.target = m->fwds[j].k;
+		err = VEC_RESERVE(m->res, m->res_cap, m->nr_res, 1);
+		if (!err)
+			err = hmap__add(&m->res_index, fwd_res_key(r.name_off, r.kind), m->nr_res);
+		if (err)
+			return err;
+		m->res[m->nr_res++] = r;
+	}
+	return 0;
+}
+
+/* After the source is appended: its entries name destination IDs. */
+static void fwd_res_finalize(struct merge *m)
+{
+	size_t j;
+
+	for (j = m->res_unit; j < m->nr_res; j++)
+		m->res[j].target = final_id(m, m->res[j].target);
+	m->res_unit = m->nr_res;
+}
+
 /*
  * Two types that are different canonical types, or a kind mismatch: equal
  * only through FWD ~ STRUCT/UNION or forward enum ~ enum compatibility.
- * A source FWD c paired with a canonical struct is remembered for redirect.
+ * Every FWD ~ STRUCT pair is noted: if the walk succeeds, the FWD resolves.
  */
-static int compat(struct merge *m, uint32_t c, uint32_t rc, uint32_t rk)
+static int compat(struct merge *m, uint32_t rc, uint32_t rk)
 {
 	const struct d2b_type *tc = type_of(m, rc), *tk = type_of(m, rk);
 	unsigned int kc, kk;
@@ -664,15 +780,10 @@ static int compat(struct merge *m, uint32_t c, uint32_t rc, uint32_t rk)
 		return err;
 	if (nc != nk || !nc)
 		return 0;
-	if (kc == D2B_KIND_FWD && btf_kind_is_composite(kk) && btf_fwd_kind(tc) == kk) {
-		const struct d2b_type *raw = type_of(m, c);
-
-		if (is_virt(m, c) && raw && d2b_kind(raw) == D2B_KIND_FWD && is_canon(m, rk))
-			return push_pair(m, &m->redir, &m->nr_redir, &m->redir_cap, c, rk) ?: 1;
-		return 1;
-	}
+	if (kc == D2B_KIND_FWD && btf_kind_is_composite(kk) && btf_fwd_kind(tc) == kk)
+		return note_fwd(m, rc, rk) ?: 1;
 	if (kk == D2B_KIND_FWD && btf_kind_is_composite(kc) && btf_fwd_kind(tk) == kc)
-		return 1;
+		return note_fwd(m, rk, rc) ?: 1;
 	if (btf_kind_is_enum(kc) && btf_kind_is_enum(kk) && (!d2b_vlen(tc) || !d2b_vlen(tk)))
 		return 1;
 	return 0;
@@ -714,7 +825,13 @@ static int identical(struct merge *m, uint32_t a, uint32_t b)
 	return err ? err : 1;
 }
 
-/* One pair of the walk: 1 equivalent so far, 0 not, < 0 error. */
+/*
+ * One pair of the walk: 1 equivalent so far, 0 not, < 0 error.  A FWD on
+ * the candidate side is equivalent to any STRUCT/UNION of its name and
+ * kind; on the canonical side it stands for its resolution if it has one,
+ * else it is paired like a struct (hypot), so that one walk cannot match it
+ * with two different definitions.
+ */
 static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 {
 	uint32_t rc = resolve(m, c), rk = resolve(m, k), h;
@@ -724,8 +841,16 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 
 	if (rc == rk)
 		return 1;
-	if (is_canon(m, rc) && is_canon(m, rk))
-		return compat(m, c, rc, rk);
+	err = fwd_target(m, rk, &rk);
+	if (err)
+		return err;
+	if (rc == rk)
+		return 1;
+	tk = type_of(m, rk);
+	if (!tk)
+		return -EINVAL;
+	if (is_canon(m, rc) && is_canon(m, rk) && d2b_kind(tk) != D2B_KIND_FWD)
+		return compat(m, rc, rk);
 	h = m->hypot[rk];
 	if (h != UNSET)
 		return h == rc ? 1 : identical(m, h, rc);
@@ -736,11 +861,10 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 	m->hypot[rk] = rc;
 
 	tc = type_of(m, rc);
-	tk = type_of(m, rk);
-	if (!tc || !tk)
+	if (!tc)
 		return -EINVAL;
 	if (d2b_kind(tc) != d2b_kind(tk))
-		return compat(m, c, rc, rk);
+		return compat(m, rc, rk);
 	if (kclass(tc) != KC_COMPOSITE && kclass(tc) != KC_REF) {
 		err = form_fill(m, &m->fa, rc, FORM_RESOLVE);
 		if (!err)
@@ -762,44 +886,8 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 	return 1;
 }
 
-/*
- * Is canonical composite id the only struct/union of its name so far?  A
- * FWD is redirected only then: with two layouts of one name, the first
- * compatible walk must not decide for the whole unit.
- */
-static int unique_composite(struct merge *m, uint32_t id)
-{
-	struct hmap *maps[2] = { &m->index, &m->local };
-	struct hmap_iter it;
-	uint32_t name, other;
-	unsigned int h;
-	uint64_t v;
-	int err;
-
-	err = name_of(m, id, &name);
-	if (err)
-		return err;
-	for (h = 0; h < 2; h++) {
-		hmap__iter_init(maps[h], composite_name_key(name), &it);
-		while (hmap__next(maps[h], &it, &v)) {
-			const struct d2b_type *t = type_of(m, v);
-
-			if (v == id || !t || !btf_kind_is_composite(d2b_kind(t)) || !is_canon(m, v))
-				continue;
-			err = name_of(m, v, &other);
-			if (err)
-				return err;
-			if (other == name)
-				return 0;
-		}
-	}
-	return 1;
-}
-
 static int walk_commit(struct merge *m)
 {
-	int err;
-
 	size_t j;
 
 	for (j = 0; j < m->nr_touched; j++) {
@@ -813,16 +901,7 @@ static int walk_commit(struct merge *m)
 		else if (is_unmapped(m, rk) && is_canon(m, rc))
 			m->map[vslot(m, rk)] = rc;
 	}
-	for (j = 0; j < m->nr_redir; j++) {
-		if (!is_canon(m, m->redir[j].k))
-			continue;
-		err = unique_composite(m, m->redir[j].k);
-		if (err < 0)
-			return err;
-		if (err)
-			m->map[vslot(m, m->redir[j].c)] = m->redir[j].k;
-	}
-	return 0;
+	return commit_fwds(m);
 }
 
 /* Walk source type c against canonical k; commit if equivalent. */
@@ -831,7 +910,7 @@ static int walk(struct merge *m, uint32_t c, uint32_t k)
 	size_t j;
 	int ret;
 
-	m->nr_stack = m->nr_touched = m->nr_redir = 0;
+	m->nr_stack = m->nr_touched = m->nr_fwds = 0;
 	ret = push_pair(m, &m->stack, &m->nr_stack, &m->stack_cap, c, k);
 	if (ret == 0)
 		ret = 1;
@@ -1070,6 +1149,7 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 	err = pass_append(m);
 	if (err)
 		return err;
+	fwd_res_finalize(m);
 	if (map_out) {
 		for (i = 0; i < m->n; i++)
 			map_out[m->s_start + i] = final_id(m, translate(m, m->s_start + i));
@@ -1212,6 +1292,14 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 
 		if ((d2b_kind(t) != D2B_KIND_FWD && !fwd_enum) || !t->name_off)
 			continue;
+		if (!fwd_enum) {
+			long j = fwd_res_find(&d->m, t->name_off, btf_fwd_kind(t));
+
+			if (j >= 0) {
+				alias[id - start] = d->m.res[j].target;
+				continue;
+			}
+		}
 		hmap__iter_init(&names, t->name_off, &it);
 		while (hmap__next(&names, &it, &v)) {
 			const struct d2b_type *c = d2b_btf__type(w, v);
@@ -1257,19 +1345,21 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 	if (d->finished || d->failed)
 		return -EINVAL;
 	d->finished = true;
-	/* the work index is no longer needed: free it before the final merge */
-	merge_release(&d->m);
-	memset(&d->m, 0, sizeof(d->m));
-	d->final_map = calloc(end, sizeof(*d->final_map));
-	if (!d->final_map)
-		return -ENOMEM;
-	for (id = 0; id < start; id++)
-		d->final_map[id] = id;
 	if (!d->opts.append_only) {
 		err = resolve_fwds(d, &alias);
 		if (err)
 			return err;
 	}
+	/* the work index is no longer needed: free it before the final merge */
+	merge_release(&d->m);
+	memset(&d->m, 0, sizeof(d->m));
+	d->final_map = calloc(end, sizeof(*d->final_map));
+	if (!d->final_map) {
+		free(alias);
+		return -ENOMEM;
+	}
+	for (id = 0; id < start; id++)
+		d->final_map[id] = id;
 	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only);
 	if (!err)
 		err = merge_source(&fm, d->work, alias, d->final_map);

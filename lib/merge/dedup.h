@@ -52,8 +52,9 @@ const struct d2b_btf *dedup__btf(const struct dedup *d);
 int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
 
 /*
- * Resolve leftover forward declarations (to the one STRUCT/UNION of that
- * name, when there is exactly one), merge the types that became equal and
+ * Resolve forward declarations (to the definition a graph walk paired them
+ * with, else to the one STRUCT/UNION of that name when there is exactly
+ * one), merge the types that became equal and
  * write the result, compact and with only referenced strings, into out.
  * *final_map (owned by d; final_map may be NULL if unwanted) translates a
  * work ID (from add_unit's map) to its ID in out.  Base types (split BTF)

@@ -449,8 +449,9 @@ static void b_bitfields(struct d2b_btf *u, int k)
 
 /*
  * Two layouts of struct foo, then a unit that only declares foo: its bar
- * is compatible with bar(foo v1) and takes it, but the FWD must not be
- * redirected to foo v1 (the name is ambiguous), so it stays a FWD.
+ * is compatible with bar(foo v1) and takes it, and with it the FWD resolves
+ * to foo v1 although the name is ambiguous (libbpf does the same): no FWD,
+ * and the unit's second foo * is the first's.
  */
 static void b_fwd_two_layouts(struct d2b_btf *u, int k)
 {
@@ -468,6 +469,134 @@ static void b_fwd_two_layouts(struct d2b_btf *u, int k)
 	MEMBER(u, "f", p, 0);
 	if (k == 2)
 		PTR(u, f);
+}
+
+/*
+ * Two definitions of T (units 0, 1); unit 2 has struct S { T v2 *t };
+ * unit 3 the same S with T only declared, and a function taking a T *.
+ * S's walk pairs the FWD with T v2, which it resolves to: not to T v1, the
+ * first T met (its name is ambiguous, so only the walk can tell).
+ */
+static void b_fwd_walk_picks_paired(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p, proto;
+
+	if (k == 0) {
+		i = INT(u, "int");
+		t = STRUCT(u, "T", 4);
+		MEMBER(u, "x", i, 0);
+		return;
+	}
+	i = LONG(u);
+	if (k == 3) {
+		t = FWD(u, "T");
+	} else {
+		t = STRUCT(u, "T", 8);
+		MEMBER(u, "y", i, 0);
+	}
+	if (k == 1)
+		return;
+	p = PTR(u, t);
+	STRUCT(u, "S", 8);
+	MEMBER(u, "t", p, 0);
+	if (k == 3) {
+		p = PTR(u, t);
+		proto = PROTO(u, i);
+		PARAM(u, "t", p);
+		FUNC(u, "use_t", proto);
+	}
+}
+
+/*
+ * The FWD first (unit 0: S { FWD T *t }), then S with T v1, which
+ * resolves the FWD, then S with T v2: from then on the FWD stands for T v1
+ * only, so S(T v2) must not merge with unit 0's S.
+ */
+static void b_fwd_resolved_then_strict(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	if (k == 0) {
+		t = FWD(u, "T");
+	} else {
+		i = k == 1 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "T", k == 1 ? 4 : 8);
+		MEMBER(u, k == 1 ? "x" : "y", i, 0);
+	}
+	p = PTR(u, t);
+	STRUCT(u, "S", 8);
+	MEMBER(u, "t", p, 0);
+}
+
+/*
+ * One walk may not pair a FWD with two different definitions: unit 1's
+ * P { T v1 *a; T v2 *b } (two structs T in one unit) is not unit 0's
+ * P { T *a; T *b } with T declared, and the FWD stays (its name is
+ * ambiguous and no walk resolved it).
+ */
+static void b_fwd_two_defs_one_walk(struct d2b_btf *u, int k)
+{
+	uint32_t i, l, t1, t2, p1, p2;
+
+	if (k == 0) {
+		t1 = FWD(u, "T");
+		t2 = t1;
+	} else {
+		i = INT(u, "int");
+		l = LONG(u);
+		t1 = STRUCT(u, "T", 4);
+		MEMBER(u, "x", i, 0);
+		t2 = STRUCT(u, "T", 8);
+		MEMBER(u, "y", l, 0);
+	}
+	p1 = PTR(u, t1);
+	p2 = PTR(u, t2);
+	STRUCT(u, "P", 16);
+	MEMBER(u, "a", p1, 0);
+	MEMBER(u, "b", p2, 64);
+}
+
+/*
+ * A FWD on the unit's side stays equivalent to every definition of its
+ * name (as in libbpf): unit 2's Q takes Q(T v1), which resolves the FWD to
+ * T v1, and its R still takes R(T v2).
+ */
+static void b_fwd_unit_side_lenient(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	if (k < 2) {
+		i = k == 0 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "T", k == 0 ? 4 : 8);
+		MEMBER(u, k == 0 ? "x" : "y", i, 0);
+		p = PTR(u, t);
+		STRUCT(u, k == 0 ? "Q" : "R", 8);
+		MEMBER(u, "t", p, 0);
+		return;
+	}
+	t = FWD(u, "T");
+	p = PTR(u, t);
+	STRUCT(u, "Q", 8);
+	MEMBER(u, "t", p, 0);
+	STRUCT(u, "R", 8);
+	MEMBER(u, "t", p, 0);
+}
+
+/* A walk pairing FWD union U with struct U fails: two bars, the FWD stays. */
+static void b_fwd_union_walk(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	if (k == 0) {
+		i = INT(u, "int");
+		t = STRUCT(u, "U", 4);
+		MEMBER(u, "x", i, 0);
+	} else {
+		t = FWD_UNION(u, "U");
+	}
+	p = PTR(u, t);
+	STRUCT(u, "bar", 8);
+	MEMBER(u, "u", p, 0);
 }
 
 struct dcase {
@@ -530,7 +659,7 @@ static const struct dcase cases[] = {
 	  "[2] PTR type=1\n"
 	  "[3] INT 'int' size=4 enc=1\n"
 	  "[4] STRUCT 'foo' size=4 'x':3@0\n" },
-	{ "fwd_with_two_layouts_not_redirected", 3, b_fwd_two_layouts,
+	{ "fwd_with_two_layouts_resolved_by_walk", 3, b_fwd_two_layouts,
 	  "[1] INT 'int' size=4 enc=1\n"
 	  "[2] STRUCT 'foo' size=4 'x':1@0\n"
 	  "[3] PTR type=2\n"
@@ -538,9 +667,53 @@ static const struct dcase cases[] = {
 	  "[5] INT 'long' size=8 enc=1\n"
 	  "[6] STRUCT 'foo' size=8 'x':5@0\n"
 	  "[7] PTR type=6\n"
-	  "[8] STRUCT 'bar' size=8 'f':7@0\n"
-	  "[9] FWD 'foo' struct\n"
-	  "[10] PTR type=9\n" },
+	  "[8] STRUCT 'bar' size=8 'f':7@0\n" },
+	{ "fwd_resolves_to_the_definition_its_walk_paired", 4, b_fwd_walk_picks_paired,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'T' size=4 'x':1@0\n"
+	  "[3] INT 'long' size=8 enc=1\n"
+	  "[4] STRUCT 'T' size=8 'y':3@0\n"
+	  "[5] PTR type=4\n"
+	  "[6] STRUCT 'S' size=8 't':5@0\n"
+	  "[7] FUNC_PROTO ret=3 't':5\n"
+	  "[8] FUNC 'use_t' type=7 linkage=1\n" },
+	{ "fwd_resolved_then_strict", 3, b_fwd_resolved_then_strict,
+	  "[1] PTR type=4\n"
+	  "[2] STRUCT 'S' size=8 't':1@0\n"
+	  "[3] INT 'int' size=4 enc=1\n"
+	  "[4] STRUCT 'T' size=4 'x':3@0\n"
+	  "[5] INT 'long' size=8 enc=1\n"
+	  "[6] STRUCT 'T' size=8 'y':5@0\n"
+	  "[7] PTR type=6\n"
+	  "[8] STRUCT 'S' size=8 't':7@0\n" },
+	{ "fwd_two_definitions_in_one_walk", 2, b_fwd_two_defs_one_walk,
+	  "[1] FWD 'T' struct\n"
+	  "[2] PTR type=1\n"
+	  "[3] STRUCT 'P' size=16 'a':2@0 'b':2@64\n"
+	  "[4] INT 'int' size=4 enc=1\n"
+	  "[5] INT 'long' size=8 enc=1\n"
+	  "[6] STRUCT 'T' size=4 'x':4@0\n"
+	  "[7] STRUCT 'T' size=8 'y':5@0\n"
+	  "[8] PTR type=6\n"
+	  "[9] PTR type=7\n"
+	  "[10] STRUCT 'P' size=16 'a':8@0 'b':9@64\n" },
+	{ "fwd_unit_side_lenient", 3, b_fwd_unit_side_lenient,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'T' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'Q' size=8 't':3@0\n"
+	  "[5] INT 'long' size=8 enc=1\n"
+	  "[6] STRUCT 'T' size=8 'y':5@0\n"
+	  "[7] PTR type=6\n"
+	  "[8] STRUCT 'R' size=8 't':7@0\n" },
+	{ "fwd_union_walk_fails", 2, b_fwd_union_walk,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'U' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'bar' size=8 'u':3@0\n"
+	  "[5] FWD 'U' union\n"
+	  "[6] PTR type=5\n"
+	  "[7] STRUCT 'bar' size=8 'u':6@0\n" },
 	{ "fwd_never_defined", 2, b_fwd_only,
 	  "[1] FWD 'opaque' struct\n"
 	  "[2] PTR type=1\n" },
