@@ -8,9 +8,11 @@
  * change layout between groups of units (same name, different layout).
  *
  *  - libbpf's btf__dedup() finds nothing left to merge in our output;
- *  - our output has no more types than libbpf's dedup of all the units
- *    concatenated (our append_only mode), the way pahole does it;
+ *  - our output has, per kind, no more types than libbpf's dedup of all
+ *    the units concatenated (our append_only mode), the way pahole does it;
  *  - the kernel accepts our output (BPF_BTF_LOAD).
+ * The same for every case of dedup_cases.h (test_dedup.c's table), whose
+ * units' types must also keep their meaning.
  *
  * D2B_DEDUP_BENCH=N (with optionally D2B_DEDUP_BENCH_STRUCTS=S, and
  * D2B_DEDUP_BENCH_VERSIONS=1 for structs whose layout changes between
@@ -30,6 +32,7 @@
 #include "btf/btf.h"
 #include "merge/dedup.h"
 #include "base/hmap.h"
+#include "dedup_cases.h"
 #include "test.h"
 #include "base/vec.h"
 
@@ -44,6 +47,7 @@ struct btf *btf__new(const void *data, uint32_t size);
 void btf__free(struct btf *btf);
 uint32_t btf__type_cnt(const struct btf *btf);
 int btf__dedup(struct btf *btf, const struct btf_dedup_opts *opts);
+const void *btf__raw_data(const struct btf *btf, uint32_t *size);
 
 /* ---- deterministic pseudo-random numbers ---- */
 
@@ -549,11 +553,46 @@ static int merge_units(const struct universe *u, uint32_t nunits, bool append_on
 	return 0;
 }
 
-/* Encode ours and load it with libbpf; number of types after libbpf's dedup. */
-static int libbpf_dedup_count(const struct d2b_btf *b, int *before, int *after)
+struct kind_counts {
+	unsigned long n[D2B_KIND_MAX + 1];
+};
+
+static void count_kinds(const struct d2b_btf *b, struct kind_counts *ret)
 {
+	uint32_t id;
+
+	memset(ret, 0, sizeof(*ret));
+	for (id = d2b_btf__start_id(b); id < d2b_btf__end_id(b); id++)
+		ret->n[d2b_kind(d2b_btf__type(b, id))]++;
+}
+
+/* Every kind of a no more frequent than in b; else print the kinds and fail. */
+static bool counts_le(const struct kind_counts *a, const struct kind_counts *b, const char *what)
+{
+	bool le = true;
+	unsigned int k;
+
+	for (k = 0; k <= D2B_KIND_MAX; k++) {
+		if (a->n[k] <= b->n[k])
+			continue;
+		printf("#   %s: %s %lu > %lu\n", what, d2b_kind_name(k), a->n[k], b->n[k]);
+		le = false;
+	}
+	return le;
+}
+
+/*
+ * Encode b, load it with libbpf and run btf__dedup(); numbers of types
+ * before and after, and (if kinds is not NULL) libbpf's result per kind.
+ */
+static int libbpf_dedup_kinds(const struct d2b_btf *b, int *before, int *after,
+			      struct kind_counts *kinds)
+{
+	struct d2b_btf *back = NULL;
+	const void *raw;
 	void *data = NULL;
 	size_t size = 0;
+	uint32_t raw_size;
 	struct btf *lb;
 	int err;
 
@@ -567,8 +606,20 @@ static int libbpf_dedup_count(const struct d2b_btf *b, int *before, int *after)
 	*before = btf__type_cnt(lb) - 1;
 	err = btf__dedup(lb, NULL);
 	*after = btf__type_cnt(lb) - 1;
+	if (!err && kinds) {
+		raw = btf__raw_data(lb, &raw_size);
+		err = raw ? d2b_btf__parse_raw(raw, raw_size, NULL, &back, NULL, 0) : -ENOMEM;
+		if (!err)
+			count_kinds(back, kinds);
+		d2b_btf__free(back);
+	}
 	btf__free(lb);
 	return err;
+}
+
+static int libbpf_dedup_count(const struct d2b_btf *b, int *before, int *after)
+{
+	return libbpf_dedup_kinds(b, before, after, NULL);
 }
 
 static const uint32_t NSTRUCTS = 300, NUNITS = 24;
@@ -594,14 +645,16 @@ static void test_not_more_than_libbpf(void)
 	struct universe u;
 	struct d2b_btf *ours = NULL, *all = NULL;
 	int ob = 0, oa = 0, ab = 0, aa = 0;
+	struct kind_counts ours_k, lk;
 
 	universe_init(&u, NSTRUCTS, 42, true);
 	REQUIRE(merge_units(&u, NUNITS, false, &ours, NULL, false) == 0);
 	REQUIRE(merge_units(&u, NUNITS, true, &all, NULL, false) == 0);
 	CHECK_EQ(libbpf_dedup_count(ours, &ob, &oa), 0);
-	CHECK_EQ(libbpf_dedup_count(all, &ab, &aa), 0);
+	CHECK_EQ(libbpf_dedup_kinds(all, &ab, &aa, &lk), 0);
 	printf("# all units: %d types; libbpf dedup: %d; ours: %d\n", ab, aa, ob);
-	CHECK(ob <= aa);
+	count_kinds(ours, &ours_k);
+	CHECK(counts_le(&ours_k, &lk, "ours vs libbpf"));
 	CHECK(ab > ob);
 	d2b_btf__free(ours);
 	d2b_btf__free(all);
@@ -725,6 +778,105 @@ static void test_checker_catches(void)
 	free(u.s);
 }
 
+/* ---- the table of test_dedup.c against libbpf ---- */
+
+/*
+ * Merge a case's units (all appended with append_only); maps (NULL if
+ * unwanted): maps[k] as dedup__add_unit's, made final.
+ */
+static int merge_case(const struct dcase *c, bool append_only, struct d2b_btf **units,
+		      uint32_t **maps, struct d2b_btf **ret)
+{
+	struct dedup_opts opts = { .append_only = append_only };
+	struct d2b_btf *out = d2b_btf__new(NULL);
+	const uint32_t *final_map = NULL;
+	struct dedup *d = NULL;
+	uint32_t i;
+	int k, err;
+
+	*ret = NULL;
+	if (!out)
+		return -ENOMEM;
+	err = dedup__new(out, &opts, &d);
+	for (k = 0; !err && k < c->nunits; k++)
+		err = dedup__add_unit(d, units[k], maps ? maps[k] : NULL);
+	if (!err)
+		err = dedup__finish(d, &final_map);
+	for (k = 0; !err && maps && k < c->nunits; k++) {
+		for (i = 1; i < d2b_btf__end_id(units[k]); i++)
+			maps[k][i] = final_map[maps[k][i]];
+	}
+	dedup__free(d);
+	if (err) {
+		d2b_btf__free(out);
+		return err;
+	}
+	*ret = out;
+	return 0;
+}
+
+static void table_case(const struct dcase *c)
+{
+	struct d2b_btf *units[MAX_UNITS] = { 0 }, *ours = NULL, *all = NULL;
+	uint32_t *maps[MAX_UNITS] = { 0 };
+	struct kind_counts ours_k, lk;
+	unsigned long pairs = 0;
+	int k, err, ob = 0, oa = 0, ab = 0, aa = 0;
+
+	build_err = 0;
+	for (k = 0; k < c->nunits; k++) {
+		units[k] = d2b_btf__new(NULL);
+		if (!units[k])
+			goto out;
+		c->build(units[k], k);
+		maps[k] = calloc(d2b_btf__end_id(units[k]), sizeof(**maps));
+		if (!maps[k])
+			goto out;
+	}
+	CHECK_EQ(build_err, 0);
+	if (merge_case(c, false, units, maps, &ours) || merge_case(c, true, units, NULL, &all)) {
+		printf("#   %s: dedup failed\n", c->name);
+		test_failed_now = 1;
+		goto out;
+	}
+	for (k = 0; k < c->nunits; k++) {
+		if (check_unit_map(units[k], ours, maps[k], &pairs)) {
+			printf("#   %s: unit %d lost a type's meaning\n", c->name, k);
+			test_failed_now = 1;
+		}
+	}
+	err = libbpf_dedup_kinds(all, &ab, &aa, &lk);
+	if (err) {
+		/* reference_cycle_terminates: malformed on purpose */
+		printf("#   %s: libbpf refuses the units (%s): not compared\n", c->name, strerror(-err));
+		goto out;
+	}
+	CHECK_EQ(libbpf_dedup_count(ours, &ob, &oa), 0);
+	count_kinds(ours, &ours_k);
+	if (!counts_le(&ours_k, &lk, c->name) || oa != ob) {
+		printf("#   %s: ours %d types (libbpf's dedup of ours: %d), libbpf %d\n", c->name,
+		       ob, oa, aa);
+		test_failed_now = 1;
+	}
+out:
+	for (k = 0; k < MAX_UNITS; k++) {
+		d2b_btf__free(units[k]);
+		free(maps[k]);
+	}
+	d2b_btf__free(ours);
+	d2b_btf__free(all);
+}
+
+static void test_table_not_more_than_libbpf(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!cases[i].append_only)
+			table_case(&cases[i]);
+	}
+}
+
 int main(void)
 {
 	const char *b = getenv("D2B_DEDUP_BENCH");
@@ -735,6 +887,7 @@ int main(void)
 	RUN(test_meaning_kept);
 	RUN(test_libbpf_finds_nothing);
 	RUN(test_not_more_than_libbpf);
+	RUN(test_table_not_more_than_libbpf);
 	RUN(test_kernel_loads);
 	return test_done();
 }
