@@ -42,7 +42,7 @@ BIN := $(O)/dwarf2btf
 PAHOLE_BIN := $(O)/dwarf2btf-pahole
 
 # tests/unit/test_*.c: one program each, linked with the library
-# (tests/unit/*_libbpf.c also with libbpf, when present)
+# (tests/unit/*_libbpf.c and tests/tools/libbpf_*.c also with libbpf, when present)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
@@ -74,7 +74,8 @@ $(O)/tests/%: tests/unit/%.c $(LIBA) tests/unit/test.h
 
 $(O)/tests/%: tests/tools/%.c $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(ALL_LDFLAGS) $(LIBS) \
+		$(if $(findstring libbpf,$<),$(shell pkg-config --libs libbpf 2>/dev/null))
 
 tests: all $(UNIT_BINS) $(TOOL_BINS)
 
