@@ -7,16 +7,13 @@
  * and encode to the same bytes again, with the same dump; a blob already in
  * canonical layout must encode back to itself.  Any broken invariant aborts.
  *
- * Build and run with libFuzzer (from the top of the tree):
+ * Build and run with `make fuzz` (every target, FUZZ_SECONDS each), or by
+ * hand, after `make fuzz FUZZ_SECONDS=0` built it:
  *
- *	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=gnu11
- *		-Ilib -o fuzz_btf_raw tests/fuzz/fuzz_btf_raw.c lib/[a-z]*.c
- *		-ldw -lelf -lz -pthread
+ *	build/fuzz/fuzz_btf_raw -max_len=4096 build/fuzz/corpus/btf_raw \
+ *		build/fuzz/seeds/btf_raw
  *
- * (one command line; lib/[a-z]*.c is every library source)
- *	mkdir -p fuzz-corpus && build/tests/btfdump --samples fuzz-corpus
- *	./fuzz_btf_raw -max_len=4096 fuzz-corpus
- *
+ * (the seeds are `btfdump --samples`'s blobs: tests/fuzz/seeds.sh).
  * Without libFuzzer, tests/unit/test_btf_fuzz_smoke.c includes this file
  * and feeds it deterministic mutations of valid blobs.
  */

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Fuzz target for the whole conversion: ELF bytes -> d2b_convert_file() ->
+ * d2b_btf__encode() -> d2b_elf__write_btf() into the same file.
+ *
+ * Invariants (a broken one aborts):
+ *  - a failed conversion returns no BTF and reports a D2B_ERROR;
+ *  - a converted BTF obeys the kernel's rules (d2b_btf__verify() finds
+ *    nothing), and its encoding parses back and encodes to the same bytes;
+ *  - written into the file, the .BTF reads back (d2b_btf__load_file()) as
+ *    those bytes; a failed write leaves the file byte-identical.
+ *
+ * Build and run with `make fuzz` (every target, FUZZ_SECONDS each), or by
+ * hand, after `make fuzz FUZZ_SECONDS=0` built it:
+ *
+ *	build/fuzz/fuzz_convert -timeout=10 build/fuzz/corpus/convert \
+ *		build/fuzz/seeds/convert tests/fuzz/regressions/convert
+ *
+ * The seeds are the e2e fixtures compiled small (tests/fuzz/seeds.sh).
+ * tests/unit/test_fuzz_replay.c replays tests/fuzz/regressions/convert/
+ * and a deterministic smoke of mutations without libFuzzer.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf2btf.h"
+#include "fuzz_file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The encoding enc must be what path's .BTF now holds. */
+static int fuzz_convert_read_back(const char *path, const void *enc, size_t size)
+{
+	struct d2b_btf *btf = NULL;
+	void *got = NULL;
+	size_t got_size = 0;
+	char err[256];
+	int ret = -1;
+
+	if (d2b_btf__load_file(path, NULL, &btf, err, sizeof(err))) {
+		fprintf(stderr, "fuzz: the .BTF just written does not load: %s\n", err);
+		return -1;
+	}
+	if (d2b_btf__encode(btf, &got, &got_size) || got_size != size || memcmp(got, enc, size))
+		fprintf(stderr, "fuzz: the .BTF read back differs from what was written\n");
+	else
+		ret = 0;
+	free(got);
+	d2b_btf__free(btf);
+	return ret;
+}
+
+/* Write btf into the file (holding data): it reads back, or the file stays. */
+static int fuzz_convert_write(const char *path, const struct d2b_btf *btf, const void *enc,
+			      size_t enc_size, const uint8_t *data, size_t size)
+{
+	uint8_t *now;
+	size_t now_size = 0;
+	char err[256];
+	int ret = 0;
+
+	if (!d2b_elf__write_btf(path, btf, NULL, err, sizeof(err)))
+		return fuzz_convert_read_back(path, enc, enc_size);
+	if (!err[0]) {
+		fprintf(stderr, "fuzz: d2b_elf__write_btf failed without a message\n");
+		return -1;
+	}
+	now = fuzz_get(path, &now_size);
+	if (!now || now_size != size || memcmp(now, data, size)) {
+		fprintf(stderr, "fuzz: a failed write (%s) changed the file\n", err);
+		ret = -1;
+	}
+	free(now);
+	return ret;
+}
+
+/* Returns 0, or -1 if an invariant broke (message on stderr). */
+static int fuzz_convert(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_path();
+	unsigned int errors = 0;
+	struct d2b_opts opts = { .diag = fuzz_diag, .diag_arg = &errors };
+	struct d2b_btf *btf = NULL;
+	void *enc = NULL;
+	size_t enc_size = 0;
+	int err, ret = -1;
+
+	if (!path[0] || fuzz_put(path, data, size)) {
+		fprintf(stderr, "fuzz: cannot write the input file\n");
+		return -1;
+	}
+	err = d2b_convert_file(path, NULL, &opts, &btf);
+	if (err) {
+		if (err > 0 || btf || !errors) {
+			fprintf(stderr, "fuzz: failed conversion (%d) left %s\n", err,
+				btf ? "a BTF" : err > 0 ? "a positive error" : "no error message");
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	if (!btf) {
+		fprintf(stderr, "fuzz: conversion succeeded without a BTF\n");
+		goto out;
+	}
+	if (d2b_btf__verify(btf, NULL, NULL)) {
+		fprintf(stderr, "fuzz: converted BTF breaks the kernel's rules\n");
+		goto out;
+	}
+	enc = fuzz_round_trip(btf, NULL, &enc_size);
+	if (!enc)
+		goto out;
+	ret = fuzz_convert_write(path, btf, enc, enc_size, data, size);
+out:
+	free(enc);
+	d2b_btf__free(btf);
+	return ret;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (fuzz_convert(data, size))
+		abort();
+	return 0;
+}
