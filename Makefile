@@ -6,6 +6,7 @@
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 #   make DEVELOPER=           distro build: no -Werror
 #   make deps                 install build dependencies (Debian, as root)
+#   make fuzz                 libFuzzer targets (clang-19), FUZZ_SECONDS=60 each
 
 CC ?= cc
 PREFIX ?= /usr/local
@@ -49,7 +50,7 @@ TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tests/%)
 HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 
-.PHONY: all check install uninstall clean deps sample tests
+.PHONY: all check install uninstall clean deps sample tests fuzz
 all: $(LIBA) $(BIN) $(PAHOLE_BIN)
 
 $(O)/obj/%.o: %.c
@@ -85,6 +86,29 @@ check:
 	$(MAKE) tests
 	tests/run.sh $(O)
 
+# make fuzz: the libFuzzer targets tests/fuzz/fuzz_*.c, built with clang-19,
+# ASan and UBSan into $(O)/fuzz/, each run for FUZZ_SECONDS (0: build only)
+# over its seeds, its regressions and the corpus it grows in $(O)/fuzz/corpus/
+# (tests/fuzz/fuzz.sh; tests/fuzz/README).
+FUZZ_CC ?= clang-19
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -std=gnu11 -Ilib -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer \
+	       -fsanitize=address,undefined -fno-sanitize-recover=all -MMD -MP
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(O)/fuzz/obj/%.o)
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+$(O)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(LIBS)
+
+fuzz: $(FUZZ_BINS) $(BIN) $(O)/tests/btfdump
+	tests/fuzz/fuzz.sh $(O) $(FUZZ_SECONDS)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
@@ -112,3 +136,4 @@ clean:
 	rm -rf build build-san
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(TOOL_BINS:=.d)
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)
