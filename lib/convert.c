@@ -19,9 +19,12 @@
  *
  * Threads: workers claim the next unit number, walk it into a slot of a
  * ring of 2 * jobs + 2 slots, and never run further ahead than the ring, so
- * memory stays bounded by a few units whatever the file.  libdw reads
- * different units concurrently; the shared lazily-built state it has (the
- * unit list, dwfl's section table) is built before the workers start.
+ * memory stays bounded by a few units whatever the file.  Each has a
+ * unit_walker of its own over the file's DIE reader, which is read-only
+ * once made.  libdw, which still finds the units and reads location lists,
+ * reads different units concurrently; the shared lazily-built state it has
+ * (the unit list, dwfl's section table, the dwz file) is built before the
+ * workers start.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -41,6 +44,7 @@
 #include "kernel/func_policy.h"
 #include "kernel/var_policy.h"
 #include "base/vec.h"
+#include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 #include "base/strtab.h"
 
@@ -54,6 +58,8 @@ struct conv {
 	const char *path;
 	const struct d2b_opts *opts;
 	struct dwarf_file *df;
+	struct die_reader *r;		/* the file's DIEs */
+	struct die_reader *alt;		/* the dwz supplementary file's, or NULL */
 	struct dwarf_units units;
 	struct d2b_btf *out;
 	struct dedup *dd;
@@ -147,9 +153,16 @@ static long peak_rss_kb(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
+struct worker {
+	struct conv *c;
+	struct unit_walker *uw;
+	pthread_t thread;
+};
+
 static void *worker(void *arg)
 {
-	struct conv *c = arg;
+	struct worker *wk = arg;
+	struct conv *c = wk->c;
 
 	for (;;) {
 		struct slot *s;
@@ -167,7 +180,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&c->lock);
 
 		s = &c->slots[i % c->nr_slots];
-		err = unit__walk(&s->u, c->opts, c->filter, c->df, &c->units.dies[i]);
+		err = unit__walk(&s->u, c->opts, c->filter, wk->uw, &c->units.dies[i]);
 
 		pthread_mutex_lock(&c->lock);
 		s->err = err;
@@ -246,7 +259,7 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 static int walk_and_merge(struct conv *c)
 {
 	unsigned int jobs = c->opts->jobs > 1 ? c->opts->jobs : 1;
-	pthread_t *threads = NULL;
+	struct worker *workers = NULL;
 	unsigned int started = 0, t;
 	struct unit u;
 	size_t i;
@@ -254,31 +267,39 @@ static int walk_and_merge(struct conv *c)
 
 	if (jobs > c->units.nr)
 		jobs = c->units.nr ? (unsigned int)c->units.nr : 1;
+	workers = calloc(jobs, sizeof(*workers));
+	if (!workers)
+		return -ENOMEM;
+	for (t = 0; t < jobs; t++) {
+		workers[t].c = c;
+		err = unit_walker__new(c->df, c->r, c->alt, &workers[t].uw);
+		if (err)
+			goto out_free;
+	}
 	if (jobs == 1) {
 		for (i = 0; i < c->units.nr && !err; i++) {
 			double t0 = now();
 
-			err = unit__walk(&u, c->opts, c->filter, c->df, &c->units.dies[i]);
+			err = unit__walk(&u, c->opts, c->filter, workers[0].uw, &c->units.dies[i]);
 			c->t_walk += now() - t0;
 			t0 = now();
 			err = merge_unit(c, &u, err);
 			c->t_merge += now() - t0;
 			unit__release(&u);
 		}
-		return err;
+		goto out_free;
 	}
 
 	c->nr_slots = 2 * jobs + 2;
 	c->slots = calloc(c->nr_slots, sizeof(*c->slots));
-	threads = calloc(jobs, sizeof(*threads));
-	if (!c->slots || !threads) {
-		free(threads);
-		return -ENOMEM;
+	if (!c->slots) {
+		err = -ENOMEM;
+		goto out_free;
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	for (t = 0; t < jobs; t++) {
-		if (pthread_create(&threads[t], NULL, worker, c) != 0)
+		if (pthread_create(&workers[t].thread, NULL, worker, &workers[t]) != 0)
 			break;
 		started++;
 	}
@@ -315,7 +336,7 @@ out:
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
 	for (t = 0; t < started; t++)
-		pthread_join(threads[t], NULL);
+		pthread_join(workers[t].thread, NULL);
 	/* units walked but not merged (after an error) */
 	for (i = 0; i < c->nr_slots; i++) {
 		if (c->slots[i].done)
@@ -323,7 +344,10 @@ out:
 	}
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
-	free(threads);
+out_free:
+	for (t = 0; t < jobs; t++)
+		unit_walker__free(workers[t].uw);
+	free(workers);
 	return err;
 }
 
@@ -459,6 +483,15 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
 		return err;
 	}
+	/* the DIE readers first: they may inflate sections libdw left compressed */
+	err = die_reader__from_dwarf(dwarf_file__dwarf(c.df), &c.r, errbuf, sizeof(errbuf));
+	if (!err && dwarf_getalt(dwarf_file__dwarf(c.df)))
+		err = die_reader__from_dwarf(dwarf_getalt(dwarf_file__dwarf(c.df)), &c.alt, errbuf,
+					     sizeof(errbuf));
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
+		goto out;
+	}
 	err = dwarf_file__units(c.df, &c.units, &skipped);
 	if (err) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot read compile units: %s",
@@ -553,6 +586,8 @@ out:
 	elf_funcs__free(c.ef);
 	free(c.slots);
 	free(c.units.dies);
+	die_reader__free(c.alt);
+	die_reader__free(c.r);
 	dwarf_file__free(c.df);
 	return err;
 }

@@ -8,7 +8,13 @@
  *	cu_decls.c   functions and variables          (uses cu_types, cu_annot)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
- *	cu.c         diagnostics and sibling stepping (used by all)
+ *	cu.c         diagnostics and reading DIEs (used by all)
+ *
+ * DIEs are read with our own reader (lib/dwarf/die_reader.h), not libdw:
+ * struct cu_die is a DIE and the die_unit it was read with.  That is the
+ * unit walked, or, for a reference that leaves it (DW_FORM_ref_addr into
+ * another unit, a type unit's signature, the dwz file), another unit that
+ * cu.c loads.  libdw reads only location lists (and lists the units).
  */
 #ifndef D2B_UNIT_CU_H
 #define D2B_UNIT_CU_H
@@ -21,6 +27,7 @@
 
 #include "dwarf2btf.h"
 #include "base/hmap.h"
+#include "dwarf/die_reader.h"
 #include "unit/unit.h"
 
 struct dwarf_file;
@@ -29,52 +36,141 @@ struct dwarf_file;
 enum {
 	CU_MAX_SCOPE_DEPTH = 32,	/* lexical blocks holding local types */
 	CU_MAX_REF_HOPS = 8,		/* DW_AT_abstract_origin/specification chains */
-	CU_MAX_ABBREVS = 100000,	/* abbreviations scanned for annotations */
+	CU_MAX_INTEGRATE = 16,		/* DIEs dwarf_attr_integrate() looks at */
+	CU_MAX_FAR_KEPT = 16,		/* other units kept loaded between units */
+};
+
+/* A DIE and the die_unit it is valid with. */
+struct cu_die {
+	struct die d;
+	struct die_unit *du;
+};
+
+/* Another unit a reference led to, loaded in a die_unit of its own. */
+struct cu_far {
+	struct die_unit *du;
+	const struct die_reader *r;
+	enum die_section sec;
+	uint64_t off;		/* its header; UINT64_MAX: nothing loaded */
+};
+
+/*
+ * What a thread walks units with (unit.h): the file's readers and the
+ * scratch kept from one unit to the next.
+ */
+struct unit_walker {
+	struct dwarf_file *df;
+	const struct die_reader *r;	/* the file's */
+	const struct die_reader *alt;	/* the dwz supplementary file's, or NULL */
+	struct die_unit *du;		/* the unit walked */
+	/* DIE offset - unit offset -> type ID + 1 (0: not seen), for the unit
+	 * walked; the entries set are listed in touched, to be cleared */
+	uint32_t *ids;
+	size_t ids_cap;
+	uint32_t *touched;
+	size_t nr_touched, touched_cap;
+	struct cu_far *far;
+	size_t nr_far, far_cap;
+	size_t far_used;		/* far[0 .. far_used) hold DIEs of this walk */
 };
 
 struct cu {
 	const struct d2b_opts *opts;
 	struct dwarf_file *df;
+	struct unit_walker *uw;
 	struct unit *u;		/* the output */
 	const struct unit_func_filter *func_filter;	/* or NULL */
 	struct d2b_btf *btf;	/* u->btf */
-	Dwarf_Die cu_die;
+	struct die_unit *du;	/* uw->du: the unit walked */
+	struct cu_die root;	/* its unit DIE */
+	uint64_t unit_off;	/* its header's offset in .debug_info */
 	bool big_endian;
 	unsigned int ptr_size;	/* the unit's address size: 4 or 8 bytes */
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
-	bool corrupt;		/* libdw failed to decode a DIE */
+	bool corrupt;		/* a DIE could not be decoded */
+	char corrupt_msg[256];	/* the first such error */
+	char ref_err[256];	/* why cu__ref() last failed */
 
 	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
 	int reg_params[8];
 	int nr_reg_params;
 
-	struct hmap die_map;	/* DIE address -> type ID (or IN_PROGRESS) */
+	struct hmap far_ids;	/* DIEs of other units: cu__far_key() -> type ID */
 	uint32_t int_id;	/* "int", the array index type, made on demand */
 	int depth;
 
 	/* composites reserved but not yet defined: a worklist, so that long
 	 * pointer chains between structs never recurse deeply */
 	struct cu_pending {
-		Dwarf_Die die;
+		struct cu_die die;
 		uint32_t id;
 	} *pending;
 	size_t nr_pending, pending_cap;
 };
 
 /* Record a diagnostic in the unit (die may be NULL). */
-void cu__diag(struct cu *w, enum d2b_level level, Dwarf_Die *die, const char *fmt, ...)
+void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Mark the unit corrupt: du failed to decode a DIE (its message says why). */
+void cu__corrupt(struct cu *w, const struct die_unit *du);
 
-/* Step to die's next sibling: false at the end, and also on a decoding
- * error, which marks the unit corrupt. */
-static inline bool cu__next(struct cu *w, Dwarf_Die *die)
+/* die's first child: false if none (or on a decoding error: corrupt). */
+bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret);
+/* Step to die's next sibling: false at the end (or on an error: corrupt). */
+bool cu__next(struct cu *w, struct cu_die *die);
+
+/* die's own attribute name, as dwarf_attr(): false if absent. */
+bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret);
+/*
+ * As dwarf_attr_integrate(): die's attribute, else that of the DIE its
+ * DW_AT_abstract_origin or DW_AT_specification leads to, and so on.
+ * *owner: the DIE that has it (its references are read with it).
+ */
+bool cu__attr_integrate(struct cu *w, const struct cu_die *die, unsigned int name,
+			struct die_attr *ret, struct cu_die *owner);
+/*
+ * The DIE that reference a, an attribute of owner, points at (as
+ * dwarf_formref_die()): false if a is no reference or leads nowhere
+ * (w->ref_err says why), and then *ret is left as it was.  ret may be
+ * owner.
+ */
+bool cu__ref(struct cu *w, const struct cu_die *owner, const struct die_attr *a,
+	     struct cu_die *ret);
+/* The DIE that owner's attribute name (a reference) points at. */
+bool cu__ref_attr(struct cu *w, const struct cu_die *owner, unsigned int name,
+		  struct cu_die *ret);
+/* a's string (as dwarf_formstring()), or NULL. */
+const char *cu__str(struct cu *w, const struct die_attr *a);
+/* As dwarf_diename(): DW_AT_name, integrated; NULL if none. */
+const char *cu__name(struct cu *w, const struct cu_die *die);
+/* A flag of die's own (as dwarf_formflag() of dwarf_attr()). */
+bool cu__flag(struct cu *w, const struct cu_die *die, unsigned int name);
+/* A constant's value, as dwarf_formudata() gives it: false if a is no constant. */
+bool cu__udata(const struct die_attr *a, uint64_t *ret);
+/* die's own constant attribute name. */
+bool cu__attr_udata(struct cu *w, const struct cu_die *die, unsigned int name, uint64_t *ret);
+/*
+ * Is a, an attribute of owner, a location expression as dwarf_getlocation()
+ * takes one: an exprloc, or before DWARF 4 a block?  (Not a location list.)
+ */
+bool cu__is_expr(const struct cu_die *owner, const struct die_attr *a);
+/* A ULEB128 at *p, before end: false if it runs past end. */
+bool cu__uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret);
+/* A libdw DIE for die (for location lists): false if libdw has none. */
+bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret);
+
+static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 {
-	int r = dwarf_siblingof(die, die);
-
-	if (r < 0)
-		w->corrupt = true;
-	return r == 0;
+	return die__has_attr(die->du, &die->d, name);
 }
+
+static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
+{
+	return a->du == b->du && a->d.off == b->d.off;
+}
+
+/* The key of a DIE of another unit than the one walked, in far_ids. */
+uint64_t cu__far_key(const struct cu *w, const struct cu_die *die);
 
 #endif

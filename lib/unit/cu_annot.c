@@ -34,21 +34,20 @@
 #include "dwarf/dwarf_ext.h"
 #include "unit/cu_annot.h"
 
-static const char *annot_value(Dwarf_Die *die)
+static const char *annot_value(struct cu *w, const struct cu_die *die)
 {
-	Dwarf_Attribute attr;
+	struct die_attr attr;
 
-	if (!dwarf_attr(die, DW_AT_const_value, &attr))
+	if (!cu__attr(w, die, DW_AT_const_value, &attr))
 		return NULL;
-	return dwarf_formstring(&attr);
+	return cu__str(w, &attr);
 }
 
-int cu_annot__collect(struct cu *w, Dwarf_Die *die, enum annot_kind kind,
+int cu_annot__collect(struct cu *w, const struct cu_die *die, enum annot_kind kind,
 		      const char **vals, int max)
 {
 	const char *llvm_name, *gnu_name;
-	Dwarf_Attribute attr;
-	Dwarf_Die child, ann;
+	struct cu_die child, ann, cur;
 	int n = 0, gnu = 0, hops;
 
 	if (!w->has_annotations)
@@ -67,16 +66,16 @@ int cu_annot__collect(struct cu *w, Dwarf_Die *die, enum annot_kind kind,
 		break;
 	}
 
-	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+	if (cu__child(w, die, &child)) {
 		do {
 			const char *name, *val;
 
-			if (dwarf_tag(&child) != D2B_DW_TAG_LLVM_annotation)
+			if (child.d.tag != D2B_DW_TAG_LLVM_annotation)
 				continue;
-			name = dwarf_diename(&child);
+			name = cu__name(w, &child);
 			if (!name || strcmp(name, llvm_name))
 				continue;
-			val = annot_value(&child);
+			val = annot_value(w, &child);
 			if (!val || !*val) {
 				cu__diag(w, D2B_INFO, &child, "%s annotation without a string value", name);
 				continue;
@@ -87,24 +86,27 @@ int cu_annot__collect(struct cu *w, Dwarf_Die *die, enum annot_kind kind,
 		} while (cu__next(w, &child));
 	}
 
-	if (!gnu_name || !dwarf_attr(die, D2B_DW_AT_GNU_annotation, &attr))
+	if (!gnu_name || !cu__has_attr(die, D2B_DW_AT_GNU_annotation))
 		return n;
 	/* the chain is bounded: a malformed file may make it a cycle */
-	for (hops = 0; hops < UNIT_MAX_TAGS && dwarf_formref_die(&attr, &ann); hops++) {
+	cur = *die;
+	for (hops = 0; hops < UNIT_MAX_TAGS && cu__ref_attr(w, &cur, D2B_DW_AT_GNU_annotation, &ann);
+	     hops++) {
 		const char *name, *val;
 
-		if (dwarf_tag(&ann) != D2B_DW_TAG_GNU_annotation)
+		if (ann.d.tag != D2B_DW_TAG_GNU_annotation)
 			break;
-		name = dwarf_diename(&ann);
-		val = annot_value(&ann);
+		name = cu__name(w, &ann);
+		val = annot_value(w, &ann);
 		if (name && !strcmp(name, gnu_name) && val && *val) {
 			if (n < max)
 				vals[n] = val;
 			n++;
 			gnu++;
 		}
-		if (!dwarf_attr(&ann, D2B_DW_AT_GNU_annotation, &attr))
+		if (!cu__has_attr(&ann, D2B_DW_AT_GNU_annotation))
 			break;
+		cur = ann;
 	}
 	/* GCC chains run from the last tag written to the first */
 	if (vals) {
@@ -120,21 +122,21 @@ int cu_annot__collect(struct cu *w, Dwarf_Die *die, enum annot_kind kind,
 	return n;
 }
 
-static bool has_v2_child(Dwarf_Die *die)
+static bool has_v2_child(struct cu *w, const struct cu_die *die)
 {
-	Dwarf_Die child;
+	struct cu_die child;
 
-	if (!dwarf_haschildren(die) || dwarf_child(die, &child) != 0)
+	if (!cu__child(w, die, &child))
 		return false;
 	do {
 		const char *name;
 
-		if (dwarf_tag(&child) != D2B_DW_TAG_LLVM_annotation)
+		if (child.d.tag != D2B_DW_TAG_LLVM_annotation)
 			continue;
-		name = dwarf_diename(&child);
+		name = cu__name(w, &child);
 		if (name && !strcmp(name, "btf:type_tag"))
 			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu__next(w, &child));
 	return false;
 }
 
@@ -143,23 +145,23 @@ static bool has_v2_child(Dwarf_Die *die)
  * children and their children finds a btf:type_tag without walking
  * function bodies; a type declared inside a function is the rare miss.
  */
-bool cu_annot__unit_has_v2(struct cu *w, Dwarf_Die *cu_die)
+bool cu_annot__unit_has_v2(struct cu *w)
 {
-	Dwarf_Die child;
+	struct cu_die child;
 
-	(void)w;
-	if (!dwarf_haschildren(cu_die) || dwarf_child(cu_die, &child) != 0)
+	if (!cu__child(w, &w->root, &child))
 		return false;
 	do {
-		if (dwarf_tag(&child) == DW_TAG_subprogram)
+		if (child.d.tag == DW_TAG_subprogram)
 			continue;
-		if (has_v2_child(&child))
+		if (has_v2_child(w, &child))
 			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (cu__next(w, &child));
 	return false;
 }
 
-int cu_annot__decl_tags(struct cu *w, Dwarf_Die *die, uint32_t target, int component_idx)
+int cu_annot__decl_tags(struct cu *w, const struct cu_die *die, uint32_t target,
+			int component_idx)
 {
 	const char *vals[UNIT_MAX_TAGS];
 	int i, n, err;

@@ -16,13 +16,14 @@ enum annot_kind {
 
 /* Collect die's annotation values of one kind, in source order, storing the
  * first max of them; returns how many there are (possibly more than max). */
-int cu_annot__collect(struct cu *w, Dwarf_Die *die, enum annot_kind kind,
+int cu_annot__collect(struct cu *w, const struct cu_die *die, enum annot_kind kind,
 		      const char **vals, int max);
 /* Add DECL_TAGs for die's btf_decl_tag annotations, on target/idx. */
-int cu_annot__decl_tags(struct cu *w, Dwarf_Die *die, uint32_t target, int component_idx);
+int cu_annot__decl_tags(struct cu *w, const struct cu_die *die, uint32_t target,
+			int component_idx);
 /* Wrap type in TYPE_TAGs: vals[0] ends up nearest to type. */
 int cu_annot__wrap(struct cu *w, uint32_t type, const char **vals, int n);
 /* Does the unit use the btf:type_tag form anywhere? */
-bool cu_annot__unit_has_v2(struct cu *w, Dwarf_Die *cu_die);
+bool cu_annot__unit_has_v2(struct cu *w);
 
 #endif

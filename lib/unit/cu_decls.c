@@ -23,57 +23,50 @@
 #include "base/vec.h"
 
 /* A flag of die or of the DIE it completes (DW_AT_external). */
-static bool has_flag(Dwarf_Die *die, unsigned int name)
+static bool has_flag(struct cu *w, const struct cu_die *die, unsigned int name)
 {
-	Dwarf_Attribute attr;
-	bool flag = false;
+	struct die_attr a;
 
-	if (dwarf_attr_integrate(die, name, &attr))
-		dwarf_formflag(&attr, &flag);
-	return flag;
+	return cu__attr_integrate(w, die, name, &a, NULL) &&
+	       (a.form == DW_FORM_flag || a.form == DW_FORM_flag_present) && a.u;
 }
 
 /* A declaration itself, not a definition completing one: DW_AT_declaration
  * must not be inherited through DW_AT_specification. */
-static bool is_declaration(Dwarf_Die *die)
+static bool is_declaration(struct cu *w, const struct cu_die *die)
 {
-	Dwarf_Attribute attr;
-	bool flag = false;
-
-	if (dwarf_attr(die, DW_AT_declaration, &attr))
-		dwarf_formflag(&attr, &flag);
-	return flag;
+	return cu__flag(w, die, DW_AT_declaration);
 }
 
 /* The DIE that declares what die defines (bounded: files can loop). */
-static void declaring_die(Dwarf_Die *die, Dwarf_Die *ret)
+static void declaring_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
-	Dwarf_Attribute attr;
+	struct die_attr attr;
 	int hops;
 
 	*ret = *die;
 	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (!dwarf_attr(ret, DW_AT_abstract_origin, &attr) &&
-		    !dwarf_attr(ret, DW_AT_specification, &attr))
+		if (!cu__attr(w, ret, DW_AT_abstract_origin, &attr) &&
+		    !cu__attr(w, ret, DW_AT_specification, &attr))
 			return;
-		if (!dwarf_formref_die(&attr, ret))
+		if (!cu__ref(w, ret, &attr, ret))
 			return;
 	}
 }
 
 /* All parameters named?  (FUNC requires it of every non-varargs one.) */
-static const char *unnamed_param(struct cu *w, Dwarf_Die *decl)
+static const char *unnamed_param(struct cu *w, const struct cu_die *decl)
 {
-	Dwarf_Die child;
+	struct cu_die child;
 
-	if (!dwarf_haschildren(decl) || dwarf_child(decl, &child) != 0)
+	if (!cu__child(w, decl, &child))
 		return NULL;
 	do {
 		const char *name;
 
-		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+		if (child.d.tag != DW_TAG_formal_parameter)
 			continue;
-		name = dwarf_diename(&child);
+		name = cu__name(w, &child);
 		if (!name || !*name)
 			return "unnamed parameter";
 	} while (cu__next(w, &child));
@@ -119,18 +112,26 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 	return reg;
 }
 
+/* The DIE die's DW_AT_type (integrated) points at. */
+static bool type_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
+{
+	struct cu_die owner;
+	struct die_attr a;
+
+	return cu__attr_integrate(w, die, DW_AT_type, &a, &owner) && cu__ref(w, &owner, &a, ret);
+}
+
 /* A struct passed by value (through typedefs and const): it may take
  * several registers, so register expectations do not hold after it. */
-static bool is_struct_param(Dwarf_Die *param)
+static bool is_struct_param(struct cu *w, const struct cu_die *param)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Die t = *param;
+	struct cu_die t = *param;
 	int hops;
 
 	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
+		if (!type_die(w, &t, &t))
 			return false;
-		switch (dwarf_tag(&t)) {
+		switch (t.d.tag) {
 		case DW_TAG_structure_type:
 			return true;
 		case DW_TAG_typedef:
@@ -144,14 +145,11 @@ static bool is_struct_param(Dwarf_Die *param)
 }
 
 /* The type DIE offset of a parameter, through its abstract origin. */
-static Dwarf_Off param_type(Dwarf_Die *param)
+static uint64_t param_type(struct cu *w, const struct cu_die *param)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Die t;
+	struct cu_die t;
 
-	if (!dwarf_attr_integrate(param, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
-		return 0;
-	return dwarf_dieoffset(&t);
+	return type_die(w, param, &t) ? t.d.off : 0;
 }
 
 /*
@@ -161,21 +159,21 @@ static Dwarf_Off param_type(Dwarf_Die *param)
  * from the declared ones (as pahole compares them: a clone whose remaining
  * types happen to line up passes).
  */
-static bool same_params(struct cu *w, Dwarf_Die *die, Dwarf_Die *origin)
+static bool same_params(struct cu *w, const struct cu_die *die, const struct cu_die *origin)
 {
-	Dwarf_Die a, b;
+	struct cu_die a, b;
 	bool more_a, more_b;
 
-	more_a = dwarf_haschildren(die) && dwarf_child(die, &a) == 0;
-	more_b = dwarf_haschildren(origin) && dwarf_child(origin, &b) == 0;
+	more_a = cu__child(w, die, &a);
+	more_b = cu__child(w, origin, &b);
 	for (;;) {
-		while (more_a && dwarf_tag(&a) != DW_TAG_formal_parameter)
+		while (more_a && a.d.tag != DW_TAG_formal_parameter)
 			more_a = cu__next(w, &a);
-		while (more_b && dwarf_tag(&b) != DW_TAG_formal_parameter)
+		while (more_b && b.d.tag != DW_TAG_formal_parameter)
 			more_b = cu__next(w, &b);
 		if (!more_a || !more_b)
 			return more_a == more_b;
-		if (param_type(&a) != param_type(&b))
+		if (param_type(w, &a) != param_type(w, &b))
 			return false;
 		more_a = cu__next(w, &a);
 		more_b = cu__next(w, &b);
@@ -190,28 +188,33 @@ static bool same_params(struct cu *w, Dwarf_Die *die, Dwarf_Die *origin)
  * which shifts registers legitimately); one with no location, or a constant
  * value, is optimized out.
  */
-static int record_func(struct cu *w, Dwarf_Die *die, int func, bool external)
+static int record_func(struct cu *w, const struct cu_die *die, int func, bool external)
 {
-	Dwarf_Die origin;
+	struct cu_die origin, child;
 	struct unit *u = w->u;
 	bool unexpected = false, has_struct = false;
 	uint32_t flags = external ? UNIT_FUNC_EXTERNAL : 0;
 	Dwarf_Attribute attr;
-	Dwarf_Die child;
+	Dwarf_Die param;
 	int idx = 0, err;
 
-	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+	if (cu__child(w, die, &child)) {
 		do {
-			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			if (child.d.tag != DW_TAG_formal_parameter)
 				continue;
-			if (is_struct_param(&child))
+			if (is_struct_param(w, &child))
 				has_struct = true;
 			if (idx >= w->nr_reg_params) {
 				idx++;
 				continue;
 			}
-			if (dwarf_attr(&child, DW_AT_location, &attr)) {
-				int reg = param_reg(&attr, w->reg_params[idx]);
+			/* location lists: libdw reads them */
+			if (cu__has_attr(&child, DW_AT_location)) {
+				int reg = -1;
+
+				if (cu__libdw_die(w, &child, &param) &&
+				    dwarf_attr(&param, DW_AT_location, &attr))
+					reg = param_reg(&attr, w->reg_params[idx]);
 
 				if (reg < 0)
 					flags |= UNIT_FUNC_OPTIMIZED;
@@ -225,8 +228,7 @@ static int record_func(struct cu *w, Dwarf_Die *die, int func, bool external)
 	}
 	if (unexpected && !has_struct)
 		flags |= UNIT_FUNC_UNEXPECTED_REG;
-	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin) &&
-	    !same_params(w, die, &origin))
+	if (cu__ref_attr(w, die, DW_AT_abstract_origin, &origin) && !same_params(w, die, &origin))
 		flags |= UNIT_FUNC_CLONE_CHANGED;
 	err = VEC_RESERVE(u->funcs, u->funcs_cap, u->nr_funcs, 1);
 	if (err)
@@ -237,23 +239,23 @@ static int record_func(struct cu *w, Dwarf_Die *die, int func, bool external)
 	return 0;
 }
 
-int cu_decls__subprogram(struct cu *w, Dwarf_Die *die)
+int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 {
-	Dwarf_Die decl, child;
+	struct cu_die decl, child;
 	const char *name, *why;
 	int proto, func, err, idx;
 	bool external, has_code, kernel;
 
-	if (w->opts->funcs == D2B_FUNCS_NONE || is_declaration(die))
+	if (w->opts->funcs == D2B_FUNCS_NONE || is_declaration(w, die))
 		return 0;
-	has_code = dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
+	has_code = cu__has_attr(die, DW_AT_low_pc) || cu__has_attr(die, DW_AT_ranges);
 	kernel = w->opts->funcs == D2B_FUNCS_KERNEL;
 	/* only functions with code; the kernel's policy also compares the
 	 * inline-only DIEs of a function that has an ELF symbol (a clone's) */
 	if (!has_code && (!kernel || !w->func_filter))
 		return 0;
-	declaring_die(die, &decl);
-	name = dwarf_diename(&decl);
+	declaring_die(w, die, &decl);
+	name = cu__name(w, &decl);
 	if (!name || !*name)
 		return 0;
 	if (kernel && w->func_filter && !w->func_filter->want(w->func_filter->arg, name)) {
@@ -270,7 +272,7 @@ int cu_decls__subprogram(struct cu *w, Dwarf_Die *die)
 	proto = cu_types__proto(w, &decl, true);
 	if (proto < 0)
 		return proto;
-	external = has_flag(&decl, DW_AT_external);
+	external = has_flag(w, &decl, DW_AT_external);
 	func = d2b_btf__add_func(w->btf, name,
 				 external && w->opts->funcs != D2B_FUNCS_KERNEL ?
 				 D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC, proto);
@@ -284,13 +286,13 @@ int cu_decls__subprogram(struct cu *w, Dwarf_Die *die)
 	if (w->opts->skip_decl_tags)
 		return 0;
 	err = cu_annot__decl_tags(w, &decl, func, -1);
-	if (!err && decl.addr != die->addr)
+	if (!err && !cu__same(&decl, die))
 		err = cu_annot__decl_tags(w, die, func, -1);
-	if (err < 0 || !dwarf_haschildren(&decl) || dwarf_child(&decl, &child) != 0)
+	if (err < 0 || !cu__child(w, &decl, &child))
 		return err;
 	idx = 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+		if (child.d.tag != DW_TAG_formal_parameter)
 			continue;
 		err = cu_annot__decl_tags(w, &child, func, idx++);
 		if (err < 0)
@@ -299,34 +301,39 @@ int cu_decls__subprogram(struct cu *w, Dwarf_Die *die)
 	return 0;
 }
 
-/* The static address of a variable, if its location is just that. */
-static bool variable_address(Dwarf_Die *die, uint64_t *ret)
+/*
+ * The static address of a variable, if its location is just that: one
+ * DW_OP_addr, DW_OP_addrx or DW_OP_GNU_addr_index (whose address is in
+ * the unit's .debug_addr table).
+ */
+static bool variable_address(struct cu *w, const struct cu_die *die, uint64_t *ret)
 {
-	Dwarf_Attribute attr, addr_attr;
-	Dwarf_Op *ops;
-	size_t nops;
-	Dwarf_Addr addr;
+	unsigned int size = die_unit__header(die->du)->addr_size, i;
+	const uint8_t *p, *end;
+	struct die_attr a;
+	uint64_t v = 0;
 
-	if (!dwarf_attr(die, DW_AT_location, &attr) || dwarf_getlocation(&attr, &ops, &nops) != 0 ||
-	    nops != 1)
+	if (!cu__attr(w, die, DW_AT_location, &a) || !cu__is_expr(die, &a) || !a.len)
 		return false;
-	switch (ops[0].atom) {
+	p = a.block;
+	end = p + a.len;
+	switch (*p++) {
 	case DW_OP_addr:
-		*ret = ops[0].number;
+		if ((size_t)(end - p) != size)
+			return false;
+		for (i = 0; i < size; i++)
+			v |= (uint64_t)p[w->big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
+		*ret = v;
 		return true;
 	case DW_OP_addrx:
 	case DW_OP_GNU_addr_index:
-		if (dwarf_getlocation_attr(&attr, &ops[0], &addr_attr) != 0 ||
-		    dwarf_formaddr(&addr_attr, &addr) != 0)
-			return false;
-		*ret = addr;
-		return true;
+		return cu__uleb(&p, end, &v) && p == end && die_unit__addrx(die->du, v, ret) == 0;
 	default:
 		return false;
 	}
 }
 
-int cu_decls__variable(struct cu *w, Dwarf_Die *die)
+int cu_decls__variable(struct cu *w, const struct cu_die *die)
 {
 	const char *vals[UNIT_MAX_TAGS];
 	struct unit_var *v;
@@ -335,13 +342,13 @@ int cu_decls__variable(struct cu *w, Dwarf_Die *die)
 	size_t shndx;
 	int type, name_off, n, i, err;
 
-	if (w->opts->vars == D2B_VARS_NONE || is_declaration(die))
+	if (w->opts->vars == D2B_VARS_NONE || is_declaration(w, die))
 		return 0;
-	name = dwarf_diename(die);
+	name = cu__name(w, die);
 	if (!name || !*name)
 		return 0;
-	if (!variable_address(die, &addr)) {
-		if (dwarf_hasattr(die, DW_AT_location))
+	if (!variable_address(w, die, &addr)) {
+		if (cu__has_attr(die, DW_AT_location))
 			cu__diag(w, D2B_INFO, die, "variable '%s' left out: no static address", name);
 		return 0;
 	}
@@ -367,17 +374,17 @@ int cu_decls__variable(struct cu *w, Dwarf_Die *die)
 	memset(v, 0, sizeof(*v));
 	v->name_off = name_off;
 	v->type = type;
-	v->linkage = has_flag(die, DW_AT_external) ? D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC;
+	v->linkage = has_flag(w, die, DW_AT_external) ? D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC;
 	v->shndx = shndx;
 	v->offset = off;
 	v->tags_start = w->u->nr_tag_offs;
 	if (!w->opts->skip_decl_tags) {
-		Dwarf_Die decl;
+		struct cu_die decl;
 
 		n = cu_annot__collect(w, die, ANNOT_DECL_TAG, vals, UNIT_MAX_TAGS);
 		if (n == 0) {
-			declaring_die(die, &decl);
-			if (decl.addr != die->addr)
+			declaring_die(w, die, &decl);
+			if (!cu__same(&decl, die))
 				n = cu_annot__collect(w, &decl, ANNOT_DECL_TAG, vals, UNIT_MAX_TAGS);
 		}
 		if (n > UNIT_MAX_TAGS)

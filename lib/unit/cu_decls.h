@@ -5,7 +5,7 @@
 
 #include "unit/cu.h"
 
-int cu_decls__subprogram(struct cu *w, Dwarf_Die *die);
-int cu_decls__variable(struct cu *w, Dwarf_Die *die);
+int cu_decls__subprogram(struct cu *w, const struct cu_die *die);
+int cu_decls__variable(struct cu *w, const struct cu_die *die);
 
 #endif

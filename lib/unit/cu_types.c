@@ -2,9 +2,11 @@
 /*
  * DWARF type DIEs to BTF types, for one compile unit.
  *
- * One dispatcher (cu_types__type) on dwarf_tag(), one translator per tag,
- * and a map from DIE to BTF ID, filled for every DIE it has seen, so that
- * each DIE is translated once.
+ * One dispatcher (cu_types__type) on the DIE's tag, one translator per
+ * tag, and a map from DIE to BTF ID, filled for every DIE it has seen, so
+ * that each DIE is translated once.  The map is an array indexed by the
+ * DIE's offset in its unit (struct unit_walker's, reused from unit to
+ * unit), and a hash map for the rare DIEs of other units.
  *
  * Cycles.  C type graphs are cyclic only through structs and unions
  * (struct list_head { struct list_head *next; }).  A composite's ID is
@@ -40,14 +42,40 @@
 #include "base/vec.h"
 
 enum {
-	IN_PROGRESS = UINT32_MAX,
 	MAX_DEPTH = 512,
 	MAX_DIMS = 64,
 };
 
-static uint64_t die_key(Dwarf_Die *die)
+/* The map's entries: type ID + 1; 0: not seen. */
+enum { MAP_IN_PROGRESS = UINT32_MAX };
+
+/* The map entry of die, if it is set; 0: not seen. */
+static uint32_t map_get(struct cu *w, const struct cu_die *die)
 {
-	return (uint64_t)(uintptr_t)die->addr;
+	uint64_t v;
+
+	if (die->du == w->du)
+		return w->uw->ids[die->d.off - w->unit_off];
+	return hmap__find(&w->far_ids, cu__far_key(w, die), &v) ? (uint32_t)v : 0;
+}
+
+static int map_set(struct cu *w, const struct cu_die *die, uint32_t v)
+{
+	struct unit_walker *uw = w->uw;
+	uint32_t *slot;
+	int err;
+
+	if (die->du != w->du)
+		return hmap__set(&w->far_ids, cu__far_key(w, die), v);
+	slot = &uw->ids[die->d.off - w->unit_off];
+	if (!*slot) {
+		err = VEC_RESERVE(uw->touched, uw->touched_cap, uw->nr_touched, 1);
+		if (err)
+			return err;
+		uw->touched[uw->nr_touched++] = (uint32_t)(die->d.off - w->unit_off);
+	}
+	*slot = v;
+	return 0;
 }
 
 static int int_type(struct cu *w)
@@ -67,51 +95,45 @@ static int unsigned_char(struct cu *w)
 	return d2b_btf__add_int(w->btf, "unsigned char", 1, 0);
 }
 
-/* Type DIEs have no abstract origin: plain dwarf_attr, not _integrate. */
-static bool attr_udata(Dwarf_Die *die, unsigned int name, uint64_t *ret)
+/* Type DIEs have no abstract origin: their own attributes, not integrated. */
+static bool attr_udata(struct cu *w, const struct cu_die *die, unsigned int name, uint64_t *ret)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word v;
-
-	if (!dwarf_attr(die, name, &attr) || dwarf_formudata(&attr, &v) != 0)
-		return false;
-	*ret = v;
-	return true;
+	return cu__attr_udata(w, die, name, ret);
 }
 
-static bool attr_flag(Dwarf_Die *die, unsigned int name)
+/* The DIE die's DW_AT_type (integrated) points at: 1, 0 if none, -1 (and
+ * a diagnostic) if it points nowhere. */
+static int type_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
-	Dwarf_Attribute attr;
-	bool flag = false;
+	struct cu_die owner;
+	struct die_attr a;
 
-	if (dwarf_attr(die, name, &attr))
-		dwarf_formflag(&attr, &flag);
-	return flag;
-}
-
-int cu_types__type_of(struct cu *w, Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Die type;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr))
+	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner))
 		return 0;
-	if (!dwarf_formref_die(&attr, &type)) {
-		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s",
-			      dwarf_errmsg(-1));
-		return 0;
+	if (!cu__ref(w, &owner, &a, ret)) {
+		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s", w->ref_err);
+		return -1;
 	}
+	return 1;
+}
+
+int cu_types__type_of(struct cu *w, const struct cu_die *die)
+{
+	struct cu_die type;
+
+	if (type_die(w, die, &type) <= 0)
+		return 0;
 	return cu_types__type(w, &type);
 }
 
 /* A type BTF cannot express keeps its size as an array of bytes. */
-static int byte_array(struct cu *w, Dwarf_Die *die, uint64_t size, const char *why)
+static int byte_array(struct cu *w, const struct cu_die *die, uint64_t size, const char *why)
 {
 	int uc, idx;
 
 	cu__diag(w, D2B_INFO, die, "%s '%s' (%" PRIu64 " bytes) has no BTF equivalent: %s",
-		      dwarf_tag(die) == DW_TAG_base_type ? "base type" : "type",
-		      dwarf_diename(die) ?: "(anon)", size, why);
+		      die->d.tag == DW_TAG_base_type ? "base type" : "type",
+		      cu__name(w, die) ?: "(anon)", size, why);
 	if (size == 0 || size > UINT32_MAX)
 		return 0;
 	uc = unsigned_char(w);
@@ -140,15 +162,15 @@ static const char *complex_component_name(const char *name)
 	return NULL;
 }
 
-static int base_type(struct cu *w, Dwarf_Die *die)
+static int base_type(struct cu *w, const struct cu_die *die)
 {
-	const char *name = dwarf_diename(die);
+	const char *name = cu__name(w, die);
 	uint64_t size = 0, enc = 0, bits = 0;
 	unsigned int btf_enc = 0;
 
-	attr_udata(die, DW_AT_byte_size, &size);
-	attr_udata(die, DW_AT_encoding, &enc);
-	if (!attr_udata(die, DW_AT_bit_size, &bits))
+	attr_udata(w, die, DW_AT_byte_size, &size);
+	attr_udata(w, die, DW_AT_encoding, &enc);
+	if (!attr_udata(w, die, DW_AT_bit_size, &bits))
 		bits = size * 8;
 	if (!name || !*name)
 		name = "(anon)";
@@ -239,18 +261,18 @@ static int hoisted_ref(struct cu *w, enum d2b_kind kind, const char *name, uint3
 	return id;
 }
 
-static int pointer_type(struct cu *w, Dwarf_Die *die)
+static int pointer_type(struct cu *w, const struct cu_die *die)
 {
 	const char *vals[UNIT_MAX_TAGS];
-	Dwarf_Attribute attr;
-	Dwarf_Die target_die;
-	bool has_target = dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-			  dwarf_formref_die(&attr, &target_die);
+	struct cu_die target_die, owner;
+	struct die_attr a;
+	bool has_target = cu__attr_integrate(w, die, DW_AT_type, &a, &owner) &&
+			  cu__ref(w, &owner, &a, &target_die);
 	uint64_t size;
 	int target = 0, n;
 
 	/* BTF has one pointer size (the unit's address size) for every PTR */
-	if (attr_udata(die, DW_AT_byte_size, &size) && size != w->ptr_size)
+	if (attr_udata(w, die, DW_AT_byte_size, &size) && size != w->ptr_size)
 		cu__diag(w, D2B_WARN, die, "DW_TAG_pointer_type of %" PRIu64 " bytes encoded as "
 			 "one of %u, the unit's address size", size, w->ptr_size);
 	if (has_target) {
@@ -260,7 +282,7 @@ static int pointer_type(struct cu *w, Dwarf_Die *die)
 	}
 	/* clang's form: tags under the pointer are the pointee's, unless the
 	 * unit uses the btf:type_tag form, which then says everything */
-	if (!w->opts->skip_type_tags && !w->has_v2_type_tags && dwarf_haschildren(die)) {
+	if (!w->opts->skip_type_tags && !w->has_v2_type_tags && die->d.has_children) {
 		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, UNIT_MAX_TAGS);
 		if (n > UNIT_MAX_TAGS)
 			n = UNIT_MAX_TAGS;
@@ -273,7 +295,7 @@ static int pointer_type(struct cu *w, Dwarf_Die *die)
 	return d2b_btf__add_ref(w->btf, D2B_KIND_PTR, NULL, target);
 }
 
-static int modifier_type(struct cu *w, Dwarf_Die *die, enum d2b_kind kind)
+static int modifier_type(struct cu *w, const struct cu_die *die, enum d2b_kind kind)
 {
 	int target = cu_types__type_of(w, die);
 
@@ -282,9 +304,9 @@ static int modifier_type(struct cu *w, Dwarf_Die *die, enum d2b_kind kind)
 	return hoisted_ref(w, kind, NULL, target, NULL);
 }
 
-static int typedef_type(struct cu *w, Dwarf_Die *die)
+static int typedef_type(struct cu *w, const struct cu_die *die)
 {
-	const char *name = dwarf_diename(die);
+	const char *name = cu__name(w, die);
 	int target = cu_types__type_of(w, die), id, err;
 	uint32_t core;
 
@@ -303,28 +325,27 @@ static int typedef_type(struct cu *w, Dwarf_Die *die)
 
 /* Number of elements of one DW_TAG_subrange_type: 0 for flexible and
  * variable-length arrays. */
-static uint64_t subrange_count(Dwarf_Die *sub)
+static uint64_t subrange_count(struct cu *w, const struct cu_die *sub)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word count, uupper, ulower = 0;
-	Dwarf_Sword upper;
+	struct die_attr attr;
+	uint64_t count, uupper, ulower = 0;
 	unsigned int form;
 
-	if (dwarf_attr(sub, DW_AT_count, &attr)) {
-		if (dwarf_whatform(&attr) == DW_FORM_exprloc || dwarf_formudata(&attr, &count) != 0)
+	if (cu__attr(w, sub, DW_AT_count, &attr)) {
+		if (attr.form == DW_FORM_exprloc || !cu__udata(&attr, &count))
 			return 0;
 		return count;
 	}
-	if (!dwarf_attr(sub, DW_AT_upper_bound, &attr))
+	if (!cu__attr(w, sub, DW_AT_upper_bound, &attr))
 		return 0;
-	form = dwarf_whatform(&attr);
+	form = attr.form;
 	switch (form) {
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
 		/* older gcc wrote [0] as upper bound -1 */
-		if (dwarf_formsdata(&attr, &upper) != 0 || upper < 0)
+		if (attr.s < 0)
 			return 0;
-		uupper = (Dwarf_Word)upper;
+		uupper = (uint64_t)attr.s;
 		break;
 	case DW_FORM_data1:
 	case DW_FORM_data2:
@@ -333,7 +354,7 @@ static uint64_t subrange_count(Dwarf_Die *sub)
 	case DW_FORM_udata:
 		/* dataN is unsigned here (libdw's formsdata would sign-extend
 		 * u8[256]'s bound 0xff); all ones is the old gcc [0] */
-		if (dwarf_formudata(&attr, &uupper) != 0 ||
+		if (!cu__udata(&attr, &uupper) ||
 		    (form == DW_FORM_data8 && uupper == UINT64_MAX) ||
 		    (form == DW_FORM_data4 && uupper == UINT32_MAX))
 			return 0;
@@ -341,18 +362,18 @@ static uint64_t subrange_count(Dwarf_Die *sub)
 	default:	/* a reference or an expression: a VLA */
 		return 0;
 	}
-	if (dwarf_attr(sub, DW_AT_lower_bound, &attr) && dwarf_formudata(&attr, &ulower) != 0)
+	if (cu__attr(w, sub, DW_AT_lower_bound, &attr) && !cu__udata(&attr, &ulower))
 		return 0;
 	if (uupper < ulower)
 		return 0;
 	return uupper - ulower + 1;
 }
 
-static int array_type(struct cu *w, Dwarf_Die *die)
+static int array_type(struct cu *w, const struct cu_die *die)
 {
 	uint64_t dims[MAX_DIMS];
 	int elem, idx, id, ndims = 0, i;
-	Dwarf_Die child;
+	struct cu_die child;
 
 	elem = cu_types__type_of(w, die);
 	if (elem < 0)
@@ -363,9 +384,9 @@ static int array_type(struct cu *w, Dwarf_Die *die)
 		if (elem < 0)
 			return elem;
 	}
-	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+	if (cu__child(w, die, &child)) {
 		do {
-			int tag = dwarf_tag(&child);
+			unsigned int tag = child.d.tag;
 
 			if (tag != DW_TAG_subrange_type && tag != DW_TAG_enumeration_type)
 				continue;
@@ -373,7 +394,7 @@ static int array_type(struct cu *w, Dwarf_Die *die)
 				cu__diag(w, D2B_WARN, die, "array with more than %d dimensions", MAX_DIMS);
 				break;
 			}
-			dims[ndims++] = tag == DW_TAG_subrange_type ? subrange_count(&child) : 0;
+			dims[ndims++] = tag == DW_TAG_subrange_type ? subrange_count(w, &child) : 0;
 		} while (cu__next(w, &child));
 	}
 	if (ndims == 0)
@@ -403,12 +424,12 @@ static int array_type(struct cu *w, Dwarf_Die *die)
 	return id;
 }
 
-static int composite_type(struct cu *w, Dwarf_Die *die, int tag)
+static int composite_type(struct cu *w, const struct cu_die *die, unsigned int tag)
 {
-	const char *name = dwarf_diename(die);
+	const char *name = cu__name(w, die);
 	int id, err;
 
-	if (attr_flag(die, DW_AT_declaration)) {
+	if (cu__flag(w, die, DW_AT_declaration)) {
 		if (!name || !*name) {
 			cu__diag(w, D2B_INFO, die, "anonymous declaration: void");
 			return 0;
@@ -427,37 +448,43 @@ static int composite_type(struct cu *w, Dwarf_Die *die, int tag)
 	return id;
 }
 
+/*
+ * A DW_AT_data_member_location expression that is one constant,
+ * DW_OP_plus_uconst N or DW_OP_constu N (DWARF 2's way to say N).
+ */
+static bool location_constant(const struct die_attr *a, const struct cu_die *m, uint64_t *ret)
+{
+	const uint8_t *p = a->block, *end;
+
+	if (!cu__is_expr(m, a) || a->len < 2 || (*p != DW_OP_plus_uconst && *p != DW_OP_constu))
+		return false;
+	end = p + a->len;
+	p++;
+	return cu__uleb(&p, end, ret) && p == end;
+}
+
 /* Bit offset of a member from the start of its struct, in any of the
  * encodings DWARF versions have used. */
-static int member_bit_offset(struct cu *w, Dwarf_Die *m, uint32_t type, uint64_t bit_size,
+static int member_bit_offset(struct cu *w, const struct cu_die *m, uint32_t type, uint64_t bit_size,
 			     uint64_t *ret)
 {
-	Dwarf_Attribute attr;
+	struct die_attr attr;
 	uint64_t byte_off = 0, bit_off, storage;
-	Dwarf_Op *ops;
-	size_t nops;
-	Dwarf_Word v;
 
-	if (attr_udata(m, DW_AT_data_bit_offset, ret))
+	if (attr_udata(w, m, DW_AT_data_bit_offset, ret))
 		return 0;
-	if (dwarf_attr(m, DW_AT_data_member_location, &attr)) {
-		if (dwarf_formudata(&attr, &v) == 0) {
-			byte_off = v;
-		} else if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
-			   (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
-			byte_off = ops[0].number;
-		} else {
-			cu__diag(w, D2B_INFO, m, "member location is not a constant");
-			return -ENOENT;
-		}
+	if (cu__attr(w, m, DW_AT_data_member_location, &attr) && !cu__udata(&attr, &byte_off) &&
+	    !location_constant(&attr, m, &byte_off)) {
+		cu__diag(w, D2B_INFO, m, "member location is not a constant");
+		return -ENOENT;
 	}
-	if (!bit_size || !attr_udata(m, DW_AT_bit_offset, &bit_off)) {
+	if (!bit_size || !attr_udata(w, m, DW_AT_bit_offset, &bit_off)) {
 		*ret = byte_off * 8;
 		return 0;
 	}
 	/* DWARF 2/3: DW_AT_bit_offset counts from the most significant bit
 	 * of a storage unit of DW_AT_byte_size bytes */
-	if (!attr_udata(m, DW_AT_byte_size, &storage)) {
+	if (!attr_udata(w, m, DW_AT_byte_size, &storage)) {
 		int64_t s = d2b_btf__resolve_size(w->btf, type);
 
 		storage = s > 0 ? (uint64_t)s : 0;
@@ -471,27 +498,29 @@ static int member_bit_offset(struct cu *w, Dwarf_Die *m, uint32_t type, uint64_t
 	return 0;
 }
 
-static bool is_data_member(Dwarf_Die *child)
+static bool is_data_member(struct cu *w, const struct cu_die *child)
 {
 	/* C++ static members are DW_TAG_member declarations in DWARF 4 */
-	return dwarf_tag(child) == DW_TAG_member && !attr_flag(child, DW_AT_declaration) &&
-	       !attr_flag(child, DW_AT_external);
+	return child->d.tag == DW_TAG_member && !cu__flag(w, child, DW_AT_declaration) &&
+	       !cu__flag(w, child, DW_AT_external);
 }
 
-static bool is_param(Dwarf_Die *child)
+static bool is_param(struct cu *w, const struct cu_die *child)
 {
-	return dwarf_tag(child) == DW_TAG_formal_parameter;
+	(void)w;
+	return child->d.tag == DW_TAG_formal_parameter;
 }
 
 /* Pass 1 of a composite or prototype: walk the types of the children
  * that want() picks, from first on, so that pass 2 finds them all made. */
-static int walk_child_types(struct cu *w, Dwarf_Die *first, bool (*want)(Dwarf_Die *))
+static int walk_child_types(struct cu *w, const struct cu_die *first,
+			    bool (*want)(struct cu *, const struct cu_die *))
 {
-	Dwarf_Die child = *first;
+	struct cu_die child = *first;
 	int err;
 
 	do {
-		if (!want(&child))
+		if (!want(w, &child))
 			continue;
 		err = cu_types__type_of(w, &child);
 		if (err < 0)
@@ -500,17 +529,17 @@ static int walk_child_types(struct cu *w, Dwarf_Die *first, bool (*want)(Dwarf_D
 	return 0;
 }
 
-static int define_composite(struct cu *w, Dwarf_Die *die, uint32_t id)
+static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 {
-	enum d2b_kind kind = dwarf_tag(die) == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
-	const char *name = dwarf_diename(die);
+	enum d2b_kind kind = die->d.tag == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
+	const char *name = cu__name(w, die);
 	uint64_t size = 0;
 	uint32_t end;
-	Dwarf_Die child, first;
-	bool has_children = dwarf_haschildren(die) && dwarf_child(die, &first) == 0;
+	struct cu_die child, first;
+	bool has_children = cu__child(w, die, &first);
 	int err, idx;
 
-	attr_udata(die, DW_AT_byte_size, &size);
+	attr_udata(w, die, DW_AT_byte_size, &size);
 	if (size > UINT32_MAX) {
 		cu__diag(w, D2B_WARN, die, "struct size %" PRIu64 " too large for BTF", size);
 		size = 0;
@@ -535,18 +564,18 @@ static int define_composite(struct cu *w, Dwarf_Die *die, uint32_t id)
 			uint64_t bit_size = 0, bit_off;
 			int type;
 
-			if (!is_data_member(&child))
+			if (!is_data_member(w, &child))
 				continue;
 			type = cu_types__type_of(w, &child);
 			if (type < 0)
 				return type;
-			mname = dwarf_diename(&child);
+			mname = cu__name(w, &child);
 			if (type == 0) {
 				cu__diag(w, D2B_INFO, &child, "member '%s' of void type left out",
 					      mname ?: "(anon)");
 				continue;
 			}
-			attr_udata(&child, DW_AT_bit_size, &bit_size);
+			attr_udata(w, &child, DW_AT_bit_size, &bit_size);
 			if (member_bit_offset(w, &child, type, bit_size, &bit_off) < 0 ||
 			    bit_off > UINT32_MAX || bit_size > 255 || (bit_size && bit_off > 0xffffff)) {
 				cu__diag(w, D2B_INFO, &child, "member '%s' with an unusable offset left out",
@@ -569,7 +598,7 @@ static int define_composite(struct cu *w, Dwarf_Die *die, uint32_t id)
 	child = first;
 	idx = 0;
 	do {
-		if (!is_data_member(&child))
+		if (!is_data_member(w, &child))
 			continue;
 		err = cu_annot__decl_tags(w, &child, id, idx++);
 		if (err < 0)
@@ -585,7 +614,7 @@ int cu_types__drain(struct cu *w)
 
 	/* defining one composite may reserve more: the list grows as we go */
 	for (i = 0; i < w->nr_pending; i++) {
-		Dwarf_Die die = w->pending[i].die;
+		struct cu_die die = w->pending[i].die;
 
 		err = define_composite(w, &die, w->pending[i].id);
 		if (err < 0)
@@ -601,46 +630,45 @@ int cu_types__drain(struct cu *w)
  * in a signed enum), so dataN is unsigned; is_signed only matters for a
  * full 64-bit data8, whose bits are the value either way.
  */
-static int64_t enumerator_value(Dwarf_Attribute *attr, bool is_signed)
+static int64_t enumerator_value(const struct die_attr *attr, bool is_signed)
 {
-	Dwarf_Word u = 0;
-	Dwarf_Sword s = 0;
+	uint64_t u = 0;
 
 	(void)is_signed;
-	switch (dwarf_whatform(attr)) {
+	switch (attr->form) {
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
-		dwarf_formsdata(attr, &s);
-		return s;
+		return attr->s;
 	default:
-		dwarf_formudata(attr, &u);
+		cu__udata(attr, &u);
 		return (int64_t)u;
 	}
 }
 
-static bool enum_is_signed(struct cu *w, Dwarf_Die *die)
+static bool enum_is_signed(struct cu *w, const struct cu_die *die)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Die under, child;
+	struct die_attr attr;
+	struct cu_die under, child, owner;
 	uint64_t enc;
 	int hops;
 
-	if (dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &under)) {
+	if (cu__attr_integrate(w, die, DW_AT_type, &attr, &owner) &&
+	    cu__ref(w, &owner, &attr, &under)) {
 		/* the underlying type, through typedefs and qualifiers */
-		for (hops = 0; hops < 16 && dwarf_tag(&under) != DW_TAG_base_type; hops++) {
-			if (!dwarf_attr(&under, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &under))
+		for (hops = 0; hops < 16 && under.d.tag != DW_TAG_base_type; hops++) {
+			if (!cu__ref_attr(w, &under, DW_AT_type, &under))
 				break;
 		}
-		if (attr_udata(&under, DW_AT_encoding, &enc))
+		if (attr_udata(w, &under, DW_AT_encoding, &enc))
 			return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 	}
 	/* no underlying type: signed iff some value is negative as written */
-	if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0) {
+	if (cu__child(w, die, &child)) {
 		do {
-			if (dwarf_tag(&child) != DW_TAG_enumerator ||
-			    !dwarf_attr(&child, DW_AT_const_value, &attr))
+			if (child.d.tag != DW_TAG_enumerator ||
+			    !cu__attr(w, &child, DW_AT_const_value, &attr))
 				continue;
-			if ((dwarf_whatform(&attr) == DW_FORM_sdata || dwarf_whatform(&attr) == DW_FORM_implicit_const) &&
+			if ((attr.form == DW_FORM_sdata || attr.form == DW_FORM_implicit_const) &&
 			    enumerator_value(&attr, true) < 0)
 				return true;
 		} while (cu__next(w, &child));
@@ -648,18 +676,17 @@ static bool enum_is_signed(struct cu *w, Dwarf_Die *die)
 	return false;
 }
 
-static int enum_type(struct cu *w, Dwarf_Die *die)
+static int enum_type(struct cu *w, const struct cu_die *die)
 {
-	const char *name = dwarf_diename(die);
+	const char *name = cu__name(w, die);
 	uint64_t size = 4;
 	bool is_signed = enum_is_signed(w, die), wide = false;
-	Dwarf_Die child, first;
-	bool has_children = !attr_flag(die, DW_AT_declaration) && dwarf_haschildren(die) &&
-			    dwarf_child(die, &first) == 0;
-	Dwarf_Attribute attr;
+	struct cu_die child, first;
+	bool has_children = !cu__flag(w, die, DW_AT_declaration) && cu__child(w, die, &first);
+	struct die_attr attr;
 	int id, err;
 
-	attr_udata(die, DW_AT_byte_size, &size);
+	attr_udata(w, die, DW_AT_byte_size, &size);
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		cu__diag(w, D2B_WARN, die, "enum size %" PRIu64 " not 1, 2, 4 or 8: using 4", size);
 		size = 4;
@@ -669,8 +696,8 @@ static int enum_type(struct cu *w, Dwarf_Die *die)
 		do {
 			int64_t v;
 
-			if (dwarf_tag(&child) != DW_TAG_enumerator ||
-			    !dwarf_attr(&child, DW_AT_const_value, &attr))
+			if (child.d.tag != DW_TAG_enumerator ||
+			    !cu__attr(w, &child, DW_AT_const_value, &attr))
 				continue;
 			v = enumerator_value(&attr, is_signed);
 			if (is_signed ? (v < INT32_MIN || v > INT32_MAX) : (uint64_t)v > UINT32_MAX)
@@ -688,9 +715,9 @@ static int enum_type(struct cu *w, Dwarf_Die *die)
 		const char *vname;
 		int64_t v;
 
-		if (dwarf_tag(&child) != DW_TAG_enumerator || !dwarf_attr(&child, DW_AT_const_value, &attr))
+		if (child.d.tag != DW_TAG_enumerator || !cu__attr(w, &child, DW_AT_const_value, &attr))
 			continue;
-		vname = dwarf_diename(&child);
+		vname = cu__name(w, &child);
 		v = enumerator_value(&attr, is_signed);
 		if (!wide || w->opts->no_enum64)
 			v = is_signed ? (int32_t)v : (int64_t)(uint32_t)v;
@@ -708,10 +735,10 @@ static int enum_type(struct cu *w, Dwarf_Die *die)
 	return id;
 }
 
-int cu_types__proto(struct cu *w, Dwarf_Die *die, bool names)
+int cu_types__proto(struct cu *w, const struct cu_die *die, bool names)
 {
-	Dwarf_Die child, first;
-	bool has_children = dwarf_haschildren(die) && dwarf_child(die, &first) == 0;
+	struct cu_die child, first;
+	bool has_children = cu__child(w, die, &first);
 	int ret, id, err;
 	uint32_t end;
 
@@ -729,7 +756,8 @@ int cu_types__proto(struct cu *w, Dwarf_Die *die, bool names)
 		return id;
 	child = first;
 	do {
-		int tag = dwarf_tag(&child), type;
+		unsigned int tag = child.d.tag;
+		int type;
 
 		if (tag == DW_TAG_unspecified_parameters) {
 			err = d2b_btf__add_param(w->btf, NULL, 0);
@@ -748,7 +776,7 @@ int cu_types__proto(struct cu *w, Dwarf_Die *die, bool names)
 			if (type < 0)
 				return type;
 		}
-		err = d2b_btf__add_param(w->btf, names ? dwarf_diename(&child) : NULL, type);
+		err = d2b_btf__add_param(w->btf, names ? cu__name(w, &child) : NULL, type);
 		if (err < 0)
 			return err;
 	} while (cu__next(w, &child));
@@ -757,9 +785,9 @@ int cu_types__proto(struct cu *w, Dwarf_Die *die, bool names)
 	return id;
 }
 
-static int translate(struct cu *w, Dwarf_Die *die)
+static int translate(struct cu *w, const struct cu_die *die)
 {
-	int tag = dwarf_tag(die);
+	unsigned int tag = die->d.tag;
 
 	switch (tag) {
 	case DW_TAG_base_type:
@@ -799,31 +827,31 @@ static int translate(struct cu *w, Dwarf_Die *die)
 	}
 }
 
-int cu_types__type(struct cu *w, Dwarf_Die *die)
+int cu_types__type(struct cu *w, const struct cu_die *die)
 {
 	const char *vals[UNIT_MAX_TAGS];
-	uint64_t key = die_key(die), v;
+	uint32_t v = map_get(w, die);
 	int id, n, err;
 
-	if (hmap__find(&w->die_map, key, &v)) {
-		if (v == IN_PROGRESS) {
+	if (v) {
+		if (v == MAP_IN_PROGRESS) {
 			cu__diag(w, D2B_WARN, die, "type refers to itself other than through a struct: void");
 			return 0;
 		}
-		return (int)v;
+		return (int)(v - 1);
 	}
 	if (w->depth >= MAX_DEPTH) {
 		cu__diag(w, D2B_WARN, die, "types nested deeper than %d: void", MAX_DEPTH);
 		id = 0;
 		goto out;
 	}
-	err = hmap__add(&w->die_map, key, IN_PROGRESS);
+	err = map_set(w, die, MAP_IN_PROGRESS);
 	if (err)
 		return err;
 	w->depth++;
 	id = translate(w, die);
 	if (id >= 0 && !w->opts->skip_type_tags && w->has_annotations &&
-	    (dwarf_haschildren(die) || dwarf_hasattr(die, D2B_DW_AT_GNU_annotation))) {
+	    (die->d.has_children || cu__has_attr(die, D2B_DW_AT_GNU_annotation))) {
 		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_SELF, vals, UNIT_MAX_TAGS);
 		if (n > UNIT_MAX_TAGS)
 			n = UNIT_MAX_TAGS;
@@ -834,6 +862,6 @@ int cu_types__type(struct cu *w, Dwarf_Die *die)
 	if (id < 0)
 		return id;
 out:
-	err = hmap__set(&w->die_map, key, (uint64_t)id);
+	err = map_set(w, die, (uint32_t)id + 1);
 	return err ? err : id;
 }

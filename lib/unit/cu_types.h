@@ -10,13 +10,13 @@
 /* The type dispatcher; returns a unit type ID (0 = void) or a negative
  * errno (only for resource errors: bad DWARF yields void and a
  * diagnostic). */
-int cu_types__type(struct cu *w, Dwarf_Die *die);
+int cu_types__type(struct cu *w, const struct cu_die *die);
 /* The type named by die's DW_AT_type (void if absent). */
-int cu_types__type_of(struct cu *w, Dwarf_Die *die);
+int cu_types__type_of(struct cu *w, const struct cu_die *die);
 /* Define the composites reserved so far. */
 int cu_types__drain(struct cu *w);
 /* A FUNC_PROTO from a DIE whose DW_TAG_formal_parameter children are the
  * parameters; names: keep the parameters' names. */
-int cu_types__proto(struct cu *w, Dwarf_Die *die, bool names);
+int cu_types__proto(struct cu *w, const struct cu_die *die, bool names);
 
 #endif

@@ -64,7 +64,7 @@ static const char *language_name(int lang)
 	}
 }
 
-static bool is_type_tag(int tag)
+static bool is_type_tag(unsigned int tag)
 {
 	switch (tag) {
 	case DW_TAG_base_type:
@@ -92,32 +92,22 @@ static bool is_type_tag(int tag)
  * and no DW_AT_GNU_annotation attribute means no DIE needs to be searched
  * for them (true of every gcc < 16 unit, so of most kernels).
  */
-static bool unit_has_annotations(Dwarf_Die *cu_die)
+static bool unit_has_annotations(struct cu *w)
 {
-	Dwarf_Off off = 0;
-	size_t len, n, i;
-	Dwarf_Abbrev *ab;
-	int guard;
+	return die_unit__has_abbrev_tag(w->du, D2B_DW_TAG_LLVM_annotation) ||
+	       die_unit__has_abbrev_tag(w->du, D2B_DW_TAG_GNU_annotation) ||
+	       die_unit__has_abbrev_attr(w->du, D2B_DW_AT_GNU_annotation);
+}
 
-	for (guard = 0; guard < CU_MAX_ABBREVS; guard++) {
-		ab = dwarf_getabbrev(cu_die, off, &len);
-		if (!ab || ab == (Dwarf_Abbrev *)-1l || len == 0)
-			return false;
-		if (dwarf_getabbrevtag(ab) == D2B_DW_TAG_LLVM_annotation ||
-		    dwarf_getabbrevtag(ab) == D2B_DW_TAG_GNU_annotation)
-			return true;
-		if (dwarf_getattrcnt(ab, &n) == 0) {
-			for (i = 0; i < n; i++) {
-				unsigned int name, form;
-
-				if (dwarf_getabbrevattr(ab, i, &name, &form, NULL) == 0 && 
-				    name == D2B_DW_AT_GNU_annotation)
-					return true;
-			}
-		}
-		off += len;
-	}
-	return true;	/* could not tell: look everywhere */
+/*
+ * A DIE could not be decoded: the unit is damaged, and what follows cannot
+ * be trusted, so the whole conversion fails.
+ */
+static int corrupt(struct cu *w)
+{
+	cu__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
+		 w->u->name ?: "(unnamed)", w->corrupt_msg);
+	return -EBADMSG;
 }
 
 /*
@@ -126,15 +116,15 @@ static bool unit_has_annotations(Dwarf_Die *cu_die)
  * pointer types only a local variable uses); variables and code there are
  * not walked.  Depth is bounded: nesting comes from the file.
  */
-static int walk_local_types(struct cu *w, Dwarf_Die *scope, int depth)
+static int walk_local_types(struct cu *w, const struct cu_die *scope, int depth)
 {
-	Dwarf_Die child;
+	struct cu_die child;
 	int err;
 
-	if (depth > CU_MAX_SCOPE_DEPTH || !dwarf_haschildren(scope) || dwarf_child(scope, &child) != 0)
+	if (depth > CU_MAX_SCOPE_DEPTH || !cu__child(w, scope, &child))
 		return 0;
 	do {
-		int tag = dwarf_tag(&child);
+		unsigned int tag = child.d.tag;
 
 		if (tag == DW_TAG_lexical_block) {
 			err = walk_local_types(w, &child, depth + 1);
@@ -188,16 +178,13 @@ static int abi_param_regs(unsigned int machine, int regs[8])
  * must be the file's (the ELF class's): one BTF has one pointer size, so a
  * unit of another size (a 32-bit unit in a 64-bit file) is left out.
  */
-static bool unit_data_model(struct cu *w, Dwarf_Die *cu_die)
+static bool unit_data_model(struct cu *w)
 {
 	unsigned int want = dwarf_file__addr_size(w->df);
-	uint8_t addr_size = 0, off_size;
-	Dwarf_Die die;
+	unsigned int addr_size = die_unit__header(w->du)->addr_size;
 
-	if (!dwarf_diecu(cu_die, &die, &addr_size, &off_size))
-		addr_size = (uint8_t)want;	/* libdw read the header before */
 	if (addr_size != want) {
-		cu__diag(w, D2B_WARN, cu_die,
+		cu__diag(w, D2B_WARN, &w->root,
 			 "compile unit left out: its addresses are %u bytes, the file's %u",
 			 addr_size, want);
 		w->u->skipped = true;
@@ -208,34 +195,38 @@ static bool unit_data_model(struct cu *w, Dwarf_Die *cu_die)
 	return true;
 }
 
-/* Walk the unit's top-level DIEs into w->u. */
-static int walk(struct cu *w, Dwarf_Die *cu_die)
+/* DW_AT_language, as dwarf_srclang() reads it: -1 if none. */
+static int unit_language(struct cu *w)
 {
-	Dwarf_Die child;
+	uint64_t lang;
+
+	return cu__attr_udata(w, &w->root, DW_AT_language, &lang) ? (int)lang : -1;
+}
+
+/* Walk the unit's top-level DIEs into w->u. */
+static int walk(struct cu *w)
+{
+	struct cu_die child;
 	int lang, err = 0;
 
-	lang = dwarf_srclang(cu_die);
+	lang = unit_language(w);
 	if (!language_converted(lang)) {
 		const char *lname = language_name(lang);
 
 		if (lname)
-			cu__diag(w, D2B_INFO, cu_die, "compile unit left out: language %s", lname);
+			cu__diag(w, D2B_INFO, &w->root, "compile unit left out: language %s", lname);
 		else
-			cu__diag(w, D2B_INFO, cu_die, "compile unit left out: language 0x%x", lang);
+			cu__diag(w, D2B_INFO, &w->root, "compile unit left out: language 0x%x", lang);
 		w->u->skipped = true;
 		return 0;
 	}
-	w->has_annotations = unit_has_annotations(cu_die);
-	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w, cu_die);
-	if (!dwarf_haschildren(cu_die))
-		return 0;
-	if (dwarf_child(cu_die, &child) != 0)
-		goto corrupt;
+	w->has_annotations = unit_has_annotations(w);
+	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w);
+	if (!cu__child(w, &w->root, &child))
+		return w->corrupt ? corrupt(w) : 0;
 	do {
-		int tag = dwarf_tag(&child);
+		unsigned int tag = child.d.tag;
 
-		if (tag == DW_TAG_invalid)
-			goto corrupt;
 		if (is_type_tag(tag))
 			err = cu_types__type(w, &child);
 		else if (tag == DW_TAG_subprogram) {
@@ -254,44 +245,126 @@ static int walk(struct cu *w, Dwarf_Die *cu_die)
 		if (err < 0)
 			return err;
 	} while (cu__next(w, &child));
-	if (w->corrupt)
-		goto corrupt;
+	return w->corrupt ? corrupt(w) : 0;
+}
+
+/*
+ * Load the unit of cu_die, and make the DIE -> type map as large as the
+ * unit (cleared: the last walk cleared what it set).
+ */
+static int load_unit(struct cu *w, Dwarf_Die *cu_die)
+{
+	struct unit_walker *uw = w->uw;
+	const struct die_unit_header *h;
+	size_t size;
+	int err;
+
+	w->unit_off = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+	err = die_unit__load(uw->du, DIE_SEC_INFO, w->unit_off);
+	if (!err)
+		err = die_unit__root(uw->du, &w->root.d);
+	if (err) {
+		cu__corrupt(w, uw->du);
+		return corrupt(w);
+	}
+	w->du = w->root.du = uw->du;
+	h = die_unit__header(uw->du);
+	size = h->next_off - h->off;
+	if (size > uw->ids_cap) {
+		uint32_t *ids = calloc(size, sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		free(uw->ids);
+		uw->ids = ids;
+		uw->ids_cap = size;
+	}
 	return 0;
-corrupt:
-	/* libdw could not decode the next DIE: the unit is damaged, and what
-	 * follows cannot be trusted, so the whole conversion fails */
-	cu__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
-		 w->u->name ?: "(unnamed)", dwarf_errmsg(-1));
-	return -EBADMSG;
+}
+
+/* Leave the walker ready for the next unit. */
+static void unload_unit(struct cu *w)
+{
+	struct unit_walker *uw = w->uw;
+	size_t i;
+
+	for (i = 0; i < uw->nr_touched; i++)
+		uw->ids[uw->touched[i]] = 0;
+	uw->nr_touched = 0;
+	/* keep a few other units loaded: the next unit may refer to them too */
+	while (uw->nr_far > CU_MAX_FAR_KEPT)
+		die_unit__free(uw->far[--uw->nr_far].du);
+	uw->far_used = 0;
 }
 
 int unit__walk(struct unit *u, const struct d2b_opts *opts,
-	       const struct unit_func_filter *filter, struct dwarf_file *df, Dwarf_Die *cu_die)
+	       const struct unit_func_filter *filter, struct unit_walker *uw, Dwarf_Die *cu_die)
 {
 	struct cu w = {
 		.opts = opts,
 		.func_filter = filter,
-		.df = df,
+		.df = uw->df,
+		.uw = uw,
 		.u = u,
-		.cu_die = *cu_die,
-		.big_endian = dwarf_file__big_endian(df),
+		.big_endian = dwarf_file__big_endian(uw->df),
 	};
 	int err;
 
 	memset(u, 0, sizeof(*u));
-	u->name = dwarf_diename(cu_die);
 	u->btf = d2b_btf__new(NULL);
 	if (!u->btf)
 		return -ENOMEM;
 	w.btf = u->btf;
-	if (!unit_data_model(&w, cu_die))
-		return 0;
-	w.nr_reg_params = abi_param_regs(dwarf_file__machine(df), w.reg_params);
-	hmap__init(&w.die_map, false);
-	err = walk(&w, cu_die);
-	hmap__release(&w.die_map);
+	hmap__init(&w.far_ids, false);
+	err = load_unit(&w, cu_die);
+	if (err)
+		goto out;
+	u->name = cu__name(&w, &w.root);
+	if (!unit_data_model(&w))
+		goto out;
+	w.nr_reg_params = abi_param_regs(dwarf_file__machine(uw->df), w.reg_params);
+	err = walk(&w);
+out:
+	unload_unit(&w);
+	hmap__release(&w.far_ids);
 	free(w.pending);
 	return err;
+}
+
+int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
+		     const struct die_reader *alt, struct unit_walker **ret)
+{
+	struct unit_walker *uw = calloc(1, sizeof(*uw));
+	int err;
+
+	*ret = NULL;
+	if (!uw)
+		return -ENOMEM;
+	uw->df = df;
+	uw->r = r;
+	uw->alt = alt;
+	err = die_unit__new(r, &uw->du);
+	if (err) {
+		free(uw);
+		return err;
+	}
+	*ret = uw;
+	return 0;
+}
+
+void unit_walker__free(struct unit_walker *uw)
+{
+	size_t i;
+
+	if (!uw)
+		return;
+	for (i = 0; i < uw->nr_far; i++)
+		die_unit__free(uw->far[i].du);
+	free(uw->far);
+	free(uw->ids);
+	free(uw->touched);
+	die_unit__free(uw->du);
+	free(uw);
 }
 
 void unit__release(struct unit *u)

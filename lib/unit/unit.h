@@ -24,6 +24,8 @@
 #include "dwarf2btf.h"
 
 struct dwarf_file;
+struct die_reader;
+struct unit_walker;
 
 enum { UNIT_MAX_TAGS = 64 };	/* annotations kept per DIE */
 
@@ -84,12 +86,22 @@ struct unit {
 };
 
 /*
- * Walk the compile unit cu_die of df into u (overwritten); filter may be NULL.  Returns 0, or a
- * negative errno: -ENOMEM, or -EBADMSG for a unit libdw cannot decode (with
- * an error diagnostic in u).  u must be released either way.
+ * What one thread walks units with: the DIE readers of df's file (r) and
+ * of its dwz supplementary file (alt, or NULL), shared by all threads, and
+ * the thread's own scratch, kept from one unit to the next.
+ */
+int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
+		     const struct die_reader *alt, struct unit_walker **ret);
+void unit_walker__free(struct unit_walker *uw);
+
+/*
+ * Walk the compile unit cu_die (one of dwarf_file__units()) into u
+ * (overwritten); filter may be NULL.  Returns 0, or a negative errno:
+ * -ENOMEM, or -EBADMSG for a unit that cannot be decoded (with an error
+ * diagnostic in u).  u must be released either way.
  */
 int unit__walk(struct unit *u, const struct d2b_opts *opts,
-	       const struct unit_func_filter *filter, struct dwarf_file *df, Dwarf_Die *cu_die);
+	       const struct unit_func_filter *filter, struct unit_walker *uw, Dwarf_Die *cu_die);
 void unit__release(struct unit *u);
 
 #endif

@@ -30,6 +30,7 @@
 #include <dwarf.h>
 
 #include "btf/btf.h"
+#include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 #include "unit/unit.h"
 #include "test.h"
@@ -497,6 +498,8 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 	struct d2b_opts opts = { 0 };
 	struct dwarf_file *df = NULL;
 	struct dwarf_units units = { 0 };
+	struct die_reader *r = NULL;
+	struct unit_walker *uw = NULL;
 	struct d2b_btf *out = NULL;
 	struct unit u = { 0 };
 	unsigned int bad = 0;
@@ -516,7 +519,13 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 		test_failed_now = 1;
 		goto out;
 	}
-	rc = unit__walk(&u, &opts, NULL, df, &units.dies[0]);
+	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &r, err, sizeof(err)) ||
+	    unit_walker__new(df, r, NULL, &uw)) {
+		printf("#   %s: no DIE reader: %s\n", obj, err);
+		test_failed_now = 1;
+		goto out;
+	}
+	rc = unit__walk(&u, &opts, NULL, uw, &units.dies[0]);
 	for (i = 0; i < u.nr_diags; i++) {
 		/* the inputs are well formed: nothing to warn about */
 		if (u.diags[i].level <= D2B_WARN) {
@@ -546,6 +555,8 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 out:
 	d2b_btf__free(out);
 	unit__release(&u);
+	unit_walker__free(uw);
+	die_reader__free(r);
 	free(units.dies);
 	dwarf_file__free(df);
 }
