@@ -16,10 +16,10 @@
 # ones (lib/base/safe_file.c), and after a last uninterrupted run none may be
 # left.
 #
-# The kill moments come from a seeded RNG (D2B_KILL_SEED, default 1) over
-# the write phase as timed by uninterrupted runs first; a failure prints the
-# seed and the run.  About 30 s on an ordinary disk.  One line per case:
-# PASS/FAIL/SKIP.
+# Each kill comes a random time (a seeded RNG: D2B_KILL_SEED, default 1)
+# after the run's temporary file appears, up to the median length of the
+# write phase of uninterrupted runs; a failure prints the seed and the run.
+# About 15 s on an ordinary disk.  One line per case: PASS/FAIL/SKIP.
 
 set -u
 
@@ -84,16 +84,16 @@ def others():
     return sorted(set(os.listdir('.')) - {target, orig, conv})
 
 def run(delay=None):
-    """convert in place; SIGKILL after delay seconds (None: let it finish).
-    Returns (exit status or None if killed, seconds to the first sight of a
-    temporary file or None, seconds it ran)."""
+    """convert in place; SIGKILL delay seconds after its own temporary file
+    appears (None: let it finish).  Returns (exit status or None if killed,
+    seconds to the first sight of a temporary file or None, seconds it ran)."""
     start = time.monotonic()
     p = subprocess.Popen([binary, target], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE)
     seen = None
     while True:
         now = time.monotonic() - start
-        if delay is not None and now >= delay:
+        if delay is not None and seen is not None and now >= seen + delay:
             p.send_signal(signal.SIGKILL)
             p.wait()
             return (None if p.returncode == -signal.SIGKILL else p.returncode), seen, now
@@ -102,31 +102,32 @@ def run(delay=None):
             if p.returncode:
                 print(f'# {binary} {target}: exit {p.returncode}: {err}')
             return p.returncode, seen, now
-        if seen is None and any(temp_re.match(n) for n in os.listdir('.')):
+        if seen is None and any(m and m.group(1) == str(p.pid)
+                                for m in map(temp_re.match, os.listdir('.'))):
             seen = now
-        time.sleep(0.0002 if delay is None else min(0.0002, max(delay - now, 0)))
+        time.sleep(0.0002)
 
 os.rename(target, orig)
 shutil.copyfile(orig, target)
-# the complete result, and the write phase's extent from uninterrupted runs
-t_temp, t_end = [], []
-for i in range(3):
+# the complete result, and the write phase's length from uninterrupted runs
+phase = []
+for i in range(5):
     rc, seen, took = run()
     if rc != 0 or seen is None:
         print(f'FAIL kill_in_place: the uninterrupted conversion failed (exit {rc})')
         sys.exit(1)
-    t_temp.append(seen)
-    t_end.append(took)
+    phase.append(took - seen)
     if i == 0:
         os.rename(target, conv)
     elif not same(target, conv):
         print('FAIL kill_in_place: two uninterrupted conversions differ')
         sys.exit(1)
     shutil.copyfile(orig, target)
-lo, hi = min(t_temp) * 0.8, max(t_end)
+phase.sort()
+hi = phase[len(phase) // 2]
 print(f'# object: {os.path.getsize(orig)} bytes, converted {os.path.getsize(conv)}; '
-      f'temporary file after {min(t_temp):.3f}-{max(t_temp):.3f} s, '
-      f'done after {min(t_end):.3f}-{max(t_end):.3f} s; kills in [{lo:.3f}, {hi:.3f}] s')
+      f'write phase (temporary file to exit) {phase[0]:.3f}-{phase[-1]:.3f} s; '
+      f'kills 0-{hi:.3f} s after the temporary file appears')
 
 rng = random.Random(seed)
 count = {'before the temporary file': 0, 'mid-write (temporary file left)': 0,
@@ -134,11 +135,11 @@ count = {'before the temporary file': 0, 'mid-write (temporary file left)': 0,
 bad = None
 for i in range(runs):
     before = set(others())
-    delay = rng.uniform(lo, hi)
+    delay = rng.uniform(0, hi)
     rc, seen, took = run(delay)
     after = set(others())
     new = after - before
-    where = f'run {i}, kill at {delay:.4f} s'
+    where = f'run {i}, kill {delay:.4f} s into the write'
     if any(not temp_re.match(n) for n in after):
         bad = f'{where}: unexpected files {sorted(n for n in after if not temp_re.match(n))}'
     elif len(new) > 1:
