@@ -332,7 +332,8 @@ bool die__has_attr(const struct die_unit *u, const struct die *d, unsigned int n
 int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, size_t n)
 {
 	const struct abbrev *a = &u->abbrevs[d->abbrev];
-	const struct abbrev_attr *at = &u->attrs[a->first];
+	/* (no attributes in the whole table: attrs is NULL) */
+	const struct abbrev_attr *at = a->nattr ? &u->attrs[a->first] : NULL;
 	const uint8_t *die = u->base + d->off, *p = d->attrs, *q;
 	uint32_t i, done = 0;	/* attributes [0, done) skipped: p is at done's */
 	size_t j, found = 0;
