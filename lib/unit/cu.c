@@ -46,24 +46,36 @@ void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, cons
 	d->msg = msg;
 }
 
-void cu__corrupt(struct cu *w, const struct die_unit *du)
+void cu__corrupt(struct cu *w, const char *why)
 {
 	if (!w->corrupt)
-		snprintf(w->corrupt_msg, sizeof(w->corrupt_msg), "%s", die_unit__errmsg(du));
+		snprintf(w->corrupt_msg, sizeof(w->corrupt_msg), "%s", why);
 	w->corrupt = true;
 }
 
 /* ---- walking ---- */
 
+/* One more step of a walk: false when there have been too many. */
+static bool step(struct cu *w)
+{
+	if (w->steps_left) {
+		w->steps_left--;
+		return true;
+	}
+	cu__corrupt(w, "DIEs met again and again: does a DW_AT_sibling point into its own "
+		    "DIE's subtree?");
+	return false;
+}
+
 bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
 	int r;
 
-	if (!die->d.has_children)
+	if (!die->d.has_children || !step(w))
 		return false;
 	r = die__child(die->du, &die->d, &ret->d);
 	if (r < 0)
-		cu__corrupt(w, die->du);
+		cu__corrupt(w, die_unit__errmsg(die->du));
 	ret->du = die->du;
 	return r > 0;
 }
@@ -71,10 +83,13 @@ bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 bool cu__next(struct cu *w, struct cu_die *die)
 {
 	struct die next;
-	int r = die__sibling(die->du, &die->d, &next);
+	int r;
 
+	if (!step(w))
+		return false;
+	r = die__sibling(die->du, &die->d, &next);
 	if (r < 0)
-		cu__corrupt(w, die->du);
+		cu__corrupt(w, die_unit__errmsg(die->du));
 	if (r <= 0)
 		return false;
 	die->d = next;
@@ -88,7 +103,7 @@ bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name, struct 
 	int r = die__attr(die->du, &die->d, name, ret);
 
 	if (r < 0)
-		cu__corrupt(w, die->du);
+		cu__corrupt(w, die_unit__errmsg(die->du));
 	return r > 0;
 }
 
@@ -279,6 +294,9 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 	}
 	f->off = off;
 	uw->far_used++;
+	/* the walk may take as many steps more in it */
+	w->steps_left += CU_STEPS_PER_BYTE *
+			 (die_unit__header(f->du)->next_off - die_unit__header(f->du)->off);
 	return f->du;
 }
 

@@ -38,6 +38,15 @@ enum {
 	CU_MAX_REF_HOPS = 8,		/* DW_AT_abstract_origin/specification chains */
 	CU_MAX_INTEGRATE = 16,		/* DIEs dwarf_attr_integrate() looks at */
 	CU_MAX_FAR_KEPT = 16,		/* other units kept loaded between units */
+	/*
+	 * Child and sibling steps a walk may take per byte of the units it
+	 * reads.  A walk meets each DIE a few times (the passes over a
+	 * struct's members, a declaration's parameters for each definition),
+	 * fewer than one per byte on the whole; a DW_AT_sibling that points
+	 * into its own DIE's subtree makes walks meet DIEs again and again,
+	 * quadratically or exponentially in the nesting, and is cut off here.
+	 */
+	CU_STEPS_PER_BYTE = 16,
 };
 
 /* A DIE and the die_unit it is valid with. */
@@ -90,6 +99,7 @@ struct cu {
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
 	bool corrupt;		/* a DIE could not be decoded */
 	char corrupt_msg[256];	/* the first such error */
+	uint64_t steps_left;	/* cu__child/cu__next steps before it is a loop */
 	char ref_err[256];	/* why cu__ref() last failed */
 
 	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
@@ -112,8 +122,8 @@ struct cu {
 /* Record a diagnostic in the unit (die may be NULL). */
 void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Mark the unit corrupt: du failed to decode a DIE (its message says why). */
-void cu__corrupt(struct cu *w, const struct die_unit *du);
+/* Mark the unit corrupt: a DIE could not be decoded, or why. */
+void cu__corrupt(struct cu *w, const char *why);
 
 /* die's first child: false if none (or on a decoding error: corrupt). */
 bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret);

@@ -264,12 +264,13 @@ static int load_unit(struct cu *w, Dwarf_Die *cu_die)
 	if (!err)
 		err = die_unit__root(uw->du, &w->root.d);
 	if (err) {
-		cu__corrupt(w, uw->du);
+		cu__corrupt(w, die_unit__errmsg(uw->du));
 		return corrupt(w);
 	}
 	w->du = w->root.du = uw->du;
 	h = die_unit__header(uw->du);
 	size = h->next_off - h->off;
+	w->steps_left = CU_STEPS_PER_BYTE * size;
 	if (size > uw->ids_cap) {
 		uint32_t *ids = calloc(size, sizeof(*ids));
 
