@@ -323,6 +323,8 @@ bool die__has_attr(const struct die_unit *u, const struct die *d, unsigned int n
 	const struct abbrev *a = &u->abbrevs[d->abbrev];
 	uint32_t i;
 
+	if (name < 128)
+		return !abbrev_lacks(a, name);
 	for (i = 0; i < a->nattr; i++)
 		if (u->attrs[a->first + i].name == name)
 			return true;
@@ -341,6 +343,8 @@ int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, s
 
 	for (j = 0; j < n; j++) {
 		want[j].form = 0;
+		if (abbrev_lacks(a, want[j].name))
+			continue;
 		for (i = 0; i < a->nattr && at[i].name != want[j].name; i++)
 			;
 		if (i == a->nattr)

@@ -63,7 +63,14 @@ struct abbrev {
 	uint16_t tag;
 	uint16_t sibling;	/* index (within the abbrev) of DW_AT_sibling */
 	bool has_children;
+	uint64_t names[2];	/* bit n set: it has attribute n (n < 128) */
 };
+
+/* Whether a's DIEs surely lack attribute name (false: they may have it). */
+static inline bool abbrev_lacks(const struct abbrev *a, unsigned int name)
+{
+	return name < 128 && !(a->names[name >> 6] >> (name & 63) & 1);
+}
 
 struct code_index {
 	uint64_t code;

@@ -35,16 +35,18 @@
  *
  * Pass 1, per unit (die_unit__load): parse the header (DWARF 2-5, 32- and
  * 64-bit DWARF, every unit type), then decode the abbreviation table into
- * flat arrays: struct abbrev (tag, children, its attribute range),
- * struct abbrev_attr (name, form, how to skip it, and its offset from the
- * DIE's first attribute byte when every attribute before it has a fixed
- * size) and a skip program of struct skip_op, in which runs of fixed-size
- * attributes are merged into one step.  An abbreviation whose attributes
- * all have fixed sizes records the total, so reading past such a DIE is one
- * addition.  Codes map to entries through a dense array when they are small
- * (producers number them 1..n), else through a sorted array searched by
- * bisection.  Last, the unit DIE's DW_AT_str_offsets_base and
- * DW_AT_addr_base are read for strx and addrx.
+ * flat arrays: struct abbrev (tag, children, its attribute range, and a
+ * bit set of its attribute names below 128, so that asking for an absent
+ * attribute, the common case, costs one test), struct abbrev_attr (name,
+ * form, how to skip it, and its offset from the DIE's first attribute byte
+ * when every attribute before it has a fixed size) and a skip program of
+ * struct skip_op, in which runs of fixed-size attributes are merged into
+ * one step.  An abbreviation whose attributes all have fixed sizes records
+ * the total, so reading past such a DIE is one addition.  Codes map to
+ * entries through a dense array when they are small (producers number them
+ * 1..n), else through a sorted array searched by bisection.  Last, the
+ * unit DIE's DW_AT_str_offsets_base and DW_AT_addr_base are read for strx
+ * and addrx.
  *
  * Pass 2, per DIE (read_die): the code, the abbreviation, and the end of
  * the attributes, found by running the skip program.  Reading a DIE checks
@@ -528,11 +530,14 @@ static int abbrev_layout(struct die_unit *u, struct abbrev *a)
 
 	a->sibling = NO_ATTR;
 	a->first_op = (uint32_t)u->nr_ops;
+	a->names[0] = a->names[1] = 0;
 	for (i = 0; i < a->nattr; i++) {
 		struct abbrev_attr *at = &u->attrs[a->first + i];
 
 		if (at->name == DW_AT_sibling && a->sibling == NO_ATTR)
 			a->sibling = (uint16_t)i;
+		if (at->name < 128)
+			a->names[at->name >> 6] |= (uint64_t)1 << (at->name & 63);
 		if (fixed && off < VAR_OFF)
 			at->fixed_off = (uint16_t)off;
 		if (at->skip == SKIP_FIXED)
