@@ -81,6 +81,9 @@ struct unit_walker {
 	struct cu_far *far;
 	size_t nr_far, far_cap;
 	size_t far_used;		/* far[0 .. far_used) hold DIEs of this walk */
+	/* children read once for several passes over them (cu_types.c) */
+	struct cu_die *kids;
+	size_t nr_kids, kids_cap;
 };
 
 struct cu {
@@ -93,6 +96,7 @@ struct cu {
 	struct die_unit *du;	/* uw->du: the unit walked */
 	struct cu_die root;	/* its unit DIE */
 	uint64_t unit_off;	/* its header's offset in .debug_info */
+	uint64_t unit_size;	/* and its size, header included */
 	bool big_endian;
 	unsigned int ptr_size;	/* the unit's address size: 4 or 8 bytes */
 	bool has_annotations;	/* the unit's abbrevs can express annotations */

@@ -101,28 +101,45 @@ static bool attr_udata(struct cu *w, const struct cu_die *die, unsigned int name
 	return cu__attr_udata(w, die, name, ret);
 }
 
-/* The DIE die's DW_AT_type (integrated) points at: 1, 0 if none, -1 (and
- * a diagnostic) if it points nowhere. */
-static int type_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
+/*
+ * The map entry of the DIE that reference a of owner points at, if it is
+ * in the unit walked and set: most references are to types met before,
+ * whose DIEs need not be read again.  0 if not known.
+ */
+static uint32_t map_get_ref(struct cu *w, const struct cu_die *owner, const struct die_attr *a)
 {
-	struct cu_die owner;
-	struct die_attr a;
+	uint64_t rel = a->u - w->unit_off;
 
-	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner))
+	if (owner->du != w->du || rel >= w->unit_size)
 		return 0;
-	if (!cu__ref(w, &owner, &a, ret)) {
-		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s", w->ref_err);
-		return -1;
+	switch (a->form) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+	case DW_FORM_ref_addr:
+		return w->uw->ids[rel];
+	default:
+		return 0;
 	}
-	return 1;
 }
 
 int cu_types__type_of(struct cu *w, const struct cu_die *die)
 {
-	struct cu_die type;
+	struct cu_die type, owner;
+	struct die_attr a;
+	uint32_t v;
 
-	if (type_die(w, die, &type) <= 0)
+	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner))
 		return 0;
+	v = map_get_ref(w, &owner, &a);
+	if (v && v != MAP_IN_PROGRESS)
+		return (int)(v - 1);
+	if (!cu__ref(w, &owner, &a, &type)) {
+		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s", w->ref_err);
+		return 0;
+	}
 	return cu_types__type(w, &type);
 }
 
@@ -511,21 +528,99 @@ static bool is_param(struct cu *w, const struct cu_die *child)
 	return child->d.tag == DW_TAG_formal_parameter;
 }
 
-/* Pass 1 of a composite or prototype: walk the types of the children
- * that want() picks, from first on, so that pass 2 finds them all made. */
-static int walk_child_types(struct cu *w, const struct cu_die *first,
-			    bool (*want)(struct cu *, const struct cu_die *))
+static bool is_param_or_varargs(struct cu *w, const struct cu_die *child)
 {
-	struct cu_die child = *first;
+	(void)w;
+	return child->d.tag == DW_TAG_formal_parameter ||
+	       child->d.tag == DW_TAG_unspecified_parameters;
+}
+
+/*
+ * The children of die that want() picks, read once for the passes over
+ * them: pushed on the walker's stack of DIEs, where they are
+ * kids[*ret_base .. nr_kids).  A stack, because walking a member's type
+ * may read another DIE's children; pop them with pop_kids().  Index it
+ * afresh after any call that may push: it may move.
+ */
+static int push_kids(struct cu *w, const struct cu_die *die,
+		     bool (*want)(struct cu *, const struct cu_die *), size_t *ret_base)
+{
+	struct unit_walker *uw = w->uw;
+	struct cu_die child;
 	int err;
 
+	*ret_base = uw->nr_kids;
+	if (!cu__child(w, die, &child))
+		return 0;
 	do {
 		if (!want(w, &child))
 			continue;
-		err = cu_types__type_of(w, &child);
+		err = VEC_RESERVE(uw->kids, uw->kids_cap, uw->nr_kids, 1);
+		if (err)
+			return err;
+		uw->kids[uw->nr_kids++] = child;
+	} while (cu__next(w, &child));
+	return 0;
+}
+
+static void pop_kids(struct cu *w, size_t base)
+{
+	w->uw->nr_kids = base;
+}
+
+/* Pass 1 of a composite or prototype: walk the types of kids [base,
+ * base + n) that want() picks, so that pass 2 finds them all made. */
+static int walk_kid_types(struct cu *w, size_t base, size_t n,
+			  bool (*want)(struct cu *, const struct cu_die *))
+{
+	struct cu_die kid;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		kid = w->uw->kids[base + i];
+		if (!want(w, &kid))
+			continue;
+		err = cu_types__type_of(w, &kid);
 		if (err < 0)
 			return err;
-	} while (cu__next(w, &child));
+	}
+	return 0;
+}
+
+/* Pass 2 of a composite: its members, from kids [base, base + n). */
+static int add_members(struct cu *w, size_t base, size_t n)
+{
+	struct cu_die m;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		const char *mname;
+		uint64_t bit_size = 0, bit_off;
+		int type;
+
+		m = w->uw->kids[base + i];
+		type = cu_types__type_of(w, &m);
+		if (type < 0)
+			return type;
+		mname = cu__name(w, &m);
+		if (type == 0) {
+			cu__diag(w, D2B_INFO, &m, "member '%s' of void type left out",
+				 mname ?: "(anon)");
+			continue;
+		}
+		attr_udata(w, &m, DW_AT_bit_size, &bit_size);
+		if (member_bit_offset(w, &m, type, bit_size, &bit_off) < 0 ||
+		    bit_off > UINT32_MAX || bit_size > 255 || (bit_size && bit_off > 0xffffff)) {
+			cu__diag(w, D2B_INFO, &m, "member '%s' with an unusable offset left out",
+				 mname ?: "(anon)");
+			continue;
+		}
+		err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
+		if (err < 0)
+			return err;
+	}
 	return 0;
 }
 
@@ -535,76 +630,47 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 	const char *name = cu__name(w, die);
 	uint64_t size = 0;
 	uint32_t end;
-	struct cu_die child, first;
-	bool has_children = cu__child(w, die, &first);
-	int err, idx;
+	struct cu_die m;
+	size_t base, n, i;
+	int err;
 
 	attr_udata(w, die, DW_AT_byte_size, &size);
 	if (size > UINT32_MAX) {
 		cu__diag(w, D2B_WARN, die, "struct size %" PRIu64 " too large for BTF", size);
 		size = 0;
 	}
+	/* the data members, read once */
+	err = push_kids(w, die, is_data_member, &base);
+	if (err < 0)
+		goto out;
+	n = w->uw->nr_kids - base;
 	/* pass 1: the members' types */
-	if (has_children) {
-		err = walk_child_types(w, &first, is_data_member);
-		if (err < 0)
-			return err;
-	}
+	err = walk_kid_types(w, base, n, is_data_member);
+	if (err < 0)
+		goto out;
 	/* pass 2: the members, contiguous after the composite */
 	end = d2b_btf__end_id(w->btf);
 	err = btf_define(w->btf, id);
 	if (!err)
 		err = d2b_btf__add_composite(w->btf, kind, name, (uint32_t)size);
+	if (err >= 0)
+		err = add_members(w, base, n);
 	if (err < 0)
-		return err;
-	if (has_children) {
-		child = first;
-		do {
-			const char *mname;
-			uint64_t bit_size = 0, bit_off;
-			int type;
-
-			if (!is_data_member(w, &child))
-				continue;
-			type = cu_types__type_of(w, &child);
-			if (type < 0)
-				return type;
-			mname = cu__name(w, &child);
-			if (type == 0) {
-				cu__diag(w, D2B_INFO, &child, "member '%s' of void type left out",
-					      mname ?: "(anon)");
-				continue;
-			}
-			attr_udata(w, &child, DW_AT_bit_size, &bit_size);
-			if (member_bit_offset(w, &child, type, bit_size, &bit_off) < 0 ||
-			    bit_off > UINT32_MAX || bit_size > 255 || (bit_size && bit_off > 0xffffff)) {
-				cu__diag(w, D2B_INFO, &child, "member '%s' with an unusable offset left out",
-					      mname ?: "(anon)");
-				continue;
-			}
-			err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
-			if (err < 0)
-				return err;
-		} while (cu__next(w, &child));
+		goto out;
+	if (d2b_btf__end_id(w->btf) != end) {
+		err = -EFAULT;	/* pass 2 must not add types */
+		goto out;
 	}
-	if (d2b_btf__end_id(w->btf) != end)
-		return -EFAULT;	/* pass 2 must not add types */
-
 	if (w->opts->skip_decl_tags)
-		return 0;
+		goto out;
 	err = cu_annot__decl_tags(w, die, id, -1);
-	if (err < 0 || !has_children)
-		return err;
-	child = first;
-	idx = 0;
-	do {
-		if (!is_data_member(w, &child))
-			continue;
-		err = cu_annot__decl_tags(w, &child, id, idx++);
-		if (err < 0)
-			return err;
-	} while (cu__next(w, &child));
-	return 0;
+	for (i = 0; i < n && err >= 0; i++) {
+		m = w->uw->kids[base + i];
+		err = cu_annot__decl_tags(w, &m, id, (int)i);
+	}
+out:
+	pop_kids(w, base);
+	return err < 0 ? err : 0;
 }
 
 int cu_types__drain(struct cu *w)
@@ -735,54 +801,62 @@ static int enum_type(struct cu *w, const struct cu_die *die)
 	return id;
 }
 
+/* Pass 2 of a prototype: its parameters, from kids [base, base + n). */
+static int add_params(struct cu *w, size_t base, size_t n, bool names)
+{
+	struct cu_die p;
+	size_t i;
+	int type, err;
+
+	for (i = 0; i < n; i++) {
+		p = w->uw->kids[base + i];
+		if (p.d.tag == DW_TAG_unspecified_parameters)
+			return d2b_btf__add_param(w->btf, NULL, 0);	/* varargs come last */
+		type = cu_types__type_of(w, &p);
+		if (type < 0)
+			return type;
+		if (type == 0) {
+			cu__diag(w, D2B_INFO, &p, "parameter of void type: using int");
+			type = int_type(w);
+			if (type < 0)
+				return type;
+		}
+		err = d2b_btf__add_param(w->btf, names ? cu__name(w, &p) : NULL, type);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int cu_types__proto(struct cu *w, const struct cu_die *die, bool names)
 {
-	struct cu_die child, first;
-	bool has_children = cu__child(w, die, &first);
+	size_t base, n;
 	int ret, id, err;
 	uint32_t end;
 
 	ret = cu_types__type_of(w, die);
 	if (ret < 0)
 		return ret;
-	if (has_children) {
-		err = walk_child_types(w, &first, is_param);
-		if (err < 0)
-			return err;
-	}
+	/* the parameters (and varargs), read once */
+	err = push_kids(w, die, is_param_or_varargs, &base);
+	if (err < 0)
+		goto out;
+	n = w->uw->nr_kids - base;
+	err = walk_kid_types(w, base, n, is_param);
+	if (err < 0)
+		goto out;
 	end = d2b_btf__end_id(w->btf);
 	id = d2b_btf__add_func_proto(w->btf, ret);
-	if (id < 0 || !has_children)
-		return id;
-	child = first;
-	do {
-		unsigned int tag = child.d.tag;
-		int type;
-
-		if (tag == DW_TAG_unspecified_parameters) {
-			err = d2b_btf__add_param(w->btf, NULL, 0);
-			if (err < 0)
-				return err;
-			break;	/* varargs come last */
-		}
-		if (tag != DW_TAG_formal_parameter)
-			continue;
-		type = cu_types__type_of(w, &child);
-		if (type < 0)
-			return type;
-		if (type == 0) {
-			cu__diag(w, D2B_INFO, &child, "parameter of void type: using int");
-			type = int_type(w);
-			if (type < 0)
-				return type;
-		}
-		err = d2b_btf__add_param(w->btf, names ? cu__name(w, &child) : NULL, type);
-		if (err < 0)
-			return err;
-	} while (cu__next(w, &child));
-	if (d2b_btf__end_id(w->btf) != end + 1)
-		return -EFAULT;
-	return id;
+	if (id < 0) {
+		err = id;
+		goto out;
+	}
+	err = add_params(w, base, n, names);
+	if (err >= 0 && d2b_btf__end_id(w->btf) != end + 1)
+		err = -EFAULT;
+out:
+	pop_kids(w, base);
+	return err < 0 ? err : id;
 }
 
 static int translate(struct cu *w, const struct cu_die *die)

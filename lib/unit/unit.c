@@ -270,6 +270,7 @@ static int load_unit(struct cu *w, Dwarf_Die *cu_die)
 	w->du = w->root.du = uw->du;
 	h = die_unit__header(uw->du);
 	size = h->next_off - h->off;
+	w->unit_size = size;
 	w->steps_left = CU_STEPS_PER_BYTE * size;
 	if (size > uw->ids_cap) {
 		uint32_t *ids = calloc(size, sizeof(*ids));
@@ -292,6 +293,7 @@ static void unload_unit(struct cu *w)
 	for (i = 0; i < uw->nr_touched; i++)
 		uw->ids[uw->touched[i]] = 0;
 	uw->nr_touched = 0;
+	uw->nr_kids = 0;
 	/* keep a few other units loaded: the next unit may refer to them too */
 	while (uw->nr_far > CU_MAX_FAR_KEPT)
 		die_unit__free(uw->far[--uw->nr_far].du);
@@ -362,6 +364,7 @@ void unit_walker__free(struct unit_walker *uw)
 	for (i = 0; i < uw->nr_far; i++)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);
+	free(uw->kids);
 	free(uw->ids);
 	free(uw->touched);
 	die_unit__free(uw->du);
