@@ -7,8 +7,9 @@
 #
 # Each target BUILD_DIR/fuzz/fuzz_T runs SECONDS (default 60; 0: only replay
 # the inputs below once) over its seeds (tests/fuzz/seeds.sh makes them in
-# BUILD_DIR/fuzz/seeds/T), its regressions (tests/fuzz/regressions/T) and
-# the corpus it grows in BUILD_DIR/fuzz/corpus/T.  One line per target:
+# BUILD_DIR/fuzz/seeds/T), its regressions (tests/fuzz/regressions/T, less
+# those listed in known-failures) and the corpus it grows in
+# BUILD_DIR/fuzz/corpus/T.  One line per target:
 # PASS with executions, executions per second and coverage, or FAIL with
 # the input that crashed (BUILD_DIR/fuzz/crash-T-*, to be checked in under
 # tests/fuzz/regressions/T/) and the end of the log (BUILD_DIR/fuzz/T.log).
@@ -39,9 +40,16 @@ fi
 nfail=0
 for t in "${targets[@]}"; do
 	bin=$BUILD/fuzz/fuzz_$t log=$BUILD/fuzz/$t.log corpus=$BUILD/fuzz/corpus/$t
-	dirs=("$corpus" "$BUILD/fuzz/seeds/$t")
-	[ -d "$SRC/tests/fuzz/regressions/$t" ] && dirs+=("$SRC/tests/fuzz/regressions/$t")
-	mkdir -p "$corpus" "$BUILD/fuzz/seeds/$t"
+	# the regressions, less the known failures (they would stop the run)
+	regs=$BUILD/fuzz/regressions/$t
+	rm -rf "$regs"
+	mkdir -p "$corpus" "$BUILD/fuzz/seeds/$t" "$regs"
+	for f in "$SRC/tests/fuzz/regressions/$t"/*; do
+		[ -f "$f" ] || continue
+		grep -q "^$t/${f##*/} " "$SRC/tests/fuzz/regressions/known-failures" ||
+			cp "$f" "$regs/"
+	done
+	dirs=("$corpus" "$BUILD/fuzz/seeds/$t" "$regs")
 	if [ "$SECS" = 0 ]; then
 		how=(-runs=0)
 	else
