@@ -84,6 +84,7 @@ struct conv {
 	pthread_cond_t cond;
 
 	char bad_btf[512];		/* the first kernel rule the output breaks */
+	unsigned int nr_errors;		/* D2B_ERROR diagnostics given */
 
 	/* statistics */
 	size_t units_skipped;
@@ -102,6 +103,8 @@ static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint
 	char buf[1024];
 	va_list ap;
 
+	if (level == D2B_ERROR)
+		c->nr_errors++;
 	if (!c->opts->diag)
 		return;
 	va_start(ap, fmt);
@@ -557,8 +560,11 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 			goto out;
 	}
 	err = datasec_set__emit(c.ds, c.out, c.secs, c.nr_secs, datasec_note, &c);
-	if (err)
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot make the DATASECs: %s",
+			  strerror(-err));
 		goto out;
+	}
 	/* never hand on BTF the kernel would refuse (damaged input, or a bug) */
 	n = d2b_btf__verify(c.out, verify_report, &c);
 	t_datasec = now() - t0;
@@ -575,8 +581,12 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	*ret = c.out;
 	c.out = NULL;
 out:
+	/* every failure says why (the one contract of dwarf2btf.h) */
 	if (err == -ENOMEM)
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");
+	else if (err < 0 && !c.nr_errors)
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "conversion failed: %s",
+			  strerror(-err));
 	dedup__free(c.dd);
 	datasec_set__free(c.ds);
 	d2b_btf__free(c.out);

@@ -199,9 +199,13 @@ int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf,
 	for (i = 0; i < ds->nr && !err; i = j) {
 		for (j = i + 1; j < ds->nr && ds->vars[j].shndx == ds->vars[i].shndx; j++)
 			;
-		if (ds->vars[i].shndx < nr_secs && secs[ds->vars[i].shndx].name)
+		if (ds->vars[i].shndx < nr_secs && secs[ds->vars[i].shndx].name &&
+		    *secs[ds->vars[i].shndx].name)
 			err = emit_section(ds, btf, &secs[ds->vars[i].shndx], i, j, ents, note,
 					   note_arg);
+		else	/* a DATASEC needs a name */
+			note(note_arg, "%zu variable(s) of section [%zu] left out: the section has "
+			     "no name", j - i, ds->vars[i].shndx);
 	}
 	free(ents);
 	return err;

@@ -258,7 +258,9 @@ static const struct dscase cases[] = {
 	  false,
 	  "[9] VAR 'kept' type=1 linkage=1\n"
 	  "[10] DATASEC '.text' size=128 9@0+4\n",
-	  { NULL } },
+	  { "1 variable(s) of section [0] left out: the section has no name",
+	    "1 variable(s) of section [4] left out: the section has no name",
+	    "1 variable(s) of section [11] left out: the section has no name" } },
 	{ "unusable_section_size",
 	  { { "zero", G, T_INT, S_EMPTY, 0 },
 	    { "huge", G, T_INT, S_HUGE, 0 } },
