@@ -9,9 +9,10 @@
  *	order (a length past the end is cut; 0: the section is absent)
  *
  * Every unit of both unit sections is loaded and walked twice: with the
- * cursor, reading every attribute and following references, addrx and
- * strings; and by child and sibling links.  Invariants (a broken one
- * aborts): every failing call leaves a message, units advance, a walk ends.
+ * cursor, reading every attribute and following references; and by child
+ * and sibling links, in as many steps as the walker allows.  Invariants (a
+ * broken one aborts): every failing call leaves a message, units advance,
+ * the cursor meets at most as many DIEs as the unit has bytes.
  *
  * Seeds: the debug sections of the e2e fixtures (tests/fuzz/seeds.sh).
  */
@@ -30,7 +31,11 @@ static volatile uint64_t fuzz_die_sink;
 
 enum {
 	FUZZ_DIE_HEADER = 1 + 4 * DIE_SEC_NR,
-	FUZZ_DIE_MAX_DIES = 200000,	/* per walk: more is a runaway */
+	/* child and sibling steps per byte of a unit, as the walker allows
+	 * (CU_STEPS_PER_BYTE, lib/unit/cu.h): die__sibling() trusts a forward
+	 * DW_AT_sibling even into the DIE's own subtree, so a walk that meets
+	 * DIEs again and again is cut off by its caller */
+	FUZZ_DIE_STEPS_PER_BYTE = 16,
 };
 
 static int fuzz_die_failed(struct die_unit *u, const char *what)
@@ -81,18 +86,19 @@ static int fuzz_die_attrs(struct die_unit *u, const struct die *d)
 	return 0;
 }
 
-/* The cursor walk: every DIE in order. */
+/* The cursor walk: every DIE in order, each at least a byte further. */
 static int fuzz_die_cursor(struct die_unit *u)
 {
+	const struct die_unit_header *h = die_unit__header(u);
+	uint64_t n = 0;
 	struct die_cursor c;
 	struct die d;
-	unsigned int n = 0;
 	int e;
 
 	die_cursor__init(u, &c);
 	while ((e = die_cursor__next(u, &c, &d)) > 0) {
-		if (++n > FUZZ_DIE_MAX_DIES) {
-			fprintf(stderr, "fuzz: cursor walk does not end\n");
+		if (++n > h->next_off - h->off) {
+			fprintf(stderr, "fuzz: the cursor meets more DIEs than the unit has bytes\n");
 			return -1;
 		}
 		if (fuzz_die_attrs(u, &d))
@@ -105,23 +111,22 @@ static int fuzz_die_cursor(struct die_unit *u)
 	return e < 0 ? fuzz_die_failed(u, "die_cursor__next") : 0;
 }
 
-/* The link walk: root, then child and sibling, depth first. */
+/* The link walk: root, then child and sibling, depth first, in *steps_left
+ * steps and DIE_MAX_DEPTH levels at most (then it stops, as the walker
+ * does). */
 static int fuzz_die_links(struct die_unit *u, const struct die *d, unsigned int depth,
-			  unsigned int *n)
+			  uint64_t *steps_left)
 {
 	struct die c;
 	int e;
 
-	if (depth > DIE_MAX_DEPTH + 1) {
-		fprintf(stderr, "fuzz: DIEs nested deeper than DIE_MAX_DEPTH\n");
-		return -1;
-	}
+	if (depth > DIE_MAX_DEPTH)
+		return 0;	/* (die__child cannot know the depth: the walker bounds it) */
 	for (e = die__child(u, d, &c); e > 0; e = die__sibling(u, &c, &c)) {
-		if (++*n > FUZZ_DIE_MAX_DIES) {
-			fprintf(stderr, "fuzz: sibling walk does not end\n");
-			return -1;
-		}
-		if (fuzz_die_links(u, &c, depth + 1, n))
+		if (!*steps_left)
+			return 0;
+		--*steps_left;
+		if (fuzz_die_links(u, &c, depth + 1, steps_left))
 			return -1;
 	}
 	return e < 0 ? fuzz_die_failed(u, "die__child/die__sibling") : 0;
@@ -133,7 +138,7 @@ static int fuzz_die_units(struct die_unit *u, const struct die_reader *r, enum d
 
 	for (off = 0; off < end; off = next) {
 		const struct die_unit_header *h;
-		unsigned int n = 0;
+		uint64_t steps;
 		struct die root;
 
 		if (die_unit__load(u, sec, off) < 0)
@@ -152,7 +157,8 @@ static int fuzz_die_units(struct die_unit *u, const struct die_reader *r, enum d
 				return -1;
 			continue;
 		}
-		if (fuzz_die_links(u, &root, 0, &n))
+		steps = FUZZ_DIE_STEPS_PER_BYTE * (next - off);
+		if (fuzz_die_links(u, &root, 0, &steps))
 			return -1;
 	}
 	return 0;
