@@ -16,10 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A slot is empty when its val is HMAP_EMPTY, a value no caller may store. */
+#define HMAP_EMPTY UINT64_MAX
+
 struct hmap_entry {
 	uint64_t key;
 	uint64_t val;
-	bool used;
 };
 
 struct hmap {
@@ -38,6 +40,7 @@ struct hmap_iter {
 void hmap__init(struct hmap *m, bool force_collisions);
 void hmap__release(struct hmap *m);
 void hmap__clear(struct hmap *m);
+/* -EINVAL for val HMAP_EMPTY */
 int hmap__add(struct hmap *m, uint64_t key, uint64_t val);
 /* Start a walk over the values stored under key. */
 void hmap__iter_init(const struct hmap *m, uint64_t key, struct hmap_iter *it);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Unit tests for the foundation: hmap, strtab, the d2b_btf builder. */
 #include <errno.h>
+#include <string.h>
 
 #include "btf/btf.h"
 #include "base/hmap.h"
@@ -44,6 +45,44 @@ static void test_hmap(void)
 static void test_hmap_forced_collisions(void)
 {
 	hmap_case(true);
+}
+
+/* HMAP_EMPTY marks free slots: it cannot be stored; everything else can */
+static void test_hmap_values(void)
+{
+	struct hmap m;
+	uint64_t v;
+
+	hmap__init(&m, false);
+	CHECK_EQ(hmap__add(&m, 1, HMAP_EMPTY), -EINVAL);
+	CHECK_EQ(hmap__add(&m, 1, HMAP_EMPTY - 1), 0);
+	CHECK_EQ(hmap__add(&m, 2, 0), 0);
+	CHECK(hmap__find(&m, 1, &v));
+	CHECK_EQ(v, HMAP_EMPTY - 1);
+	CHECK(hmap__find(&m, 2, &v));
+	CHECK_EQ(v, 0);
+	CHECK(!hmap__find(&m, 3, &v));
+	hmap__clear(&m);
+	CHECK(!hmap__find(&m, 2, &v));
+	hmap__release(&m);
+}
+
+/* hash_bytes: every length's tail is hashed, and equal bytes hash equal */
+static void test_hash_bytes(void)
+{
+	const char s[] = "abcdefghijklmnopqrstuvwxyz";
+	char copy[sizeof(s)];
+	size_t n;
+
+	for (n = 1; n < sizeof(s) - 1; n++) {
+		memset(copy, 'x', sizeof(copy));
+		memcpy(copy, s, n);
+		CHECK(hash_bytes(s, n, 0) != hash_bytes(s, n + 1, 0));
+		CHECK(hash_bytes(s, n, 0) != hash_bytes(s + 1, n, 0));
+		CHECK_EQ(hash_bytes(s, n, 0), hash_bytes(copy, n, 0));
+	}
+	CHECK_EQ(hash_str("abc"), hash_bytes("abc", 3, 0));
+	CHECK(hash_bytes("abc", 3, 0) != hash_bytes("abc", 3, 1));
 }
 
 static void test_strtab(void)
@@ -257,6 +296,8 @@ int main(void)
 {
 	RUN(test_hmap);
 	RUN(test_hmap_forced_collisions);
+	RUN(test_hmap_values);
+	RUN(test_hash_bytes);
 	RUN(test_strtab);
 	RUN(test_builder_kinds);
 	RUN(test_reserve_define);
