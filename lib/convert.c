@@ -17,9 +17,11 @@
  * (unit.c leaves out one that does not); DATASEC entries of pointers are
  * sized by it.
  *
- * Threads: workers claim the next unit number, walk it into a slot of a
- * ring of 2 * jobs + 2 slots, and never run further ahead than the ring, so
- * memory stays bounded by a few units whatever the file.  Each has a
+ * Threads: jobs threads in all.  Workers (jobs - 1) claim the next unit
+ * number, walk it into a slot of a ring of 2 * jobs + 2 slots, and never
+ * run further ahead than the ring, so memory stays bounded by a few units
+ * whatever the file; this thread merges the slots in order and, when the
+ * next is not walked yet, claims and walks a unit itself rather than wait.  Each has a
  * unit_walker of its own over the file's DIE reader, which is read-only
  * once made.  libdw, which still finds the units and reads location lists,
  * reads different units concurrently; the shared lazily-built state it has
@@ -162,35 +164,44 @@ struct worker {
 	pthread_t thread;
 };
 
+/*
+ * Claim the next unit, if the ring has room for it, and walk it into its
+ * slot.  Called and returns with c->lock held; false if nothing was
+ * claimable.
+ */
+static bool walk_next(struct conv *c, struct unit_walker *uw)
+{
+	struct slot *s;
+	size_t i;
+	int err;
+
+	if (c->stop || c->next_cu >= c->units.nr || c->next_cu >= c->merged + c->nr_slots)
+		return false;
+	i = c->next_cu++;
+	pthread_mutex_unlock(&c->lock);
+
+	s = &c->slots[i % c->nr_slots];
+	err = unit__walk(&s->u, c->opts, c->filter, uw, &c->units.dies[i]);
+
+	pthread_mutex_lock(&c->lock);
+	s->err = err;
+	s->done = true;
+	pthread_cond_broadcast(&c->cond);
+	return true;
+}
+
 static void *worker(void *arg)
 {
 	struct worker *wk = arg;
 	struct conv *c = wk->c;
 
-	for (;;) {
-		struct slot *s;
-		size_t i;
-		int err;
-
-		pthread_mutex_lock(&c->lock);
-		while (!c->stop && c->next_cu < c->units.nr && c->next_cu >= c->merged + c->nr_slots)
+	pthread_mutex_lock(&c->lock);
+	while (!c->stop && c->next_cu < c->units.nr) {
+		if (!walk_next(c, wk->uw))
 			pthread_cond_wait(&c->cond, &c->lock);
-		if (c->stop || c->next_cu >= c->units.nr) {
-			pthread_mutex_unlock(&c->lock);
-			return NULL;
-		}
-		i = c->next_cu++;
-		pthread_mutex_unlock(&c->lock);
-
-		s = &c->slots[i % c->nr_slots];
-		err = unit__walk(&s->u, c->opts, c->filter, wk->uw, &c->units.dies[i]);
-
-		pthread_mutex_lock(&c->lock);
-		s->err = err;
-		s->done = true;
-		pthread_cond_broadcast(&c->cond);
-		pthread_mutex_unlock(&c->lock);
 	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
 }
 
 /* Merge one walked unit into the output, then hand its diagnostics on. */
@@ -293,6 +304,7 @@ static int walk_and_merge(struct conv *c)
 		goto out_free;
 	}
 
+	/* jobs threads in all: this one merges, and walks while it waits */
 	c->nr_slots = 2 * jobs + 2;
 	c->slots = calloc(c->nr_slots, sizeof(*c->slots));
 	if (!c->slots) {
@@ -301,24 +313,22 @@ static int walk_and_merge(struct conv *c)
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
-	for (t = 0; t < jobs; t++) {
+	for (t = 1; t < jobs; t++) {
 		if (pthread_create(&workers[t].thread, NULL, worker, &workers[t]) != 0)
 			break;
 		started++;
-	}
-	if (!started) {
-		err = -EAGAIN;
-		goto out;
 	}
 	for (i = 0; i < c->units.nr && !err; i++) {
 		struct slot *s = &c->slots[i % c->nr_slots];
 		double t0 = now();
 
 		pthread_mutex_lock(&c->lock);
-		while (!s->done)
-			pthread_cond_wait(&c->cond, &c->lock);
+		while (!s->done) {
+			if (!walk_next(c, workers[0].uw))
+				pthread_cond_wait(&c->cond, &c->lock);
+		}
 		pthread_mutex_unlock(&c->lock);
-		c->t_walk += now() - t0;	/* time spent waiting for walkers */
+		c->t_walk += now() - t0;	/* time spent walking or waiting for walkers */
 
 		t0 = now();
 		err = merge_unit(c, &s->u, s->err);
@@ -333,12 +343,11 @@ static int walk_and_merge(struct conv *c)
 		pthread_cond_broadcast(&c->cond);
 		pthread_mutex_unlock(&c->lock);
 	}
-out:
 	pthread_mutex_lock(&c->lock);
 	c->stop = true;
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
-	for (t = 0; t < started; t++)
+	for (t = 1; t <= started; t++)
 		pthread_join(workers[t].thread, NULL);
 	/* units walked but not merged (after an error) */
 	for (i = 0; i < c->nr_slots; i++) {
