@@ -64,6 +64,7 @@ struct conv {
 	struct die_reader *alt;		/* the dwz supplementary file's, or NULL */
 	struct dwarf_units units;
 	struct d2b_btf *out;
+	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	struct dedup *dd;
 	struct datasec_set *ds;
 	struct datasec_section *secs;	/* the input's sections, by index */
@@ -287,6 +288,10 @@ static int walk_and_merge(struct conv *c)
 	for (t = 0; t < jobs; t++) {
 		workers[t].c = c;
 		err = unit_walker__new(c->df, c->r, c->alt, &workers[t].uw);
+		if (!err && c->names)
+			err = unit_walker__set_names(workers[t].uw, c->names,
+						     die_reader__section(c->r, DIE_SEC_STR),
+						     die_reader__section_size(c->r, DIE_SEC_STR));
 		if (err)
 			goto out_free;
 	}
@@ -542,6 +547,13 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	d2b_btf__set_endian(c.out, dwarf_file__big_endian(c.df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
 	d2b_btf__set_pointer_size(c.out, dwarf_file__addr_size(c.df));
 	dopts.append_only = c.opts->no_dedup;
+	/* units share the names of .debug_str through a string-only base (not
+	 * for split BTF, whose units' strings go over the base's) */
+	if (!base && die_reader__section(c.r, DIE_SEC_STR)) {
+		c.names = btf_new_names(die_reader__section(c.r, DIE_SEC_STR),
+					die_reader__section_size(c.r, DIE_SEC_STR));
+		dopts.names = c.names;
+	}
 	err = dedup__new(c.out, &dopts, &c.dd);
 	if (err)
 		goto out;
@@ -599,6 +611,7 @@ out:
 	dedup__free(c.dd);
 	datasec_set__free(c.ds);
 	d2b_btf__free(c.out);
+	d2b_btf__free(c.names);
 	free(c.map);
 	free(c.secs);
 	free(c.funcs);

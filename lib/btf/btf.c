@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "base/ptr_cache.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
@@ -36,6 +37,7 @@ struct d2b_btf {
 	uint32_t ptr_size;	/* bytes; 0: not recorded */
 	uint32_t define_id;	/* next add_*() defines this reserved ID */
 	uint32_t open_id;	/* type accepting members/values/params, or 0 */
+	struct ptr_cache *memo;	/* base string offsets of stable pointers, or NULL */
 };
 
 static const struct d2b_type void_type;
@@ -300,13 +302,21 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 {
 	const struct d2b_btf *b;
 	int64_t off;
+	uint32_t v;
 
 	if (!s || !*s)
 		return 0;
-	for (b = btf->base; b; b = b->base) {
+	if (btf->memo && ptr_cache__get(btf->memo, s, &v))
+		return (int)v;
+	/* with a memo, only the strings it covers are looked for in the base */
+	for (b = btf->base; b && (!btf->memo || ptr_cache__covers(btf->memo, s)); b = b->base) {
 		off = strtab__find(b->strs, s);
-		if (off > 0)
-			return (int)(b->start_str + off);
+		if (off > 0) {
+			v = b->start_str + (uint32_t)off;
+			if (btf->memo)
+				ptr_cache__put(btf->memo, s, v);
+			return (int)v;
+		}
 	}
 	off = strtab__add(btf->strs, s);
 	if (off < 0)
@@ -314,6 +324,39 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
 		return -E2BIG;
 	return (int)(btf->start_str + off);
+}
+
+struct d2b_btf *btf_new_names(const char *data, size_t len)
+{
+	struct d2b_btf *btf;
+	char *buf;
+	int err;
+
+	if (len + 2 > D2B_MAX_NAME_OFF)
+		return NULL;
+	btf = d2b_btf__new(NULL);
+	buf = malloc(len + 2);
+	if (!btf || !buf) {
+		free(buf);
+		d2b_btf__free(btf);
+		return NULL;
+	}
+	/* "" first, as in every BTF string section; a last NUL for a cut one */
+	buf[0] = '\0';
+	memcpy(buf + 1, data, len);
+	buf[len + 1] = '\0';
+	err = strtab__load(btf->strs, buf, len + 2);
+	free(buf);
+	if (err) {
+		d2b_btf__free(btf);
+		return NULL;
+	}
+	return btf;
+}
+
+void btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo)
+{
+	btf->memo = memo;
 }
 
 /* ---- types ---- */

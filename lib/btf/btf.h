@@ -108,6 +108,24 @@ struct btf_field_iter {
  * (indexed by src IDs, covering all of them; map[0] = 0), strings added to
  * dst (or found in its base).  Returns the new ID.
  */
+/*
+ * A string-only base: no types, and as strings "" then those of data (a
+ * string section such as .debug_str, len bytes), each indexed at its first
+ * occurrence, so that equal strings have one offset.  BTFs over it share
+ * its strings by offset.  NULL: no memory, or data too large for BTF
+ * string offsets.
+ */
+struct d2b_btf *btf_new_names(const char *data, size_t len);
+/*
+ * d2b_btf__add_str(btf, s) remembers in memo the base string offsets of
+ * the pointers memo covers, and finds them there next time: the covered
+ * memory must not change, and memo serve BTFs over one base only.  Other
+ * strings become btf's own without a look in the base (which costs a
+ * cache miss in a large one): a string can then be both, which the dedup,
+ * the only reader of such BTFs, maps to one.
+ */
+struct ptr_cache;
+void btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
 
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);

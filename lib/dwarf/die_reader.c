@@ -266,6 +266,11 @@ size_t die_reader__section_size(const struct die_reader *r, enum die_section sec
 	return sec < DIE_SEC_NR ? r->sec[sec].size : 0;
 }
 
+const char *die_reader__section(const struct die_reader *r, enum die_section sec)
+{
+	return sec < DIE_SEC_NR ? (const char *)r->sec[sec].buf : NULL;
+}
+
 /* ---- units: the header ---- */
 
 int die_unit__new(const struct die_reader *r, struct die_unit **ret)

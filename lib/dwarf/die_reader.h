@@ -149,6 +149,8 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen);
 void die_reader__free(struct die_reader *r);
 size_t die_reader__section_size(const struct die_reader *r, enum die_section sec);
+/* The section's bytes (unchanged while r lives), or NULL if it has none. */
+const char *die_reader__section(const struct die_reader *r, enum die_section sec);
 /*
  * The unit of section sec (DIE_SEC_INFO or DIE_SEC_TYPES) that holds
  * offset off: its header's offset, for DW_FORM_ref_addr.  -ENOENT if none.

@@ -487,7 +487,8 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	m->s_end = d2b_btf__end_id(src);
 	m->n = m->s_end - m->s_start;
 	m->dst_end = d2b_btf__end_id(m->dst);
-	m->s_str_start = btf_start_str(src);
+	/* base strings are shared when src and dst are over one base */
+	m->s_str_start = d2b_btf__base(src) == d2b_btf__base(m->dst) ? btf_start_str(src) : 0;
 	m->smap_n = btf_end_str(src) - m->s_str_start;
 	if ((uint64_t)m->dst_end + m->n > UINT32_MAX / 2)
 		return -E2BIG;
@@ -1177,7 +1178,11 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	if (opts)
 		d->opts = *opts;
 	d->out = out;
-	d->work = d2b_btf__new(d2b_btf__base(out));
+	if (d->opts.names && d2b_btf__base(out)) {
+		free(d);
+		return -EINVAL;
+	}
+	d->work = d2b_btf__new(d->opts.names ? d->opts.names : d2b_btf__base(out));
 	if (!d->work) {
 		free(d);
 		return -ENOMEM;
@@ -1211,7 +1216,7 @@ static int check_unit(const struct dedup *d, const struct d2b_btf *unit)
 {
 	uint32_t id, end = d2b_btf__end_id(unit);
 
-	if (d2b_btf__base(unit) || d2b_btf__start_id(unit) != 1)
+	if (d2b_btf__base(unit) != d->opts.names || d2b_btf__start_id(unit) != 1)
 		return -EINVAL;
 	/* one pointer size for all: BTF cannot say which PTR has which */
 	if (d2b_btf__pointer_size(unit) != d2b_btf__pointer_size(d->out))

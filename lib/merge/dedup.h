@@ -6,8 +6,9 @@
  *	dedup__new(out, &opts, &d);          out: empty, or split over a base
  *	for each unit, in a fixed order:
  *		dedup__add_unit(d, unit, map);   unit: standalone BTF (IDs from 1,
- *						  own strings, no VAR/DATASEC,
- *						  out's pointer size)
+ *						  own strings or over opts.names,
+ *						  no VAR/DATASEC, out's pointer
+ *						  size)
  *	dedup__finish(d, &final_map);         FWD resolution, final merge,
  *					      string compaction
  *
@@ -28,6 +29,12 @@ struct dedup;
 struct dedup_opts {
 	bool force_collisions;	/* test switch: every hash is 0 */
 	bool append_only;	/* no merging: every unit type is appended (debugging) */
+	/*
+	 * Units over this string-only base (btf_new_names()), or NULL: the
+	 * work BTF is over it too (out must have no base), so the names units
+	 * share are never copied or looked up until dedup__finish().
+	 */
+	const struct d2b_btf *names;
 };
 
 /* Per-kind counters, for --stats */

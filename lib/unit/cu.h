@@ -84,6 +84,9 @@ struct unit_walker {
 	/* children read once for several passes over them (cu_types.c) */
 	struct cu_die *kids;
 	size_t nr_kids, kids_cap;
+	/* units' BTFs are over names, if set; memo: .debug_str pointer -> names offset */
+	const struct d2b_btf *names;
+	struct ptr_cache *memo;
 };
 
 struct cu {

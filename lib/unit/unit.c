@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ptr_cache.h"
 #include "btf/btf.h"
 #include "dwarf/dwarf_ext.h"
 #include "dwarf/dwarf_file.h"
@@ -314,9 +315,10 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	int err;
 
 	memset(u, 0, sizeof(*u));
-	u->btf = d2b_btf__new(NULL);
+	u->btf = d2b_btf__new(uw->names);
 	if (!u->btf)
 		return -ENOMEM;
+	btf_set_memo(u->btf, uw->memo);
 	w.btf = u->btf;
 	hmap__init(&w.far_ids, false);
 	err = load_unit(&w, cu_die);
@@ -355,12 +357,30 @@ int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 	return 0;
 }
 
+enum {
+	NAMES_MEMO_ORDER = 14,	/* 16384 names remembered per thread (256 KiB) */
+};
+
+int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, const char *str,
+			   size_t len)
+{
+	struct ptr_cache *memo = ptr_cache__new(str, len, NAMES_MEMO_ORDER);
+
+	if (!memo)
+		return -ENOMEM;
+	ptr_cache__free(uw->memo);
+	uw->memo = memo;
+	uw->names = names;
+	return 0;
+}
+
 void unit_walker__free(struct unit_walker *uw)
 {
 	size_t i;
 
 	if (!uw)
 		return;
+	ptr_cache__free(uw->memo);
 	for (i = 0; i < uw->nr_far; i++)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);

@@ -93,6 +93,13 @@ struct unit {
 int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 		     const struct die_reader *alt, struct unit_walker **ret);
 void unit_walker__free(struct unit_walker *uw);
+/*
+ * Walk units into BTFs over names (a string-only base, btf_new_names() of
+ * the file's .debug_str at str, len bytes), which then need not copy or
+ * hash the names they share.  -ENOMEM.
+ */
+int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, const char *str,
+			   size_t len);
 
 /*
  * Walk the compile unit cu_die (one of dwarf_file__units()) into u

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Unit tests for the foundation: hmap, strtab, the d2b_btf builder. */
+/*
+ * Unit tests for the foundation: hmap, strtab, ptr_cache, the
+ * d2b_btf builder and its string-only "names" base.
+ */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf.h"
 #include "base/hmap.h"
+#include "base/ptr_cache.h"
 #include "base/strtab.h"
 #include "test.h"
 
@@ -83,6 +88,70 @@ static void test_hash_bytes(void)
 	}
 	CHECK_EQ(hash_str("abc"), hash_bytes("abc", 3, 0));
 	CHECK(hash_bytes("abc", 3, 0) != hash_bytes("abc", 3, 1));
+}
+
+static void test_ptr_cache(void)
+{
+	static const char region[64] = "a\0bb\0ccc";
+	struct ptr_cache *c = ptr_cache__new(region, sizeof(region), 2);
+	uint32_t v;
+	int i;
+
+	REQUIRE(c);
+	CHECK(ptr_cache__covers(c, region));
+	CHECK(ptr_cache__covers(c, region + 63));
+	CHECK(!ptr_cache__covers(c, region + 64));
+	CHECK(!ptr_cache__get(c, region + 2, &v));
+	ptr_cache__put(c, region + 2, 7);
+	CHECK(ptr_cache__get(c, region + 2, &v));
+	CHECK_EQ(v, 7);
+	ptr_cache__put(c, "elsewhere", 9);	/* outside: not kept */
+	CHECK(!ptr_cache__get(c, "elsewhere", &v));
+	/* four slots: later pointers replace earlier ones, never mix them up */
+	for (i = 0; i < 64; i++)
+		ptr_cache__put(c, region + i, 100 + i);
+	for (i = 0; i < 64; i++) {
+		if (ptr_cache__get(c, region + i, &v))
+			CHECK_EQ(v, 100 + (uint32_t)i);
+	}
+	ptr_cache__free(c);
+	CHECK(!ptr_cache__new(region, 1, 40));
+}
+
+/* The names base: equal strings get their first offset; BTFs over it use
+ * its offsets, and a memo gives the same answers as the lookup */
+static void test_names_base(void)
+{
+	static const char sec[] = "int\0long\0int\0ng\0";
+	struct d2b_btf *names = btf_new_names(sec, sizeof(sec) - 1), *u1, *u2;
+	struct ptr_cache *memo = ptr_cache__new(sec, sizeof(sec) - 1, 4);
+	int a, b, c, d, e;
+
+	REQUIRE(names && memo);
+	CHECK_EQ(d2b_btf__nr_types(names), 0);
+	CHECK_STR(d2b_btf__str(names, 1), "int");
+	u1 = d2b_btf__new(names);
+	u2 = d2b_btf__new(names);
+	REQUIRE(u1 && u2);
+	btf_set_memo(u1, memo);
+	btf_set_memo(u2, memo);
+	CHECK_EQ(d2b_btf__start_id(u1), 1);
+	a = d2b_btf__add_str(u1, sec);		/* "int" at its first offset */
+	b = d2b_btf__add_str(u1, sec + 9);	/* the second "int": the same */
+	c = d2b_btf__add_str(u2, sec + 9);	/* from the memo */
+	d = d2b_btf__add_str(u2, sec + 6);	/* "ng", a string of its own */
+	e = d2b_btf__add_str(u1, "not there");	/* u1's own */
+	CHECK_EQ(a, 1);
+	CHECK_EQ(b, 1);
+	CHECK_EQ(c, 1);
+	CHECK_EQ(d, 14);
+	CHECK(e > (int)sizeof(sec));
+	CHECK_STR(d2b_btf__str(u1, (uint32_t)e), "not there");
+	CHECK_STR(d2b_btf__str(u2, (uint32_t)d), "ng");
+	d2b_btf__free(u1);
+	d2b_btf__free(u2);
+	d2b_btf__free(names);
+	ptr_cache__free(memo);
 }
 
 static void test_strtab(void)
@@ -298,6 +367,8 @@ int main(void)
 	RUN(test_hmap_forced_collisions);
 	RUN(test_hmap_values);
 	RUN(test_hash_bytes);
+	RUN(test_ptr_cache);
+	RUN(test_names_base);
 	RUN(test_strtab);
 	RUN(test_builder_kinds);
 	RUN(test_reserve_define);
