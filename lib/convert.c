@@ -29,6 +29,7 @@
  * workers start.
  */
 #include <errno.h>
+#include <gelf.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@
 #include "base/vec.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
+#include "base/pages.h"
 #include "base/strtab.h"
 
 struct slot {
@@ -65,6 +67,8 @@ struct conv {
 	struct dwarf_units units;
 	struct d2b_btf *out;
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
+	bool drop_pages;		/* give merged units' .debug_info pages back */
+	uint64_t dropped_to;		/* .debug_info given back below this offset */
 	struct dedup *dd;
 	struct datasec_set *ds;
 	struct datasec_section *secs;	/* the input's sections, by index */
@@ -271,6 +275,41 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 	return 0;
 }
 
+enum {
+	/* pages given back stay this far behind the units merged: a fault
+	 * maps a large folio of the page cache whole, pages of units already
+	 * merged included, and those must not be dropped before the folio is
+	 * behind every walker */
+	DROP_LAG = 4 << 20,
+};
+
+/*
+ * Unit i is merged, and every unit before it: give back the pages of
+ * .debug_info below it, DROP_LAG behind (pages__drop(); c->drop_pages says
+ * they are clean pages of a file mapping).  At the end (i = units.nr),
+ * all of them.
+ */
+static void drop_behind(struct conv *c, size_t i)
+{
+	const char *info = die_reader__section(c->r, DIE_SEC_INFO);
+	uint64_t end = die_reader__section_size(c->r, DIE_SEC_INFO), to;
+
+	if (!c->drop_pages)
+		return;
+	if (i < c->units.nr) {
+		Dwarf_Die *d = &c->units.dies[i];
+
+		to = dwarf_dieoffset(d) - dwarf_cuoffset(d);
+		to = to > DROP_LAG ? to - DROP_LAG : 0;
+	} else {
+		to = end;
+	}
+	if (to <= c->dropped_to || to > end)
+		return;
+	pages__drop(info + c->dropped_to, to - c->dropped_to);
+	c->dropped_to = to;
+}
+
 static int walk_and_merge(struct conv *c)
 {
 	unsigned int jobs = c->opts->jobs > 1 ? c->opts->jobs : 1;
@@ -305,6 +344,7 @@ static int walk_and_merge(struct conv *c)
 			err = merge_unit(c, &u, err);
 			c->t_merge += now() - t0;
 			unit__release(&u);
+			drop_behind(c, i + 1);
 		}
 		goto out_free;
 	}
@@ -339,6 +379,7 @@ static int walk_and_merge(struct conv *c)
 		err = merge_unit(c, &s->u, s->err);
 		c->t_merge += now() - t0;
 		unit__release(&s->u);
+		drop_behind(c, i + 1);
 
 		pthread_mutex_lock(&c->lock);
 		s->done = false;
@@ -458,6 +499,15 @@ static bool has_chained_arrays(const struct d2b_btf *btf)
 	return false;
 }
 
+/* The ELF type of the file the DWARF is read from (maybe a separate debug file) */
+static int dwarf_elf_type(struct dwarf_file *df)
+{
+	Elf *elf = dwarf_getelf(dwarf_file__dwarf(df));
+	GElf_Ehdr ehdr;
+
+	return elf && gelf_getehdr(elf, &ehdr) ? ehdr.e_type : ET_NONE;
+}
+
 /* The input's section table, for the DATASECs (*ret freed by the caller). */
 static int section_table(struct dwarf_file *df, struct datasec_section **ret, size_t *ret_nr)
 {
@@ -518,6 +568,17 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	if (skipped)
 		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
 			  "%zu type or skeleton units not walked directly", skipped);
+	/* .debug_info as libelf mapped it from the file (not relocated: not
+	 * ET_REL; not inflated: then it would be on the heap) is read once,
+	 * unit after unit, and need not stay in memory */
+	if (dwarf_elf_type(c.df) != ET_REL)
+		c.drop_pages = pages__in_file_mapping(die_reader__section(c.r, DIE_SEC_INFO),
+						      die_reader__section_size(c.r, DIE_SEC_INFO));
+	/* listing the units touched a page of each (and the kernel mapped the
+	 * page cache's large folios around them whole): none is needed yet */
+	if (c.drop_pages)
+		pages__drop(die_reader__section(c.r, DIE_SEC_INFO),
+			    die_reader__section_size(c.r, DIE_SEC_INFO));
 	/* build dwfl's section table now, before any worker thread asks */
 	dwarf_file__addr_section(c.df, 0, &shndx, &off);
 	t_open = now() - t0;

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the foundation: hmap, strtab, ptr_cache, the
+ * Unit tests for the foundation: hmap, strtab, ptr_cache, pages, the
  * d2b_btf builder and its string-only "names" base.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "btf/btf.h"
 #include "base/hmap.h"
+#include "base/pages.h"
 #include "base/ptr_cache.h"
 #include "base/strtab.h"
 #include "test.h"
@@ -116,6 +120,36 @@ static void test_ptr_cache(void)
 	}
 	ptr_cache__free(c);
 	CHECK(!ptr_cache__new(region, 1, 40));
+}
+
+/* A file mapping can give its pages back and read the same bytes again;
+ * heap memory is never called a file mapping */
+static void test_pages(void)
+{
+	char path[] = "/tmp/d2b-test-pages.XXXXXX";
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = 4 * (size_t)page, i;
+	char *buf = malloc(len), *map;
+	int fd = mkstemp(path);
+
+	REQUIRE(buf && fd >= 0);
+	for (i = 0; i < len; i++)
+		buf[i] = (char)(i * 7);
+	REQUIRE(write(fd, buf, len) == (ssize_t)len);
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	REQUIRE(map != MAP_FAILED);
+	CHECK_EQ(memcmp(map, buf, len), 0);
+	CHECK(pages__in_file_mapping(map, len));
+	CHECK(pages__in_file_mapping(map + 1, len - 2));
+	CHECK(!pages__in_file_mapping(map, len + (size_t)page));
+	CHECK(!pages__in_file_mapping(buf, len));
+	CHECK(!pages__in_file_mapping(NULL, len));
+	pages__drop(map + 1, len - 1);	/* pages 1..3 whole */
+	CHECK_EQ(memcmp(map, buf, len), 0);
+	munmap(map, len);
+	close(fd);
+	unlink(path);
+	free(buf);
 }
 
 /* The names base: equal strings get their first offset; BTFs over it use
@@ -368,6 +402,7 @@ int main(void)
 	RUN(test_hmap_values);
 	RUN(test_hash_bytes);
 	RUN(test_ptr_cache);
+	RUN(test_pages);
 	RUN(test_names_base);
 	RUN(test_strtab);
 	RUN(test_builder_kinds);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Giving back the pages of a file mapping that has been read through, so
+ * that a large input does not stay in the process's memory: the pages stay
+ * in the page cache, and are read from there again if touched again.
+ */
+#ifndef D2B_PAGES_H
+#define D2B_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Whether [p, p + len) lies inside one private mapping of a file (Linux's
+ * /proc/self/maps says), which the caller knows it never wrote to: then
+ * pages__drop() on it only forgets clean copies of the file's pages.  False
+ * for heap memory, anonymous mappings, or when it cannot be told.
+ */
+bool pages__in_file_mapping(const void *p, size_t len);
+/* Drop the whole pages inside [p, p + len) from the process (MADV_DONTNEED). */
+void pages__drop(const void *p, size_t len);
+
+#endif
