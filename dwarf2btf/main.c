@@ -49,6 +49,10 @@ static void usage(FILE *out)
 		"      --no-float       encode floating-point types as INT\n"
 		"      --no-enum64      encode 64-bit enums as ENUM (values truncated)\n"
 		"      --no-dedup       keep every compile unit's types (debugging)\n"
+		"      --kernel-names   C++ units: only names the kernel accepts (C identifiers:\n"
+		"                       'rect', not 'geo::rect'; functions and variables by\n"
+		"                       their linkage name; others anonymous or left out, -v\n"
+		"                       says which), so that the kernel loads the BTF\n"
 		"\n"
 		"Reporting:\n"
 		"  -v, --verbose        explain what was left out and why (twice: more)\n"
@@ -70,6 +74,7 @@ enum {
 	OPT_NO_FLOAT,
 	OPT_NO_ENUM64,
 	OPT_NO_DEDUP,
+	OPT_KERNEL_NAMES,
 	OPT_STATS,
 	OPT_COMPARE,
 	OPT_FLATTEN,
@@ -88,6 +93,7 @@ static const struct option long_options[] = {
 	{ "no-float", no_argument, NULL, OPT_NO_FLOAT },
 	{ "no-enum64", no_argument, NULL, OPT_NO_ENUM64 },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
+	{ "kernel-names", no_argument, NULL, OPT_KERNEL_NAMES },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "flatten-arrays", no_argument, NULL, OPT_FLATTEN },
@@ -191,6 +197,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_DEDUP:
 			opts.no_dedup = true;
+			break;
+		case OPT_KERNEL_NAMES:
+			opts.kernel_names = true;
 			break;
 		case OPT_STATS:
 			opts.stats = cli.stats = true;

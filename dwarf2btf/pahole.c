@@ -77,6 +77,7 @@ struct pahole_cli {
 	const char *detached;	/* --btf_encode_detached */
 	const char *base_path;	/* --btf_base */
 	unsigned int jobs;
+	bool no_cxx;		/* --lang_exclude=c++ */
 	struct cli cli;
 };
 
@@ -95,8 +96,8 @@ static void pahole_usage(FILE *out)
 		"                                 a leading '+' adds the default set\n"
 		"      --btf_features_strict=LIST the same, refusing unknown names\n"
 		"      --supported_btf_features   list the feature names\n"
-		"      --lang_exclude=LANGS       leave out units in these languages (only C\n"
-		"                                 units are ever converted)\n"
+		"      --lang_exclude=LANGS       leave out units in these languages (C and\n"
+		"                                 C++ units are converted; c++ leaves C++ out)\n"
 		"      --btf_gen_floats, --btf_gen_optimized, --btf_gen_all,\n"
 		"      --skip_encoding_btf_vars, --skip_encoding_btf_decl_tag,\n"
 		"      --skip_encoding_btf_type_tag, --skip_encoding_btf_enum64,\n"
@@ -166,9 +167,10 @@ static int parse_features(struct pahole_cli *p, const char *list, bool strict)
 	return 0;
 }
 
-/* Only C is converted: excluding other languages changes nothing, and
- * excluding C itself is not something this tool can do. */
-static int check_lang_exclude(const char *list)
+/* C and C++ are converted: excluding C++ (c++, c++11, ...) leaves its units
+ * out, excluding other languages changes nothing, and excluding C itself
+ * is not something this tool can do. */
+static int parse_lang_exclude(struct pahole_cli *p, const char *list)
 {
 	char *copy = strdup(list), *name, *save = NULL, *s;
 	int err = 0;
@@ -182,6 +184,8 @@ static int check_lang_exclude(const char *list)
 				prog, name);
 			err = -EINVAL;
 		}
+		if (!strncasecmp(name, "c++", 3))
+			p->no_cxx = true;
 	}
 	free(copy);
 	return err;
@@ -267,7 +271,7 @@ static int parse_option(struct pahole_cli *p, int c)
 	case P_FEATURES_STRICT:
 		return parse_features(p, optarg, c == P_FEATURES_STRICT) ?: 1;
 	case P_LANG_EXCLUDE:
-		return check_lang_exclude(optarg) ?: 1;
+		return parse_lang_exclude(p, optarg) ?: 1;
 	case P_GEN_FLOATS:
 		p->on[F_FLOAT] = true;
 		return 1;
@@ -314,6 +318,8 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->skip_decl_tags = !p->on[F_DECL_TAG];
 	o->skip_type_tags = !p->on[F_TYPE_TAG];
 	o->flatten_arrays = true;	/* pahole's form: modules must match its bases */
+	o->kernel_names = true;		/* C++ units too: the kernel loads what we write */
+	o->no_cxx = p->no_cxx;
 }
 
 static int encode(struct pahole_cli *p, const char *file)

@@ -43,6 +43,7 @@
 #include "merge/datasec.h"
 #include "merge/dedup.h"
 #include "merge/prune.h"
+#include "merge/sizeless.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
 #include "kernel/var_policy.h"
@@ -91,6 +92,7 @@ struct conv {
 	pthread_cond_t cond;
 
 	char bad_btf[512];		/* the first kernel rule the output breaks */
+	bool has_cxx;			/* some unit was C++ */
 	unsigned int nr_errors;		/* D2B_ERROR diagnostics given */
 
 	/* statistics */
@@ -146,6 +148,12 @@ static void verify_report(void *arg, uint32_t id, const char *msg)
 		snprintf(c->bad_btf, sizeof(c->bad_btf), "%s", msg);
 	else
 		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "also refused: %s", msg);
+}
+
+/* Are C++ names spelled as C++ spells them (and checked so)? */
+static bool cxx_names(const struct conv *c)
+{
+	return c->has_cxx && !c->opts->kernel_names;
 }
 
 static double now(void)
@@ -233,6 +241,7 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 		c->units_skipped++;
 		return 0;
 	}
+	c->has_cxx |= w->cxx;
 	n = d2b_btf__end_id(w->btf);
 	if (n > c->map_cap) {
 		uint32_t *m = realloc(c->map, n * sizeof(*m));
@@ -482,6 +491,35 @@ out:
 	return err;
 }
 
+/*
+ * Types of no size where the kernel needs one (C++ declarations that no
+ * unit defines): mended, or the FUNCs and prototypes that cannot be said
+ * left out (merge/sizeless.c).
+ */
+static int repair_sizeless(struct conv *c)
+{
+	struct d2b_btf *pruned;
+	uint32_t *map = NULL;
+	uint8_t *drop = NULL;
+	size_t i;
+	int err;
+
+	err = sizeless__repair(c->out, &drop, datasec_note, c);
+	if (err > 0) {
+		err = prune__funcs(c->out, drop, &pruned, &map);
+		if (!err) {
+			d2b_btf__free(c->out);
+			c->out = pruned;
+			datasec_set__remap(c->ds, map);
+			for (i = 0; i < c->nr_funcs; i++)
+				c->funcs[i].id = map[c->funcs[i].id];
+		}
+	}
+	free(map);
+	free(drop);
+	return err < 0 ? err : 0;
+}
+
 /* Does btf have an ARRAY of ARRAY (int a[5][6] the way we write it)? */
 static bool has_chained_arrays(const struct d2b_btf *btf)
 {
@@ -636,6 +674,9 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	t_finish = now() - t0;
 
 	t0 = now();
+	err = repair_sizeless(&c);
+	if (err)
+		goto out;
 	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
 		err = kernel_funcs(&c);
 		if (err)
@@ -647,8 +688,20 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 			  strerror(-err));
 		goto out;
 	}
-	/* never hand on BTF the kernel would refuse (damaged input, or a bug) */
-	n = d2b_btf__verify(c.out, verify_report, &c);
+	if (!base && !d2b_btf__nr_types(c.out)) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no type to write (the kernel refuses "
+			  "an empty BTF): %zu compile units, %zu left out%s", c.units.nr,
+			  c.units_skipped, c.units_skipped ? " (-v says why)" : "");
+		err = -ENODATA;
+		goto out;
+	}
+	/* never hand on BTF the kernel would refuse (damaged input, or a bug),
+	 * but for C++ names, which are asked for (kernel_names says otherwise) */
+	n = d2b_btf__verify(c.out, cxx_names(&c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, &c);
+	if (n == 0 && cxx_names(&c) && d2b_btf__verify(c.out, 0, NULL, NULL) > 0)
+		conv_diag(&c, D2B_WARN, NULL, UINT64_MAX, 0,
+			  "C++ names that are not identifiers: the kernel will not load "
+			  "this BTF (--kernel-names makes BTF it loads)");
 	t_datasec = now() - t0;
 	if (n != 0) {
 		err = n < 0 ? n : -EINVAL;

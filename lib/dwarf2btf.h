@@ -264,9 +264,18 @@ int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base
  * type ("type [12] STRUCT 'foo': member 'x' ends past ...").  Returns the
  * number of violations (0: the kernel should accept it), or a negative
  * errno.
+ *
+ * flags: D2B_VERIFY_CXX_NAMES relaxes one rule: where the kernel wants an
+ * identifier, a C++ name ("geo::Box<int>", any printable ASCII) passes too.
+ * That BTF is for user-space tools: the kernel refuses such names (a
+ * conversion uses it for C++ units without d2b_opts.kernel_names).
  */
+enum d2b_verify_flags {
+	D2B_VERIFY_CXX_NAMES = 1 << 0,
+};
 typedef void (*d2b_verify_fn)(void *arg, uint32_t id, const char *msg);
-int d2b_btf__verify(const struct d2b_btf *btf, d2b_verify_fn report, void *arg);
+int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn report,
+		    void *arg);
 
 /* ---------------------------------------------------------------------
  * Raw BTF in and out
@@ -369,6 +378,18 @@ struct d2b_opts {
 	bool no_float;			/* floats as INT (old kernels) */
 	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */
 	bool no_dedup;			/* keep every CU's types (debugging) */
+	/* C++ units: only names the kernel accepts (C identifiers).  Without
+	 * it, C++ names are spelled as in C++ ("geo::rect", "geo::Box<int>",
+	 * "geo::rect::area"), which tools read but the kernel refuses: such
+	 * BTF is checked with D2B_VERIFY_CXX_NAMES and a warning says so.
+	 * With it: types keep DW_AT_name when it is an identifier ("rect")
+	 * and are anonymous otherwise ("Box<int>"; a typedef becomes its
+	 * type, a declaration void); functions and variables are named by
+	 * their linkage name (the ELF symbol, "_ZNK3geo4rect4areaEv"), or
+	 * DW_AT_name, or are left out; members with other names are unnamed.
+	 * Each one changed is said as D2B_INFO. */
+	bool kernel_names;
+	bool no_cxx;			/* leave C++ units out (as other languages) */
 	bool stats;			/* report per-phase statistics as D2B_INFO */
 };
 

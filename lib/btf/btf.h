@@ -22,6 +22,10 @@ enum {
 /* Number of 32-bit words a type occupies, header included. */
 size_t btf_type_words(const struct d2b_type *t);
 
+/* A name the kernel takes where it wants an identifier ([A-Za-z_.][A-Za-z0-9_.]*,
+ * shorter than KSYM_NAME_LEN), as btf_verify.c checks it. */
+bool btf_name_is_ident(const char *s);
+
 /*
  * Kind predicates, named once here rather than re-listed where they are used.
  */

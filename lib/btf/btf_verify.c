@@ -14,6 +14,7 @@
  *     6.5+ kernels allow), the kind's fixed fields, referenced IDs inside
  *     the BTF, member and DATASEC entry layout, enum and float sizes, FUNC
  *     linkage and named parameters, DECL_TAG targets.
+ *   An empty BTF (not split) is refused too ("No type found").
  *   Pass 2, references: nothing but a DATASEC references a VAR; nothing
  *     references a DECL_TAG or a DATASEC; an ARRAY's element, a member, a
  *     return type are not of the kinds the kernel refuses there.
@@ -21,6 +22,9 @@
  *     typedefs, arrays) from each type, no loop and no more than the
  *     kernel's depth; TYPE_TAGs come before the other modifiers and
  *     typedefs of a chain.
+ * With D2B_VERIFY_CXX_NAMES, a C++ name ("geo::Box<int>": printable ASCII)
+ * is accepted wherever the kernel wants an identifier: BTF for user-space
+ * tools, which the kernel itself would refuse (see dwarf2btf.h).
  * Own types only are checked; references into a base are checked for
  * existence and kind.  Each violation is reported with the type's ID;
  * the count is returned.
@@ -40,6 +44,7 @@ enum {
 
 struct verify {
 	const struct d2b_btf *btf;
+	bool cxx_names;		/* D2B_VERIFY_CXX_NAMES */
 	d2b_verify_fn report;
 	void *arg;
 	int count;
@@ -67,7 +72,7 @@ static void bad(struct verify *v, uint32_t id, const char *fmt, ...)
 }
 
 /* An identifier: [A-Za-z_.][A-Za-z0-9_.]*, shorter than KSYM_NAME_LEN. */
-static bool is_ident(const char *s)
+bool btf_name_is_ident(const char *s)
 {
 	size_t i;
 
@@ -84,6 +89,31 @@ static bool is_ident(const char *s)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * A C++ name as DWARF spells it, where D2B_VERIFY_CXX_NAMES allows one in
+ * place of an identifier: "geo::Box<int>", "operator<<", "_vptr$base".
+ * Printable ASCII, not starting with a blank, of any length: still not
+ * the bytes of a damaged string section.
+ */
+static bool is_cxx_name(const char *s)
+{
+	size_t i;
+
+	if (!s || !*s || *s == ' ')
+		return false;
+	for (i = 0; s[i]; i++) {
+		if (s[i] < ' ' || s[i] > '~')
+			return false;
+	}
+	return true;
+}
+
+/* A name where the kernel wants an identifier. */
+static bool name_ok(const struct verify *v, const char *s)
+{
+	return btf_name_is_ident(s) || (v->cxx_names && is_cxx_name(s));
 }
 
 /* A VAR or DATASEC name: any printable run without blanks (".data..percpu") */
@@ -149,12 +179,13 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_TYPEDEF:
 	case D2B_KIND_FWD:
 	case D2B_KIND_FUNC:
-		if (!is_ident(name))
+		if (!name_ok(v, name))
 			bad(v, id, "needs a valid identifier as name");
 		break;
 	case D2B_KIND_VAR:
 	case D2B_KIND_DATASEC:
-		if (!is_section_name(name))
+		if (!is_section_name(name) &&
+		    !(k == D2B_KIND_VAR && v->cxx_names && is_cxx_name(name)))
 			bad(v, id, "invalid name");
 		break;
 	case D2B_KIND_TYPE_TAG:
@@ -166,7 +197,7 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_FLOAT:
 		break;		/* any name: "long unsigned int" */
 	default:	/* STRUCT UNION ENUM ENUM64: empty or identifier */
-		if (*name && !is_ident(name))
+		if (*name && !name_ok(v, name))
 			bad(v, id, "invalid name");
 		break;
 	}
@@ -223,7 +254,7 @@ static void check_composite(struct verify *v, uint32_t id, const struct d2b_type
 		uint32_t bsz = d2b_member_bitfield_size(t, m);
 		int64_t msize;
 
-		if (!mname || (*mname && !is_ident(mname))) {
+		if (!mname || (*mname && !name_ok(v, mname))) {
 			bad(v, id, "member %u: invalid name", i);
 			continue;
 		}
@@ -263,8 +294,35 @@ static void check_enum(struct verify *v, uint32_t id, const struct d2b_type *t)
 	for (i = 0; i < n; i++) {
 		uint32_t off = e64 ? btf_enums64(t)[i].name_off : btf_enums(t)[i].name_off;
 
-		if (!is_ident(d2b_btf__str(v->btf, off)))
+		if (!name_ok(v, d2b_btf__str(v->btf, off)))
 			bad(v, id, "enumerator %u has no valid name", i);
+	}
+}
+
+/*
+ * What a return or parameter type (not void itself) resolves to, through
+ * typedefs and modifiers, if that has no size, which the kernel refuses
+ * there: void, a FWD, a FUNC_PROTO (and the kinds nothing may name).
+ */
+static const char *sizeless_kind(struct verify *v, uint32_t type)
+{
+	uint32_t r = skip_mods(v, type);
+	const struct d2b_type *t = type_at(v, r);
+
+	if (!r)
+		return "void through a typedef or modifier";
+	if (!t)
+		return NULL;	/* said elsewhere */
+	switch (d2b_kind(t)) {
+	case D2B_KIND_FWD:
+	case D2B_KIND_FUNC_PROTO:
+	case D2B_KIND_FUNC:
+	case D2B_KIND_VAR:
+	case D2B_KIND_DECL_TAG:
+	case D2B_KIND_DATASEC:
+		return d2b_kind_name(d2b_kind(t));
+	default:
+		return NULL;
 	}
 }
 
@@ -272,13 +330,12 @@ static void check_proto(struct verify *v, uint32_t id, const struct d2b_type *t)
 {
 	unsigned int i, n = d2b_vlen(t);
 	const struct d2b_type *r = type_at(v, skip_mods(v, t->type));
+	const char *why;
 
 	if (!r)
 		bad(v, id, "return type [%u] does not exist", t->type);
-	else if (t->type && (d2b_kind(r) == D2B_KIND_FWD || d2b_kind(r) == D2B_KIND_FUNC_PROTO ||
-			     d2b_kind(r) == D2B_KIND_FUNC || d2b_kind(r) == D2B_KIND_VAR ||
-			     d2b_kind(r) == D2B_KIND_DECL_TAG || d2b_kind(r) == D2B_KIND_DATASEC))
-		bad(v, id, "returns a %s", d2b_kind_name(d2b_kind(r)));
+	else if (t->type && (why = sizeless_kind(v, t->type)))
+		bad(v, id, "returns %s", why);
 	for (i = 0; i < n; i++) {
 		const struct d2b_param *p = &btf_params(t)[i];
 		const char *pname = d2b_btf__str(v->btf, p->name_off);
@@ -288,10 +345,12 @@ static void check_proto(struct verify *v, uint32_t id, const struct d2b_type *t)
 				bad(v, id, "parameter %u is void", i);
 			continue;
 		}
-		if (!pname || (*pname && !is_ident(pname)))
+		if (!pname || (*pname && !name_ok(v, pname)))
 			bad(v, id, "parameter %u: invalid name", i);
 		if (!type_at(v, p->type))
 			bad(v, id, "parameter %u: type [%u] does not exist", i, p->type);
+		else if ((why = sizeless_kind(v, p->type)))
+			bad(v, id, "parameter %u is %s", i, why);
 	}
 }
 
@@ -505,11 +564,20 @@ static void check_chain(struct verify *v, uint32_t id)
 	bad(v, id, "reference chain longer than %d, or a loop", VERIFY_MAX_DEPTH);
 }
 
-int d2b_btf__verify(const struct d2b_btf *btf, d2b_verify_fn report, void *arg)
+int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn report,
+		    void *arg)
 {
-	struct verify v = { .btf = btf, .report = report, .arg = arg };
+	struct verify v = {
+		.btf = btf, .cxx_names = flags & D2B_VERIFY_CXX_NAMES, .report = report, .arg = arg,
+	};
 	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf);
 
+	/* "No type found": an empty BTF is refused, unless it is split */
+	if (start == end && !d2b_btf__base(btf)) {
+		v.count++;
+		if (report)
+			report(arg, 0, "no type at all");
+	}
 	for (id = start; id < end; id++) {
 		if (!d2b_btf__type(btf, id))
 			return -EINVAL;

@@ -10,6 +10,8 @@ enum {
 	D2B_DW_TAG_LLVM_annotation = 0x6000,	/* clang: btf_decl_tag, btf_type_tag */
 	D2B_DW_TAG_GNU_annotation = 0x6001,	/* gcc 16 */
 	D2B_DW_AT_GNU_annotation = 0x2139,	/* gcc 16: the annotation chain */
+	D2B_DW_LANG_C_plus_plus_17 = 0x002a,
+	D2B_DW_LANG_C_plus_plus_20 = 0x002b,
 	D2B_DW_LANG_C17 = 0x002c,
 };
 

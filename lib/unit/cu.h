@@ -8,6 +8,7 @@
  *	cu_decls.c   functions and variables          (uses cu_types, cu_annot)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
+ *	cu_scope.c   names: C++ scopes, kernel-valid names  (used by cu_types, cu_decls)
  *	cu.c         diagnostics and reading DIEs (used by all)
  *
  * DIEs are read with our own reader (lib/dwarf/die_reader.h), not libdw:
@@ -104,6 +105,11 @@ struct cu {
 	unsigned int ptr_size;	/* the unit's address size: 4 or 8 bytes */
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
+	bool cxx;		/* a C++ unit: names are qualified (cu_scope.c) */
+	struct hmap scopes;	/* cu_scope.c: DIE key -> its scope's DIE offset */
+	struct hmap scoped_units;	/* the units indexed into scopes */
+	char *name_buf;		/* cu_scope.c's qualified names */
+	size_t name_cap;
 	bool corrupt;		/* a DIE could not be decoded */
 	char corrupt_msg[256];	/* the first such error */
 	uint64_t steps_left;	/* cu__child/cu__next steps before it is a loop */

@@ -18,6 +18,7 @@
 #include "btf/btf.h"
 #include "unit/cu_annot.h"
 #include "unit/cu_decls.h"
+#include "unit/cu_scope.h"
 #include "unit/cu_types.h"
 #include "dwarf/dwarf_file.h"
 #include "base/vec.h"
@@ -50,6 +51,22 @@ static void declaring_die(struct cu *w, const struct cu_die *die, struct cu_die 
 		    !cu__attr(w, ret, DW_AT_specification, &attr))
 			return;
 		if (!cu__ref(w, ret, &attr, ret))
+			return;
+	}
+}
+
+/*
+ * The definition die completes, through DW_AT_abstract_origin only: a
+ * C++ member function's definition, whose parameters are named ("this"
+ * too), where the declaration inside its class names none.
+ */
+static void defining_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
+{
+	int hops;
+
+	*ret = *die;
+	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
+		if (!cu__ref_attr(w, ret, DW_AT_abstract_origin, ret))
 			return;
 	}
 }
@@ -241,7 +258,7 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 
 int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 {
-	struct cu_die decl, child;
+	struct cu_die decl, named, child;
 	const char *name, *why;
 	int proto, func, err, idx;
 	bool external, has_code, kernel;
@@ -255,7 +272,11 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	if (!has_code && (!kernel || !w->func_filter))
 		return 0;
 	declaring_die(w, die, &decl);
-	name = cu__name(w, &decl);
+	/* C++: a constructor's linkage name is on its definition (C1, C2) */
+	named = w->cxx ? *die : decl;
+	name = cu_scope__decl_name(w, &named, &err);
+	if (err)
+		return err;
 	if (!name || !*name)
 		return 0;
 	if (kernel && w->func_filter && !w->func_filter->want(w->func_filter->arg, name)) {
@@ -265,6 +286,11 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 		return 0;
 	}
 	why = unnamed_param(w, &decl);
+	if (why && w->cxx && !cu__same(&decl, die)) {
+		cu__diag(w, D2B_DEBUG, die, "function '%s': parameters from its definition", name);
+		defining_die(w, die, &decl);
+		why = unnamed_param(w, &decl);
+	}
 	if (why) {
 		cu__diag(w, D2B_INFO, die, "function '%s' left out: %s", name, why);
 		return 0;
@@ -272,7 +298,11 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	proto = cu_types__proto(w, &decl, true);
 	if (proto < 0)
 		return proto;
-	external = has_flag(w, &decl, DW_AT_external);
+	/* again: the types walked may have reused cu_scope.c's buffer */
+	name = cu_scope__decl_name(w, &named, &err);
+	if (err)
+		return err;
+	external = has_flag(w, &named, DW_AT_external);
 	func = d2b_btf__add_func(w->btf, name,
 				 external && w->opts->funcs != D2B_FUNCS_KERNEL ?
 				 D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC, proto);
@@ -344,7 +374,9 @@ int cu_decls__variable(struct cu *w, const struct cu_die *die)
 
 	if (w->opts->vars == D2B_VARS_NONE || is_declaration(w, die))
 		return 0;
-	name = cu__name(w, die);
+	name = cu_scope__decl_name(w, die, &err);
+	if (err)
+		return err;
 	if (!name || !*name)
 		return 0;
 	if (!variable_address(w, die, &addr)) {
@@ -353,16 +385,21 @@ int cu_decls__variable(struct cu *w, const struct cu_die *die)
 		return 0;
 	}
 	if (dwarf_file__addr_section(w->df, addr, &shndx, &off) != 0 &&
-	    dwarf_file__symbol_section(w->df, name, &shndx, &off) != 0) {
+	    dwarf_file__symbol_section(w->df, cu_scope__symbol_name(w, die), &shndx, &off) != 0) {
 		cu__diag(w, D2B_INFO, die, "variable '%s' left out: address 0x%" PRIx64
 			      " is in no allocated section", name, addr);
 		return 0;
 	}
 	type = cu_types__type_of(w, die);
-	if (type <= 0) {
-		if (type == 0)
-			cu__diag(w, D2B_INFO, die, "variable '%s' of void type left out", name);
+	if (type < 0)
 		return type;
+	/* again: the types walked may have reused cu_scope.c's buffer */
+	name = cu_scope__decl_name(w, die, &err);
+	if (err)
+		return err;
+	if (type == 0) {
+		cu__diag(w, D2B_INFO, die, "variable '%s' of void type left out", name);
+		return 0;
 	}
 	name_off = d2b_btf__add_str(w->btf, name);
 	if (name_off < 0)

@@ -38,6 +38,7 @@
 #include "btf/btf.h"
 #include "dwarf/dwarf_ext.h"
 #include "unit/cu_annot.h"
+#include "unit/cu_scope.h"
 #include "unit/cu_types.h"
 #include "base/vec.h"
 
@@ -323,12 +324,15 @@ static int modifier_type(struct cu *w, const struct cu_die *die, enum d2b_kind k
 
 static int typedef_type(struct cu *w, const struct cu_die *die)
 {
-	const char *name = cu__name(w, die);
+	const char *name;
 	int target = cu_types__type_of(w, die), id, err;
 	uint32_t core;
 
 	if (target < 0)
 		return target;
+	name = cu_scope__type_name(w, die, &err);
+	if (err)
+		return err;
 	if (!name || !*name) {
 		cu__diag(w, D2B_INFO, die, "DW_TAG_typedef without a name: using its type");
 		return target;
@@ -443,10 +447,13 @@ static int array_type(struct cu *w, const struct cu_die *die)
 
 static int composite_type(struct cu *w, const struct cu_die *die, unsigned int tag)
 {
-	const char *name = cu__name(w, die);
+	const char *name;
 	int id, err;
 
 	if (cu__flag(w, die, DW_AT_declaration)) {
+		name = cu_scope__type_name(w, die, &err);
+		if (err)
+			return err;
 		if (!name || !*name) {
 			cu__diag(w, D2B_INFO, die, "anonymous declaration: void");
 			return 0;
@@ -515,9 +522,17 @@ static int member_bit_offset(struct cu *w, const struct cu_die *m, uint32_t type
 	return 0;
 }
 
+/*
+ * A member of the struct's layout.  C++ static members are DW_TAG_member
+ * declarations in DWARF 4 (DW_TAG_variable in DWARF 5): not members.  A
+ * base class (DW_TAG_inheritance) is an unnamed member of its type at its
+ * offset, as C11 embeds an anonymous struct: its members read as the
+ * derived class's own (libbpf's CO-RE looks through unnamed members too).
+ */
 static bool is_data_member(struct cu *w, const struct cu_die *child)
 {
-	/* C++ static members are DW_TAG_member declarations in DWARF 4 */
+	if (child->d.tag == DW_TAG_inheritance)
+		return true;
 	return child->d.tag == DW_TAG_member && !cu__flag(w, child, DW_AT_declaration) &&
 	       !cu__flag(w, child, DW_AT_external);
 }
@@ -604,7 +619,7 @@ static int add_members(struct cu *w, size_t base, size_t n)
 		type = cu_types__type_of(w, &m);
 		if (type < 0)
 			return type;
-		mname = cu__name(w, &m);
+		mname = m.d.tag == DW_TAG_inheritance ? NULL : cu_scope__member_name(w, &m);
 		if (type == 0) {
 			cu__diag(w, D2B_INFO, &m, "member '%s' of void type left out",
 				 mname ?: "(anon)");
@@ -627,7 +642,7 @@ static int add_members(struct cu *w, size_t base, size_t n)
 static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 {
 	enum d2b_kind kind = die->d.tag == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
-	const char *name = cu__name(w, die);
+	const char *name;
 	uint64_t size = 0;
 	uint32_t end;
 	struct cu_die m;
@@ -649,6 +664,9 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 	if (err < 0)
 		goto out;
 	/* pass 2: the members, contiguous after the composite */
+	name = cu_scope__type_name(w, die, &err);
+	if (err < 0)
+		goto out;
 	end = d2b_btf__end_id(w->btf);
 	err = btf_define(w->btf, id);
 	if (!err)
@@ -744,7 +762,7 @@ static bool enum_is_signed(struct cu *w, const struct cu_die *die)
 
 static int enum_type(struct cu *w, const struct cu_die *die)
 {
-	const char *name = cu__name(w, die);
+	const char *name;
 	uint64_t size = 4;
 	bool is_signed = enum_is_signed(w, die), wide = false;
 	struct cu_die child, first;
@@ -770,6 +788,9 @@ static int enum_type(struct cu *w, const struct cu_die *die)
 				wide = true;
 		} while (cu__next(w, &child));
 	}
+	name = cu_scope__type_name(w, die, &err);
+	if (err)
+		return err;
 	if (wide && !w->opts->no_enum64)
 		id = d2b_btf__add_enum64(w->btf, name, (uint32_t)size, is_signed);
 	else
@@ -859,9 +880,44 @@ out:
 	return err < 0 ? err : id;
 }
 
+/*
+ * A C++ pointer to member has no BTF form; it keeps its size (the Itanium
+ * C++ ABI's: an offset, or for a member function a pointer and an
+ * adjustment) as an array of bytes.
+ */
+static int ptr_to_member(struct cu *w, const struct cu_die *die)
+{
+	struct cu_die target;
+	uint64_t size;
+
+	if (!attr_udata(w, die, DW_AT_byte_size, &size)) {
+		size = w->ptr_size;
+		if (cu__ref_attr(w, die, DW_AT_type, &target) &&
+		    target.d.tag == DW_TAG_subroutine_type)
+			size *= 2;
+	}
+	return byte_array(w, die, size, "pointer to member");
+}
+
+/*
+ * A type whose definition is in a type unit (gcc's -fdebug-types-section:
+ * a declaration, or a stub, with DW_AT_signature): that definition.  0
+ * and *ret unset if there is none.
+ */
+static bool signature_type(struct cu *w, const struct cu_die *die, struct cu_die *ret)
+{
+	return cu__has_attr(die, DW_AT_signature) && cu__ref_attr(w, die, DW_AT_signature, ret) &&
+	       !cu__same(ret, die);
+}
+
 static int translate(struct cu *w, const struct cu_die *die)
 {
 	unsigned int tag = die->d.tag;
+	struct cu_die def;
+
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+	     tag == DW_TAG_enumeration_type) && signature_type(w, die, &def))
+		return cu_types__type(w, &def);
 
 	switch (tag) {
 	case DW_TAG_base_type:
@@ -895,6 +951,8 @@ static int translate(struct cu *w, const struct cu_die *die)
 		return enum_type(w, die);
 	case DW_TAG_subroutine_type:
 		return cu_types__proto(w, die, false);
+	case DW_TAG_ptr_to_member_type:
+		return ptr_to_member(w, die);
 	default:
 		cu__diag(w, D2B_INFO, die, "DWARF tag 0x%x is not a type BTF can express: void", tag);
 		return 0;

@@ -39,6 +39,23 @@ static bool language_converted(int lang)
 	}
 }
 
+/* C++ (unless d2b_opts.no_cxx): converted to what BTF can express (classes as structs, base classes
+ * as leading unnamed members, references as pointers), with C++ names. */
+static bool language_is_cxx(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+	case D2B_DW_LANG_C_plus_plus_17:
+	case D2B_DW_LANG_C_plus_plus_20:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static const char *language_name(int lang)
 {
 	switch (lang) {
@@ -46,6 +63,8 @@ static const char *language_name(int lang)
 	case DW_LANG_C_plus_plus_03:
 	case DW_LANG_C_plus_plus_11:
 	case DW_LANG_C_plus_plus_14:
+	case D2B_DW_LANG_C_plus_plus_17:
+	case D2B_DW_LANG_C_plus_plus_20:
 		return "C++";
 	case DW_LANG_Rust:
 		return "Rust";
@@ -77,10 +96,13 @@ static bool is_type_tag(unsigned int tag)
 	case DW_TAG_typedef:
 	case DW_TAG_array_type:
 	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
 	case DW_TAG_subroutine_type:
 	case DW_TAG_unspecified_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
 		return true;
 	default:
 		return false;
@@ -204,39 +226,61 @@ static int unit_language(struct cu *w)
 	return cu__attr_udata(w, &w->root, DW_AT_language, &lang) ? (int)lang : -1;
 }
 
-/* Walk the unit's top-level DIEs into w->u. */
-static int walk(struct cu *w)
+/*
+ * The types nested in a C++ class (struct geo::rect::iter), which nothing
+ * else may reach: its member functions are declarations, whose
+ * definitions (with code) are top-level DIEs pointing back at them.
+ */
+static int walk_nested_types(struct cu *w, const struct cu_die *composite, int depth)
 {
 	struct cu_die child;
-	int lang, err = 0;
+	int err;
 
-	lang = unit_language(w);
-	if (!language_converted(lang)) {
-		const char *lname = language_name(lang);
-
-		if (lname)
-			cu__diag(w, D2B_INFO, &w->root, "compile unit left out: language %s", lname);
-		else
-			cu__diag(w, D2B_INFO, &w->root, "compile unit left out: language 0x%x", lang);
-		w->u->skipped = true;
+	if (depth > CU_MAX_SCOPE_DEPTH || !cu__child(w, composite, &child))
 		return 0;
-	}
-	w->has_annotations = unit_has_annotations(w);
-	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w);
-	if (!cu__child(w, &w->root, &child))
-		return w->corrupt ? corrupt(w) : 0;
+	do {
+		if (!is_type_tag(child.d.tag))
+			continue;
+		err = cu_types__type(w, &child);
+		if (err >= 0 && child.d.has_children &&
+		    (child.d.tag == DW_TAG_structure_type || child.d.tag == DW_TAG_class_type ||
+		     child.d.tag == DW_TAG_union_type))
+			err = walk_nested_types(w, &child, depth + 1);
+		if (err < 0)
+			return err;
+	} while (cu__next(w, &child));
+	return 0;
+}
+
+/*
+ * Walk the DIEs of scope (the unit DIE, or a C++ namespace inside it) into
+ * w->u: types, functions, variables, and the namespaces inside.
+ */
+static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
+{
+	struct cu_die child;
+	int err = 0;
+
+	if (depth > CU_MAX_SCOPE_DEPTH || !cu__child(w, scope, &child))
+		return 0;
 	do {
 		unsigned int tag = child.d.tag;
 
-		if (is_type_tag(tag))
+		if (is_type_tag(tag)) {
 			err = cu_types__type(w, &child);
-		else if (tag == DW_TAG_subprogram) {
+			if (err >= 0 && w->cxx && child.d.has_children &&
+			    (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			     tag == DW_TAG_union_type))
+				err = walk_nested_types(w, &child, depth + 1);
+		} else if (tag == DW_TAG_subprogram) {
 			err = cu_decls__subprogram(w, &child);
 			if (err >= 0)
 				err = walk_local_types(w, &child, 0);
 		}
 		else if (tag == DW_TAG_variable)
 			err = cu_decls__variable(w, &child);
+		else if (tag == DW_TAG_namespace && w->cxx)
+			err = walk_scope(w, &child, depth + 1);
 		else if (tag == DW_TAG_imported_unit)
 			cu__diag(w, D2B_INFO, &child, "imported (partial) unit not followed");
 		if (err < 0)
@@ -246,6 +290,32 @@ static int walk(struct cu *w)
 		if (err < 0)
 			return err;
 	} while (cu__next(w, &child));
+	return 0;
+}
+
+/* Walk the unit's top-level DIEs into w->u. */
+static int walk(struct cu *w)
+{
+	int lang, err;
+
+	lang = unit_language(w);
+	w->cxx = language_is_cxx(lang) && !w->opts->no_cxx;
+	if (!language_converted(lang) && !w->cxx) {
+		const char *lname = language_name(lang);
+
+		if (lname)
+			cu__diag(w, D2B_INFO, &w->root, "compile unit left out: language %s", lname);
+		else
+			cu__diag(w, D2B_INFO, &w->root, "compile unit left out: language 0x%x", lang);
+		w->u->skipped = true;
+		return 0;
+	}
+	w->u->cxx = w->cxx;
+	w->has_annotations = unit_has_annotations(w);
+	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w);
+	err = walk_scope(w, &w->root, 0);
+	if (err < 0)
+		return err;
 	return w->corrupt ? corrupt(w) : 0;
 }
 
@@ -321,6 +391,8 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	btf_set_memo(u->btf, uw->memo);
 	w.btf = u->btf;
 	hmap__init(&w.far_ids, false);
+	hmap__init(&w.scopes, false);
+	hmap__init(&w.scoped_units, false);
 	err = load_unit(&w, cu_die);
 	if (err)
 		goto out;
@@ -332,6 +404,9 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 out:
 	unload_unit(&w);
 	hmap__release(&w.far_ids);
+	hmap__release(&w.scopes);
+	hmap__release(&w.scoped_units);
+	free(w.name_buf);
 	free(w.pending);
 	return err;
 }

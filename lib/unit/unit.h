@@ -71,6 +71,7 @@ struct unit {
 	const char *name;	/* DW_AT_name of the CU, or NULL */
 	struct d2b_btf *btf;	/* the unit's types, IDs from 1 */
 	bool skipped;		/* whole unit left out (language) */
+	bool cxx;		/* a C++ unit (its names may be C++'s) */
 
 	struct unit_var *vars;
 	size_t nr_vars, vars_cap;

@@ -116,7 +116,7 @@ static int fuzz_base_as_base(const uint8_t *data, size_t size)
 		fprintf(stderr, "fuzz: the conversion is not split BTF over the base\n");
 		goto out;
 	}
-	if (d2b_btf__verify(btf, NULL, NULL)) {
+	if (d2b_btf__verify(btf, 0, NULL, NULL)) {
 		fprintf(stderr, "fuzz: split BTF over the base breaks the kernel's rules\n");
 		goto out;
 	}

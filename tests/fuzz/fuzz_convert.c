@@ -105,7 +105,7 @@ static int fuzz_convert(const uint8_t *data, size_t size)
 		fprintf(stderr, "fuzz: conversion succeeded without a BTF\n");
 		goto out;
 	}
-	if (d2b_btf__verify(btf, NULL, NULL)) {
+	if (d2b_btf__verify(btf, 0, NULL, NULL)) {
 		fprintf(stderr, "fuzz: converted BTF breaks the kernel's rules\n");
 		goto out;
 	}

@@ -374,6 +374,24 @@ encodes options/lang_exclude=rust --lang_exclude=rust --btf_encode_detached=rust
 same_bytes options/lang_exclude=rust-same none.btf rust.btf
 refused options/lang_exclude=c "lang_exclude" --lang_exclude=c --btf_encode_detached=c.btf policy.o
 
+# C++ units: kernel names always; --lang_exclude=c++ leaves them out
+if have g++ && build cxx.o g++ -g -O2 -c "$HERE/../e2e/fixtures/cxx.cc" -o cxx.o; then
+	encodes options/cxx --btf_encode_detached=cxx.btf cxx.o &&
+		expect options/cxx cxx.btf <<'EOF'
+struct rect size=24
+member rect.id offset=8 type=int
+absent struct geo::rect
+absent struct "geo::Box<int>"
+func c_linkage linkage=static
+EOF
+	load_later cxx cxx.btf
+	# nothing is left: an empty BTF, which the kernel refuses, is an error
+	refused options/lang_exclude=c++ "no type to write" --lang_exclude=rust,c++ \
+		--btf_encode_detached=nocxx.btf cxx.o
+else
+	skip options/cxx "no g++ (tests/install-deps.sh test)"
+fi
+
 # ---- options: the older flags ----------------------------------------------------
 
 encodes old/btf_gen_floats --btf_gen_floats --btf_encode_detached=gf.btf policy.o

@@ -13,6 +13,7 @@ struct vcase {
 	void (*build)(struct d2b_btf *b);
 	int violations;
 	const char *msg;	/* a substring of the first report */
+	unsigned int flags;	/* d2b_btf__verify's */
 };
 
 static char first_msg[512];
@@ -193,7 +194,60 @@ static void modifier_loop(struct d2b_btf *b)
 	d2b_btf__add_ref(b, D2B_KIND_VOLATILE, NULL, c);	/* [3] -> [2] */
 }
 
+/* A parameter or return must have a size (BPF_BTF_LOAD: "Invalid arg#1",
+ * "Invalid return type"), through typedefs too */
+static void proto_sizeless(struct d2b_btf *b, int k)
+{
+	int i = int_t(b), f = d2b_btf__add_fwd(b, "s", false);
+	int td = d2b_btf__add_ref(b, D2B_KIND_TYPEDEF, "V", 0), p;
+
+	p = d2b_btf__add_func_proto(b, k == 1 ? td : k == 3 ? f : i);
+	d2b_btf__add_param(b, "a", k == 0 ? f : k == 2 ? td : i);
+	d2b_btf__add_ref(b, D2B_KIND_PTR, NULL, p);
+}
+
+static void param_fwd(struct d2b_btf *b) { proto_sizeless(b, 0); }
+static void return_typedef_void(struct d2b_btf *b) { proto_sizeless(b, 1); }
+static void param_typedef_void(struct d2b_btf *b) { proto_sizeless(b, 2); }
+
+static void empty(struct d2b_btf *b)
+{
+	(void)b;
+}
+
+/* C++ names where identifiers go: refused, unless D2B_VERIFY_CXX_NAMES */
+static void cxx_names(struct d2b_btf *b)
+{
+	int i = int_t(b), s, p, v;
+
+	s = d2b_btf__add_composite(b, D2B_KIND_STRUCT, "geo::Box<int>", 8);
+	d2b_btf__add_member(b, "_vptr$base", i, 0, 0);
+	d2b_btf__add_ref(b, D2B_KIND_TYPEDEF, "geo::Box<int>::value_type", i);
+	d2b_btf__add_fwd(b, "std::vector<int, std::allocator<int> >", false);
+	p = d2b_btf__add_func_proto(b, i);
+	d2b_btf__add_param(b, "this", s);
+	d2b_btf__add_func(b, "geo::Box<int>::operator<<", D2B_LINKAGE_GLOBAL, p);
+	v = d2b_btf__add_var(b, "geo::Box<int>::count", D2B_LINKAGE_GLOBAL, i);
+	d2b_btf__add_datasec(b, ".data", 4);
+	d2b_btf__add_datasec_var(b, v, 0, 4);
+}
+
+/* ...but not bytes a damaged string section gives */
+static void cxx_names_control(struct d2b_btf *b)
+{
+	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "geo::\x01", 0);
+	d2b_btf__add_composite(b, D2B_KIND_STRUCT, " geo", 0);
+	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "g\xc3\xa9o", 0);
+}
+
 static const struct vcase cases[] = {
+	{ "param_fwd", param_fwd, 1, "parameter 0 is FWD" },
+	{ "return_typedef_void", return_typedef_void, 1, "returns void through a typedef" },
+	{ "param_typedef_void", param_typedef_void, 1, "parameter 0 is void through" },
+	{ "empty", empty, 1, "no type at all" },
+	{ "cxx_names_kernel", cxx_names, 5, "invalid name", 0 },
+	{ "cxx_names_relaxed", cxx_names, 0, NULL, D2B_VERIFY_CXX_NAMES },
+	{ "cxx_names_control", cxx_names_control, 3, "invalid name", D2B_VERIFY_CXX_NAMES },
 	{ "ok_all_kinds", ok_all_kinds, 0, NULL },
 	{ "bad_struct_name", bad_struct_name, 1, "invalid name" },
 	{ "bad_member_name", bad_member_name, 1, "member 0: invalid name" },
@@ -226,7 +280,7 @@ int main(void)
 		test_failed_now = 0;
 		first_msg[0] = '\0';
 		c->build(b);
-		r = d2b_btf__verify(b, report, &n);
+		r = d2b_btf__verify(b, c->flags, report, &n);
 		CHECK_EQ(r, n);
 		CHECK_EQ(r, c->violations);
 		if (c->msg && !strstr(first_msg, c->msg)) {
