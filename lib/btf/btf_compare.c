@@ -798,6 +798,18 @@ static void anon_str(const struct cmp_side *s, uint32_t id, char *buf, size_t le
 
 /* ---- reporting ---- */
 
+/*
+ * Record err (< 0) unless an error is recorded already: the first one
+ * stays, so a callback that said stop is never called again.  Returns
+ * whether an error is recorded now.
+ */
+static bool set_err(struct cmp *c, int err)
+{
+	if (err < 0 && !c->err)
+		c->err = err;
+	return c->err != 0;
+}
+
 static void report(struct cmp *c, const struct d2b_compare_diff *d)
 {
 	bool quiet = (d->what == D2B_DIFF_ONLY_A || d->what == D2B_DIFF_ONLY_B) &&
@@ -809,8 +821,7 @@ static void report(struct cmp *c, const struct d2b_compare_diff *d)
 	if (quiet || !c->cb || c->err)
 		return;
 	err = c->cb(d, c->arg);
-	if (err < 0)
-		c->err = err;
+	set_err(c, err);
 }
 
 
@@ -984,7 +995,7 @@ static void explain_composite(struct explain *e, const char *ctx, const struct d
 	char label[DETAIL_LEN / 4];
 
 	if (!na || !nb || !ma || !mb) {
-		c->err = -ENOMEM;
+		set_err(c, -ENOMEM);
 		goto out;
 	}
 	if (d2b_kind(ta) != d2b_kind(tb))
@@ -996,8 +1007,7 @@ static void explain_composite(struct explain *e, const char *ctx, const struct d
 		na[i] = d2b_btf__str(sa->btf, btf_members(ta)[i].name_off) ?: "";
 	for (i = 0; i < nrb; i++)
 		nb[i] = d2b_btf__str(sb->btf, btf_members(tb)[i].name_off) ?: "";
-	c->err = match_by_name(na, nra, nb, nrb, ma, mb);
-	if (c->err)
+	if (set_err(c, match_by_name(na, nra, nb, nrb, ma, mb)))
 		goto out;
 	for (i = 0; i < nra; i++) {
 		const struct d2b_member *m = btf_members(ta) + i, *n;
@@ -1078,7 +1088,7 @@ static void explain_enum(struct explain *e, const char *ctx, const struct d2b_ty
 	bool sgn_a = d2b_kflag(ta), sgn_b = d2b_kflag(tb);
 
 	if (!na || !nb || !ma || !mb) {
-		c->err = -ENOMEM;
+		set_err(c, -ENOMEM);
 		goto out;
 	}
 	if (d2b_kind(ta) != d2b_kind(tb))
@@ -1093,8 +1103,7 @@ static void explain_enum(struct explain *e, const char *ctx, const struct d2b_ty
 		na[i] = d2b_btf__str(sa->btf, enum_name_off(ta, i)) ?: "";
 	for (i = 0; i < nrb; i++)
 		nb[i] = d2b_btf__str(sb->btf, enum_name_off(tb, i)) ?: "";
-	c->err = match_by_name(na, nra, nb, nrb, ma, mb);
-	if (c->err)
+	if (set_err(c, match_by_name(na, nra, nb, nrb, ma, mb)))
 		goto out;
 	for (i = 0; i < nra; i++) {
 		uint64_t va = enum_value(ta, i), vb;
@@ -1162,7 +1171,7 @@ static void explain_datasec(struct explain *e, const struct d2b_type *ta, const 
 	int32_t *ma = calloc(nra + 1, sizeof(*ma)), *mb = calloc(nrb + 1, sizeof(*mb));
 
 	if (!na || !nb || !ma || !mb) {
-		c->err = -ENOMEM;
+		set_err(c, -ENOMEM);
 		goto out;
 	}
 	if (ta->size != tb->size)
@@ -1171,8 +1180,7 @@ static void explain_datasec(struct explain *e, const struct d2b_type *ta, const 
 		na[i] = d2b_btf__name(sa->btf, btf_secinfos(ta)[i].type) ?: "";
 	for (i = 0; i < nrb; i++)
 		nb[i] = d2b_btf__name(sb->btf, btf_secinfos(tb)[i].type) ?: "";
-	c->err = match_by_name(na, nra, nb, nrb, ma, mb);
-	if (c->err)
+	if (set_err(c, match_by_name(na, nra, nb, nrb, ma, mb)))
 		goto out;
 	for (i = 0; i < nra; i++) {
 		const struct d2b_var_secinfo *v = btf_secinfos(ta) + i, *w;

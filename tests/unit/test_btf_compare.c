@@ -607,6 +607,43 @@ static void test_callback_stops(void)
 	d2b_btf__free(b);
 }
 
+/*
+ * A stop is sticky: explaining a struct reports its size, then matches its
+ * members by name (which once reset the stop) and reports them: after the
+ * first stop, the callback is never called again.
+ */
+static void test_callback_stop_sticky(void)
+{
+	struct d2b_btf *a = d2b_btf__new(NULL), *b = d2b_btf__new(NULL);
+	struct collect c;
+	int ia, ib, lb;
+
+	REQUIRE(a && b);
+	ia = d2b_btf__add_int(a, "int", 4, D2B_INT_SIGNED);
+	d2b_btf__add_int(a, "long", 8, D2B_INT_SIGNED);
+	d2b_btf__add_composite(a, D2B_KIND_STRUCT, "s", 8);
+	d2b_btf__add_member(a, "x", ia, 0, 0);
+	d2b_btf__add_member(a, "y", ia, 32, 0);
+	d2b_btf__add_composite(a, D2B_KIND_STRUCT, "t", 4);
+	d2b_btf__add_member(a, "z", ia, 0, 0);
+	ib = d2b_btf__add_int(b, "int", 4, D2B_INT_SIGNED);
+	lb = d2b_btf__add_int(b, "long", 8, D2B_INT_SIGNED);
+	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "s", 16);
+	d2b_btf__add_member(b, "x", ib, 0, 0);
+	d2b_btf__add_member(b, "y", lb, 64, 0);
+	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "t", 8);
+	d2b_btf__add_member(b, "z", lb, 0, 0);
+	memset(&c, 0, sizeof(c));
+	CHECK(d2b_btf__compare(a, b, NULL, collect_fn, &c, NULL) >= 4);
+	CHECK(c.n >= 4);
+	memset(&c, 0, sizeof(c));
+	c.stop_after = 1;
+	CHECK_EQ(d2b_btf__compare(a, b, NULL, collect_fn, &c, NULL), -ECANCELED);
+	CHECK_EQ(c.n, 1);
+	d2b_btf__free(a);
+	d2b_btf__free(b);
+}
+
 /* Split BTF: only own types compare; references into the base go by name. */
 static void test_split(void)
 {
@@ -696,6 +733,7 @@ int main(void)
 	RUN(test_cycle_explained);
 	RUN(test_deep_nesting);
 	RUN(test_callback_stops);
+	RUN(test_callback_stop_sticky);
 	RUN(test_split);
 	RUN(test_int_and_enum64);
 	RUN(test_format);
