@@ -98,19 +98,13 @@ int cli_write_btf(const char *file, const char *output, const struct d2b_btf *bt
 	char errbuf[512] = "";
 	int err;
 
-	if (output) {
-		err = d2b_btf__write_raw(btf, output);
-		if (err < 0)
-			fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(-err));
-		return err;
-	}
-	err = d2b_elf__write_btf(file, btf, base_btf, errbuf, sizeof(errbuf));
-	if (err < 0) {
-		/* the writer's message starts with the file name */
-		if (errbuf[0])
-			fprintf(stderr, "%s: %s\n", prog, errbuf);
-		else
-			fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(-err));
-	}
+	/* the library's message never names the file: we do, once */
+	if (output)
+		err = d2b_btf__write_raw(btf, output, errbuf, sizeof(errbuf));
+	else
+		err = d2b_elf__write_btf(file, btf, base_btf, errbuf, sizeof(errbuf));
+	if (err < 0)
+		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : file,
+			errbuf[0] ? errbuf : strerror(-err));
 	return err;
 }

@@ -10,6 +10,24 @@
  *    callback in struct d2b_opts;
  *  - no global state: everything hangs off the objects below.
  *
+ * Errors: one contract.  A call that fails returns a negative errno and
+ * leaves a message saying what is wrong: one line, no trailing newline, and
+ * never the path of the file it was given, which the caller adds once
+ * ("dwarf2btf: FILE: message").  Where the message goes depends on the call:
+ *  - calls that read or write a file, or parse bytes (d2b_btf__parse_raw,
+ *    d2b_btf__load_file, d2b_btf__write_raw, d2b_elf__write_btf) take
+ *    errbuf/errlen: on failure it always holds the message (errbuf may be
+ *    NULL: none wanted), on success it is "";
+ *  - d2b_convert_file gives at least one D2B_ERROR diagnostic to
+ *    opts->diag (struct d2b_diag carries the path apart, in .file);
+ *  - d2b_btf__verify gives each violation to its report callback;
+ *  - d2b_btf__compare returns its callback's own stop code (the callback
+ *    is not called again) or an errno below;
+ *  - the other calls work on objects in memory and fail only for what
+ *    their errno says in full (-ENOMEM; -E2BIG at a BTF limit; -EINVAL for
+ *    an argument outside what their comment allows; -EIO for a stream
+ *    that fails): strerror(-err) is their message.
+ *
  * The BTF format structures are spelled out here (rather than taken from
  * <linux/btf.h>) so the library builds against any kernel headers and does
  * not clash with libbpf in programs that use both.
@@ -305,7 +323,10 @@ void d2b_btf__set_endian(struct d2b_btf *btf, enum d2b_endian endian);
 /* Serialize own types and strings (header + types + strings) into a
  * malloc()ed buffer in the btf's byte order. */
 int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size);
-int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path);
+/* Write the encoded BTF to path, safely (a temporary file beside it,
+ * renamed over it).  errbuf gets the reason, without the path. */
+int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path, char *errbuf,
+		       size_t errlen);
 
 /* Print own types in the format of `bpftool btf dump file F format raw`. */
 int d2b_btf__dump(const struct d2b_btf *btf, FILE *out);
@@ -405,7 +426,8 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base,
 /* Write btf (and, if not NULL, a .BTF.base section with base_btf) into the
  * ELF file path as section .BTF, replacing existing .BTF/.BTF.base.  The new
  * file is built beside path and renamed over it, keeping mode and owner; on
- * any failure path is left byte-identical.  errbuf gets the reason. */
+ * any failure path is left byte-identical.  errbuf gets the reason, without
+ * the path. */
 int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen);
 

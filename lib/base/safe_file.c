@@ -207,6 +207,22 @@ int safe_file__commit(struct safe_file *f)
 	return 0;
 }
 
+const char *safe_file__step(const struct safe_file *f)
+{
+	switch (f->failed) {
+	case SAFE_FILE_OWNER:
+		return "cannot give its temporary file its owner";
+	case SAFE_FILE_MODE:
+		return "cannot give its temporary file its mode";
+	case SAFE_FILE_SYNC:
+		return "cannot sync its temporary file";
+	case SAFE_FILE_RENAME:
+		return "cannot rename its temporary file over it";
+	default:
+		return "cannot write its temporary file";
+	}
+}
+
 void safe_file__release(struct safe_file *f)
 {
 	/* fd is valid only while tmp is set: a zeroed safe_file is released safely */

@@ -39,6 +39,7 @@ enum {
 
 /* The step of safe_file__commit() that failed, for the caller's message */
 enum safe_file_step {
+	SAFE_FILE_WRITE,	/* writing it (before commit) */
 	SAFE_FILE_OWNER,	/* fchown() to the target's owner */
 	SAFE_FILE_MODE,		/* fchmod() to the target's mode */
 	SAFE_FILE_SYNC,		/* fsync() of the temporary file */
@@ -52,7 +53,7 @@ struct safe_file {
 	bool had_target;	/* target existed at open: keep its owner and mode */
 	struct stat st;		/* ... as they were then */
 	bool committed;
-	enum safe_file_step failed;	/* after commit failed: where */
+	enum safe_file_step failed;	/* after commit failed: where (0: not yet) */
 	unsigned int stale_removed;	/* stale temporary files open removed */
 };
 
@@ -69,6 +70,9 @@ int safe_file__write(struct safe_file *f, const void *buf, size_t len, uint64_t 
 /* Owner and mode, fsync, rename over the target, fsync the directory.
  * 0, or a negative errno with the failed step in f->failed. */
 int safe_file__commit(struct safe_file *f);
+/* What failed, for a message about the target: "cannot rename its
+ * temporary file over it", ... ("cannot write ..." before commit). */
+const char *safe_file__step(const struct safe_file *f);
 /* Close and, unless committed, remove the temporary file.  Accepts a
  * safe_file whose open failed, and a zeroed one. */
 void safe_file__release(struct safe_file *f);

@@ -70,6 +70,15 @@ io_err(int err, char *errbuf, size_t errlen, const char *fmt, ...)
 	return err;
 }
 
+/* The contract of dwarf2btf.h: a failing call leaves a message.  For the
+ * failures no step explained (out of memory), errno's. */
+static int io_ensure_msg(int err, char *errbuf, size_t errlen)
+{
+	if (err < 0 && errbuf && errlen && !errbuf[0])
+		snprintf(errbuf, errlen, "%s", strerror(-err));
+	return err;
+}
+
 /* ---- parsing ---- */
 
 struct raw_parse {
@@ -347,7 +356,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 out:
 	d2b_btf__free(btf);
 	free(p.words);
-	return err;
+	return io_ensure_msg(err, errbuf, errlen);
 }
 
 /* ---- files ---- */
@@ -468,6 +477,8 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 	ssize_t n;
 
 	*ret = NULL;
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return io_err(-errno, errbuf, errlen, "%s", strerror(errno));
@@ -500,7 +511,7 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 out:
 	free(buf);
 	close(fd);
-	return err;
+	return io_ensure_msg(err, errbuf, errlen);
 }
 
 /* ---- encoding ---- */
@@ -591,22 +602,35 @@ int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
 	return 0;
 }
 
-int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path)
+int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path, char *errbuf,
+		       size_t errlen)
 {
 	struct safe_file f = { 0 };
 	void *data = NULL;
 	size_t size;
 	int err;
 
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
 	err = d2b_btf__encode(btf, &data, &size);
-	if (err)
-		return err;
+	if (err) {
+		io_err(err, errbuf, errlen, "cannot encode the BTF: %s", strerror(-err));
+		goto out;
+	}
 	err = safe_file__open(&f, path);
-	if (!err)
-		err = safe_file__write(&f, data, size, 0);
+	if (err) {
+		io_err(err, errbuf, errlen, "cannot create a temporary file beside it: %s",
+		       strerror(-err));
+		goto out;
+	}
+	err = safe_file__write(&f, data, size, 0);
 	if (!err)
 		err = safe_file__commit(&f);
+	if (err)
+		io_err(err, errbuf, errlen, "%s (%s): %s", safe_file__step(&f),
+		       f.tmp + strlen(f.target), strerror(-err));
+out:
 	safe_file__release(&f);
 	free(data);
-	return err;
+	return io_ensure_msg(err, errbuf, errlen);
 }

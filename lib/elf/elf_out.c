@@ -112,14 +112,13 @@ out_err(struct elf_out *o, int err, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* no path: the caller names the file (dwarf2btf.h) */
 	if (!o->errbuf || !o->errlen)
 		return err;
-	n = snprintf(o->errbuf, o->errlen, "%s: ", o->path);
-	if (n < 0 || (size_t)n >= o->errlen)
-		return err;
 	va_start(ap, fmt);
-	vsnprintf(o->errbuf + n, o->errlen - n, fmt, ap);
+	n = vsnprintf(o->errbuf, o->errlen, fmt, ap);
 	va_end(ap);
+	(void)n;
 	return err;
 }
 
@@ -818,7 +817,7 @@ out:
 static int write_file(struct elf_out *o)
 {
 	const struct out_sec *secs[] = { &o->btf, &o->base, &o->names };
-	const char *what = "write";
+	const char *what = "cannot write its temporary file";
 	size_t i;
 	int err;
 
@@ -844,17 +843,13 @@ static int write_file(struct elf_out *o)
 		return out_err(o, err, "the new file would be too large for a 32-bit ELF");
 	if (!err) {
 		err = safe_file__commit(&o->out);
-		if (err && o->out.failed == SAFE_FILE_RENAME)
-			return out_err(o, err, "cannot rename %s over it: %s", o->out.tmp,
-				       strerror(-err));
-		if (err && o->out.failed == SAFE_FILE_OWNER)
-			what = "keep the owner of";
-		else if (err && o->out.failed == SAFE_FILE_MODE)
-			what = "keep the mode of";
+		if (err)
+			what = safe_file__step(&o->out);
 	}
+	/* the temporary file is named by what it adds to the path */
 	if (err)
-		return out_err(o, err, "cannot %s the temporary file %s: %s", what, o->out.tmp,
-			       strerror(-err));
+		return out_err(o, err, "%s (%s): %s", what,
+			       o->out.tmp + strlen(o->out.target), strerror(-err));
 	return 0;
 }
 

@@ -7,8 +7,9 @@
 #
 # Each bad input is converted both in place and with -o.  Every run must:
 # exit 1 (not a crash: any status >= 128 is a signal), print exactly one
-# line on stderr naming the file, leave the input byte-identical, and leave
-# no output file behind.
+# line on stderr naming the file once (the library's messages never name
+# it: lib/dwarf2btf.h), leave the input byte-identical, and leave no output
+# file behind.
 
 set -u
 D2B=$1
@@ -20,13 +21,14 @@ pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }
 
-# expect_error NAME FILE [ARGS...]: the run must fail cleanly
+# expect_error NAME FILE [ARGS...]: the run must fail cleanly, naming FILE
+# (or NAMED, if set: the file the error is about) once
 expect_error()
 {
-	local name=$1 file=$2 rc lines
+	local name=$1 file=$2 rc lines named=${NAMED:-$2}
 	shift 2
 	local before=$W/before
-	[ -e "$file" ] && cp -p "$file" "$before"
+	[ -f "$file" ] && cp -p "$file" "$before"
 	rm -f "$W/out.btf"
 	"$D2B" "$@" "$file" >"$W/stdout" 2>"$W/stderr" </dev/null
 	rc=$?
@@ -37,11 +39,13 @@ expect_error()
 		fail "$name" "exit $rc, expected 1"
 	elif [ "$lines" -ne 1 ]; then
 		fail "$name" "$lines lines on stderr, expected one"
-	elif ! grep -qF -- "$(basename "$file")" "$W/stderr"; then
+	elif ! grep -qF -- "$(basename "$named")" "$W/stderr"; then
 		fail "$name" "the error does not name the file: $(head -c 200 "$W/stderr")"
+	elif [ "$(grep -oF -- "$(basename "$named")" "$W/stderr" | wc -l)" -ne 1 ]; then
+		fail "$name" "the error names the file more than once: $(head -c 200 "$W/stderr")"
 	elif ! grep -q '^dwarf2btf: ' "$W/stderr"; then
 		fail "$name" "the error does not start with 'dwarf2btf: ': $(head -c 200 "$W/stderr")"
-	elif [ -e "$file" ] && ! cmp -s "$file" "$before"; then
+	elif [ -f "$file" ] && ! cmp -s "$file" "$before"; then
 		fail "$name" "the input was modified"
 	elif [ -e "$W/out.btf" ]; then
 		fail "$name" "an output file was left behind"
@@ -69,6 +73,7 @@ expect_error e2e/malformed/nonexistent/dump "$W/no-such-file.o" --dump
 printf 'this is not an ELF file\n' >"$W/text.o"
 both not-elf "$W/text.o"
 expect_error e2e/malformed/not-elf/dump "$W/text.o" --dump
+expect_error e2e/malformed/directory/dump "$W" --dump
 : >"$W/empty.o"
 both empty "$W/empty.o"
 
@@ -89,6 +94,12 @@ head -c 64 "$W/good.o" >"$W/trunc64.o"
 both truncated-header "$W/trunc64.o"
 head -c $(($(stat -c %s "$W/good.o") / 2)) "$W/good.o" >"$W/trunchalf.o"
 both truncated-half "$W/trunchalf.o"
+
+# -- errors about another file than the input: it is the one named, once
+NAMED=$W/text.o expect_error e2e/malformed/bad-base "$W/good.o" -b "$W/text.o" -o "$W/out.btf"
+"$D2B" -o "$W/good.btf" "$W/good.o" &&
+	NAMED=$W/text.o expect_error e2e/malformed/bad-compare "$W/good.btf" --compare "$W/text.o"
+NAMED=$W/nodir/out.btf expect_error e2e/malformed/output-nodir "$W/good.o" -o "$W/nodir/out.btf"
 
 # -- ELF without DWARF
 "$CC" -O1 -c "$W/src.c" -o "$W/nodebug.o"

@@ -34,7 +34,7 @@ static int write_sample(const char *dir, const char *name, struct d2b_btf *btf,
 	}
 	d2b_btf__set_endian(btf, endian);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	err = d2b_btf__write_raw(btf, path);
+	err = d2b_btf__write_raw(btf, path, NULL, 0);
 	if (err)
 		fprintf(stderr, "btfdump: writing %s: %s\n", path, strerror(-err));
 	return err;
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (out) {
-		err = d2b_btf__write_raw(btf, out);
+		err = d2b_btf__write_raw(btf, out, NULL, 0);
 		if (err) {
 			fprintf(stderr, "btfdump: writing %s: %s\n", out, strerror(-err));
 			goto out;

@@ -519,7 +519,7 @@ static void test_write_raw_and_load(void)
 	REQUIRE(btf);
 	CHECK_EQ(sample_all_kinds(btf), 0);
 	snprintf(path, sizeof(path), "%s/all.btf", tmpdir);
-	CHECK_EQ(d2b_btf__write_raw(btf, path), 0);
+	CHECK_EQ(d2b_btf__write_raw(btf, path, NULL, 0), 0);
 	CHECK_EQ(count_entries(tmpdir), 1);
 	CHECK_EQ(d2b_btf__load_file(path, NULL, &back, err, sizeof(err)), 0);
 	if (back)
@@ -528,12 +528,20 @@ static void test_write_raw_and_load(void)
 	back = NULL;
 	/* rewriting keeps the file's mode and leaves no temp file */
 	CHECK_EQ(chmod(path, 0600), 0);
-	CHECK_EQ(d2b_btf__write_raw(btf, path), 0);
+	CHECK_EQ(d2b_btf__write_raw(btf, path, NULL, 0), 0);
 	CHECK(!stat(path, &st) && (st.st_mode & 0777) == 0600);
 	CHECK_EQ(count_entries(tmpdir), 1);
-	/* a directory that does not exist: an error, nothing written */
+	/* a directory that does not exist: an error, nothing written, and a
+	 * message that does not name the file (the caller does) */
 	snprintf(path, sizeof(path), "%s/nodir/x.btf", tmpdir);
-	CHECK_EQ(d2b_btf__write_raw(btf, path), -ENOENT);
+	CHECK_EQ(d2b_btf__write_raw(btf, path, NULL, 0), -ENOENT);
+	CHECK_EQ(d2b_btf__write_raw(btf, path, err, sizeof(err)), -ENOENT);
+	CHECK(strstr(err, "temporary file") && strstr(err, "No such file"));
+	CHECK(strstr(err, "x.btf") == NULL && strstr(err, tmpdir) == NULL);
+	/* success leaves "" */
+	snprintf(path, sizeof(path), "%s/all.btf", tmpdir);
+	CHECK_EQ(d2b_btf__write_raw(btf, path, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
 	d2b_btf__free(btf);
 }
 

@@ -82,11 +82,13 @@ static void test_messages(void)
 
 	REQUIRE(btf);
 	snprintf(path, sizeof(path), "%s/missing.o", dir);
+	/* the message never names the file: the caller does (dwarf2btf.h) */
 	CHECK_EQ(d2b_elf__write_btf(path, btf, NULL, err, sizeof(err)), -ENOENT);
-	CHECK(!strncmp(err, path, strlen(path)));
+	CHECK(strstr(err, "missing.o") == NULL);
 	CHECK(strstr(err, "No such file") != NULL);
 	CHECK_EQ(d2b_elf__write_btf(dir, btf, NULL, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "not a regular file") != NULL);
+	CHECK(strstr(err, dir) == NULL);
 	/* a short buffer is cut, not overrun */
 	memset(small, 'x', sizeof(small));
 	CHECK_EQ(d2b_elf__write_btf(path, btf, NULL, small, sizeof(small)), -ENOENT);
