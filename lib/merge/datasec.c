@@ -5,7 +5,10 @@
  * meeting), so the result is deterministic; a DATASEC lists them by offset
  * and the kernel refuses overlaps, zero sizes and entries past the section:
  * such variables are left out (an alias at the address of another, a
- * variable of incomplete type), each with a note.
+ * variable of incomplete type), each with a note.  A DATASEC lists at most
+ * 65,535 (its vlen is 16 bits): a section with more gets several DATASECs
+ * of its name, each of the section's size, the variables in offset order
+ * across them (the kernel accepts that; one would leave VARs out).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -165,15 +168,15 @@ static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
 		n++;
 		prev_end = v->offset + (uint64_t)size;
 	}
-	if (!n)
-		return 0;
-	id = d2b_btf__add_datasec(btf, secname, (uint32_t)secsize);
-	if (id < 0)
-		return id;
+	if (n > D2B_MAX_VLEN)
+		note(note_arg, "section %s: %zu variables, more than a DATASEC holds (%d): "
+		     "%zu DATASECs of that name", secname, n, D2B_MAX_VLEN,
+		     (n + D2B_MAX_VLEN - 1) / D2B_MAX_VLEN);
 	for (i = 0; i < n; i++) {
-		if (i == D2B_MAX_VLEN) {
-			note(note_arg, "section %s: more than %d variables, rest left out", secname, D2B_MAX_VLEN);
-			break;
+		if (i % D2B_MAX_VLEN == 0) {
+			id = d2b_btf__add_datasec(btf, secname, (uint32_t)secsize);
+			if (id < 0)
+				return id;
 		}
 		err = d2b_btf__add_datasec_var(btf, ents[i].var, ents[i].offset, ents[i].size);
 		if (err < 0)

@@ -425,8 +425,10 @@ static void test_empty_set(void)
 }
 
 /*
- * More than D2B_MAX_VLEN variables in one section: the DATASEC takes the
- * first D2B_MAX_VLEN by offset, and a note says the rest is left out.
+ * More than D2B_MAX_VLEN variables in one section: two DATASECs of its
+ * name, the first D2B_MAX_VLEN by offset in the first, the rest in the
+ * second; every VAR is in one (none left outside, as once), a note says
+ * so, and the kernel's rules hold.
  */
 static void test_more_than_max_vlen(void)
 {
@@ -434,12 +436,11 @@ static void test_more_than_max_vlen(void)
 	const struct datasec_section big[] = { { NULL, 0 }, { ".data", 4 * (uint64_t)NR } };
 	struct datasec_set *ds = datasec_set__new();
 	struct d2b_btf *b = d2b_btf__new(NULL);
-	const struct d2b_type *sec = NULL;
-	const struct d2b_var_secinfo *si;
+	const struct d2b_type *dsecs[2] = { NULL, NULL };
 	struct notes n = { 0 };
-	uint32_t id, end, last_var = 0;
+	uint32_t id, end, last_var = 0, nr_vars = 0, nr_secs = 0, k = 0;
 	char name[32];
-	unsigned int i;
+	unsigned int i, s;
 
 	REQUIRE(ds && b && make_base(b) == 0);
 	/* added from the highest offset down: emit sorts them */
@@ -453,32 +454,39 @@ static void test_more_than_max_vlen(void)
 	for (id = NR_BASE; id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(b, id);
 
-		if (d2b_kind(t) == D2B_KIND_DATASEC) {
-			CHECK(sec == NULL);	/* only one */
-			sec = t;
-		}
+		if (d2b_kind(t) == D2B_KIND_VAR)
+			nr_vars++;
+		if (d2b_kind(t) == D2B_KIND_DATASEC && nr_secs++ < 2)
+			dsecs[nr_secs - 1] = t;
 	}
-	REQUIRE(sec != NULL);
-	CHECK_STR(d2b_btf__str(b, sec->name_off), ".data");
-	CHECK_EQ(sec->size, 4 * (uint64_t)NR);
-	REQUIRE(d2b_vlen(sec) == D2B_MAX_VLEN);
-	si = btf_secinfos(sec);
-	for (i = 0; i < D2B_MAX_VLEN; i++) {
-		const struct d2b_type *v = d2b_btf__type(b, si[i].type);
+	CHECK_EQ(nr_vars, NR);
+	REQUIRE(nr_secs == 2);
+	REQUIRE(d2b_vlen(dsecs[0]) == D2B_MAX_VLEN && d2b_vlen(dsecs[1]) == EXTRA);
+	for (s = 0; s < 2; s++) {
+		const struct d2b_var_secinfo *si = btf_secinfos(dsecs[s]);
 
-		snprintf(name, sizeof(name), "v%u", i);
-		if (si[i].offset != 4 * i || si[i].size != 4 || !v ||
-		    d2b_kind(v) != D2B_KIND_VAR || strcmp(d2b_btf__str(b, v->name_off), name)) {
-			printf("#   entry %u: var %u offset %u size %u, expected v%u@%u+4\n", i,
-			       si[i].type, si[i].offset, si[i].size, i, 4 * i);
-			test_failed_now = 1;
-			break;
+		CHECK_STR(d2b_btf__str(b, dsecs[s]->name_off), ".data");
+		CHECK_EQ(dsecs[s]->size, 4 * (uint64_t)NR);
+		for (i = 0; i < d2b_vlen(dsecs[s]); i++, k++) {
+			const struct d2b_type *v = d2b_btf__type(b, si[i].type);
+
+			snprintf(name, sizeof(name), "v%u", k);
+			if (si[i].offset != 4 * k || si[i].size != 4 || !v ||
+			    d2b_kind(v) != D2B_KIND_VAR || strcmp(d2b_btf__str(b, v->name_off), name)) {
+				printf("#   entry %u: var %u offset %u size %u, expected v%u@%u+4\n", k,
+				       si[i].type, si[i].offset, si[i].size, k, 4 * k);
+				test_failed_now = 1;
+				break;
+			}
+			CHECK(si[i].type > last_var);	/* in the order the VARs were added */
+			last_var = si[i].type;
 		}
-		CHECK(si[i].type > last_var);	/* in the order the VARs were added */
-		last_var = si[i].type;
 	}
+	CHECK_EQ(k, NR);
+	CHECK_EQ(d2b_btf__verify(b, 0, NULL, NULL), 0);
 	REQUIRE(n.nr == 1);
-	CHECK_STR(n.msg[0], "section .data: more than 65535 variables, rest left out");
+	CHECK_STR(n.msg[0], "section .data: 65538 variables, more than a DATASEC holds (65535): "
+		  "2 DATASECs of that name");
 	notes_release(&n);
 	datasec_set__free(ds);
 	d2b_btf__free(b);
