@@ -535,23 +535,29 @@ int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
 	if (bitfield_size > BTF_MAX_BITFIELD_SIZE ||
 	    (bitfield_size && bit_offset > BTF_MAX_BITFIELD_OFFSET))
 		return -EINVAL;
+	/* kind_flag offsets have 24 bits: refuse, before adding anything, a
+	 * member that cannot be encoded (the caller may encode the struct
+	 * without kind_flag: bitfields as INTs of their width) */
+	t = btf->open_id ? btf_type_mut(btf, btf->open_id) : NULL;
+	if (t && btf_kind_is_composite(d2b_kind(t)) && (bitfield_size || d2b_kflag(t))) {
+		const struct d2b_member *mm = btf_members(t);
+		unsigned int i, n = d2b_kflag(t) ? 0 : d2b_vlen(t);
+
+		if (bit_offset > BTF_MAX_BITFIELD_OFFSET)
+			return -E2BIG;
+		/* switching to kind_flag mode re-encodes earlier members */
+		for (i = 0; i < n; i++) {
+			if (mm[i].offset > BTF_MAX_BITFIELD_OFFSET)
+				return -E2BIG;
+		}
+	}
 	err = btf_extend_open(btf, 1u << D2B_KIND_STRUCT | 1u << D2B_KIND_UNION, 3, &t, &m);
 	if (err)
 		return err;
 	m[0] = name_off;
 	m[1] = type;
 	if (bitfield_size || d2b_kflag(t)) {
-		const struct d2b_member *mm = btf_members(t);
-		unsigned int i, n = d2b_vlen(t) - 1;
-
-		/* switching to kind_flag mode re-encodes earlier members */
-		if (!d2b_kflag(t)) {
-			for (i = 0; i < n; i++) {
-				if (mm[i].offset > BTF_MAX_BITFIELD_OFFSET)
-					return -E2BIG;
-			}
-			t->info |= 1u << 31;
-		}
+		t->info |= 1u << 31;
 		m[2] = bitfield_size << 24 | bit_offset;
 	} else {
 		m[2] = bit_offset;

@@ -250,6 +250,7 @@ static void check_composite(struct verify *v, uint32_t id, const struct d2b_type
 	for (i = 0; i < n; i++) {
 		const struct d2b_member *m = &btf_members(t)[i];
 		const char *mname = d2b_btf__str(v->btf, m->name_off), *why;
+		const struct d2b_type *r;
 		uint64_t off = d2b_member_bit_offset(t, m);
 		uint32_t bsz = d2b_member_bitfield_size(t, m);
 		int64_t msize;
@@ -274,7 +275,20 @@ static void check_composite(struct verify *v, uint32_t id, const struct d2b_type
 				bad(v, id, "bitfield '%s' ends past the struct", mname);
 			continue;
 		}
-		if (d2b_kflag(t) && off % 8)
+		r = type_at(v, skip_mods(v, m->type));
+		if (!d2b_kflag(t) && r && d2b_kind(r) == D2B_KIND_INT) {
+			/* BTF's first bitfield encoding: a member of an INT of
+			 * the field's width, at any bit (btf_int_check_member) */
+			uint32_t copy = d2b_int_bits(btf_int_word(r)) + off % 8;
+
+			if (copy > 128)
+				bad(v, id, "member '%s' spans more than 128 bits", mname);
+			else if (off / 8 + (copy + 7) / 8 > t->size)
+				bad(v, id, "member '%s' ends past the %u bytes of the type", mname,
+				    t->size);
+			continue;
+		}
+		if (off % 8)
 			bad(v, id, "member '%s' is not byte aligned", mname);
 		msize = d2b_btf__resolve_size(v->btf, m->type);
 		if (msize < 0)

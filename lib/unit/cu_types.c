@@ -603,8 +603,61 @@ static int walk_kid_types(struct cu *w, size_t base, size_t n,
 	return 0;
 }
 
-/* Pass 2 of a composite: its members, from kids [base, base + n). */
-static int add_members(struct cu *w, size_t base, size_t n)
+/*
+ * A struct larger than kind_flag offsets reach (2 MiB, BTF_MAX_BITFIELD_OFFSET
+ * bits) that has bitfields is written without kind_flag: each bitfield is a
+ * member of an INT of its width, BTF's first encoding, which the kernel
+ * still reads.  Those INTs are made here, in pass 1 (pass 2 adds no type):
+ * *ret[i] for kid i, 0 for others (and for a bitfield not of an integer
+ * type, which cannot be said so: pass 2 leaves it out).  *ret stays NULL
+ * when kind_flag will do.
+ */
+static int legacy_bitfields(struct cu *w, size_t base, size_t n, uint64_t size, uint32_t **ret)
+{
+	uint32_t *ids = NULL;
+	size_t i;
+	int hops;
+
+	*ret = NULL;
+	if (size * 8 <= BTF_MAX_BITFIELD_OFFSET)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct cu_die kid = w->uw->kids[base + i];
+		const struct d2b_type *t;
+		uint64_t bits;
+		int type, id;
+
+		if (!attr_udata(w, &kid, DW_AT_bit_size, &bits) || !bits)
+			continue;
+		if (!ids && !(ids = calloc(n, sizeof(*ids))))
+			return -ENOMEM;
+		type = cu_types__type_of(w, &kid);
+		if (type < 0) {
+			free(ids);
+			return type;
+		}
+		for (hops = 0, t = d2b_btf__type(w->btf, type); t && hops < BTF_MAX_RESOLVE_DEPTH &&
+		     (btf_kind_is_modifier(d2b_kind(t)) || d2b_kind(t) == D2B_KIND_TYPEDEF); hops++)
+			t = d2b_btf__type(w->btf, type = t->type);
+		if (!type || !t || d2b_kind(t) != D2B_KIND_INT || bits > t->size * 8u)
+			continue;
+		id = d2b_btf__add_int(w->btf, d2b_btf__name(w->btf, type), t->size,
+				      d2b_int_encoding(btf_int_word(t)));
+		if (id < 0) {
+			free(ids);
+			return id;
+		}
+		t = btf_type_mut(w->btf, id);
+		*(uint32_t *)(t + 1) = d2b_int_encoding(btf_int_word(t)) << 24 | (uint32_t)bits;
+		ids[i] = id;
+	}
+	*ret = ids;
+	return 0;
+}
+
+/* Pass 2 of a composite: its members, from kids [base, base + n); legacy:
+ * see legacy_bitfields(). */
+static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *legacy)
 {
 	struct cu_die m;
 	size_t i;
@@ -626,13 +679,29 @@ static int add_members(struct cu *w, size_t base, size_t n)
 			continue;
 		}
 		attr_udata(w, &m, DW_AT_bit_size, &bit_size);
+		if (legacy && bit_size && !legacy[i]) {
+			cu__diag(w, D2B_INFO, &m, "bitfield '%s' left out: not of an integer type, in "
+				 "a struct too large for BTF's bitfield offsets", mname ?: "(anon)");
+			continue;
+		}
 		if (member_bit_offset(w, &m, type, bit_size, &bit_off) < 0 ||
-		    bit_off > UINT32_MAX || bit_size > 255 || (bit_size && bit_off > 0xffffff)) {
+		    bit_off > UINT32_MAX || bit_size > BTF_MAX_BITFIELD_SIZE ||
+		    (bit_size && !legacy && bit_off > BTF_MAX_BITFIELD_OFFSET)) {
 			cu__diag(w, D2B_INFO, &m, "member '%s' with an unusable offset left out",
 				 mname ?: "(anon)");
 			continue;
 		}
+		if (legacy && bit_size) {
+			type = (int)legacy[i];
+			bit_size = 0;
+		}
 		err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
+		if (err == -E2BIG) {
+			/* past the kind_flag offsets of a struct not marked too large */
+			cu__diag(w, D2B_INFO, &m, "member '%s' left out: BTF cannot encode its "
+				 "offset", mname ?: "(anon)");
+			continue;
+		}
 		if (err < 0)
 			return err;
 	}
@@ -644,7 +713,7 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 	enum d2b_kind kind = die->d.tag == DW_TAG_union_type ? D2B_KIND_UNION : D2B_KIND_STRUCT;
 	const char *name;
 	uint64_t size = 0;
-	uint32_t end;
+	uint32_t end, *legacy = NULL;
 	struct cu_die m;
 	size_t base, n, i;
 	int err;
@@ -661,6 +730,8 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 	n = w->uw->nr_kids - base;
 	/* pass 1: the members' types */
 	err = walk_kid_types(w, base, n, is_data_member);
+	if (err >= 0 && kind == D2B_KIND_STRUCT)
+		err = legacy_bitfields(w, base, n, size, &legacy);
 	if (err < 0)
 		goto out;
 	/* pass 2: the members, contiguous after the composite */
@@ -672,7 +743,7 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 	if (!err)
 		err = d2b_btf__add_composite(w->btf, kind, name, (uint32_t)size);
 	if (err >= 0)
-		err = add_members(w, base, n);
+		err = add_members(w, base, n, legacy);
 	if (err < 0)
 		goto out;
 	if (d2b_btf__end_id(w->btf) != end) {
@@ -687,6 +758,7 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 		err = cu_annot__decl_tags(w, &m, id, (int)i);
 	}
 out:
+	free(legacy);
 	pop_kids(w, base);
 	return err < 0 ? err : 0;
 }

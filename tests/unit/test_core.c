@@ -395,6 +395,36 @@ static void test_pointer_size(void)
 	d2b_btf__free(btf);
 }
 
+/*
+ * kind_flag member offsets have 24 bits: a member that cannot be encoded
+ * is refused with -E2BIG before anything is added (it once spilled into
+ * the bitfield size, or was half added).
+ */
+static void test_member_offset_limit(void)
+{
+	struct d2b_btf *b = d2b_btf__new(NULL);
+	const struct d2b_type *t;
+	int i, s;
+
+	REQUIRE(b);
+	i = d2b_btf__add_int(b, "int", 4, D2B_INT_SIGNED);
+	s = d2b_btf__add_composite(b, D2B_KIND_STRUCT, "after_bitfield", 1 << 22);
+	CHECK_EQ(d2b_btf__add_member(b, "bf", i, 0, 3), 0);
+	CHECK_EQ(d2b_btf__add_member(b, "far", i, 1u << 24, 0), -E2BIG);
+	t = d2b_btf__type(b, s);
+	CHECK_EQ(d2b_vlen(t), 1);
+	s = d2b_btf__add_composite(b, D2B_KIND_STRUCT, "before_bitfield", 1 << 22);
+	CHECK_EQ(d2b_btf__add_member(b, "far", i, 1u << 24, 0), 0);
+	CHECK_EQ(d2b_btf__add_member(b, "bf", i, 1u << 24 | 32, 3), -EINVAL);
+	CHECK_EQ(d2b_btf__add_member(b, "bf", i, 32, 3), -E2BIG);
+	t = d2b_btf__type(b, s);
+	CHECK_EQ(d2b_vlen(t), 1);
+	CHECK(!d2b_kflag(t));
+	CHECK_EQ(btf_members(t)[0].offset, 1u << 24);
+	CHECK_EQ(d2b_btf__verify(b, 0, NULL, NULL), 0);
+	d2b_btf__free(b);
+}
+
 int main(void)
 {
 	RUN(test_hmap);
@@ -410,5 +440,6 @@ int main(void)
 	RUN(test_field_iter);
 	RUN(test_split_strings);
 	RUN(test_pointer_size);
+	RUN(test_member_offset_limit);
 	return test_done();
 }
