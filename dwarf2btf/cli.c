@@ -32,6 +32,8 @@ static const char *level_name(enum d2b_level level)
 		return "error";
 	case D2B_WARN:
 		return "warning";
+	case D2B_NOTICE:
+		return "note";
 	default:
 		return NULL;
 	}

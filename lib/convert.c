@@ -699,7 +699,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	 * but for C++ names, which are asked for (kernel_names says otherwise) */
 	n = d2b_btf__verify(c.out, cxx_names(&c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, &c);
 	if (n == 0 && cxx_names(&c) && d2b_btf__verify(c.out, 0, NULL, NULL) > 0)
-		conv_diag(&c, D2B_WARN, NULL, UINT64_MAX, 0,
+		conv_diag(&c, D2B_NOTICE, NULL, UINT64_MAX, 0,
 			  "C++ names that are not identifiers: the kernel will not load "
 			  "this BTF (--kernel-names makes BTF it loads)");
 	t_datasec = now() - t0;

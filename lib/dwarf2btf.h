@@ -341,6 +341,7 @@ enum d2b_level {
 	D2B_INFO,	/* "-v": what was skipped and why */
 	D2B_STATS,	/* "--stats": counts, times and memory per phase */
 	D2B_DEBUG,
+	D2B_NOTICE,	/* about the output, for every user: said without -v */
 };
 
 struct d2b_diag {
@@ -402,7 +403,7 @@ struct d2b_opts {
 	/* C++ units: only names the kernel accepts (C identifiers).  Without
 	 * it, C++ names are spelled as in C++ ("geo::rect", "geo::Box<int>",
 	 * "geo::rect::area"), which tools read but the kernel refuses: such
-	 * BTF is checked with D2B_VERIFY_CXX_NAMES and a warning says so.
+	 * BTF is checked with D2B_VERIFY_CXX_NAMES and a D2B_NOTICE says so.
 	 * With it: types keep DW_AT_name when it is an identifier ("rect")
 	 * and are anonymous otherwise ("Box<int>"; a typedef becomes its
 	 * type, a declaration void); functions and variables are named by

@@ -678,6 +678,14 @@ static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *lega
 				 mname ?: "(anon)");
 			continue;
 		}
+		if (m.d.tag == DW_TAG_inheritance && cu__has_attr(&m, DW_AT_virtuality)) {
+			struct cu_die base_die;
+
+			cu__diag(w, D2B_INFO, &m, "virtual base class '%s' left out: it is placed "
+				 "at run time", cu__ref_attr(w, &m, DW_AT_type, &base_die) ?
+				 cu__name(w, &base_die) ?: "(anon)" : "?");
+			continue;
+		}
 		attr_udata(w, &m, DW_AT_bit_size, &bit_size);
 		if (legacy && bit_size && !legacy[i]) {
 			cu__diag(w, D2B_INFO, &m, "bitfield '%s' left out: not of an integer type, in "
