@@ -408,7 +408,8 @@ struct d2b_opts {
 	 * and are anonymous otherwise ("Box<int>"; a typedef becomes its
 	 * type, a declaration void); functions and variables are named by
 	 * their linkage name (the ELF symbol, "_ZNK3geo4rect4areaEv"), or
-	 * DW_AT_name, or are left out; members with other names are unnamed.
+	 * DW_AT_name, or are left out; in members' and parameters' names each
+	 * other character becomes '_' (_vptr$base -> _vptr_base).
 	 * Each one changed is said as D2B_INFO. */
 	bool kernel_names;
 	bool no_cxx;			/* leave C++ units out (as other languages) */

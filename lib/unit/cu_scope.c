@@ -26,7 +26,9 @@
  *   kernel_names  C identifiers only: a type keeps DW_AT_name if it is one
  *                 and is anonymous otherwise; a function or variable takes
  *                 its linkage name (the ELF symbol's), else DW_AT_name, if
- *                 either is an identifier; a member is unnamed otherwise.
+ *                 either is an identifier; in a member's or parameter's
+ *                 name, each other character becomes '_' (_vptr$base ->
+ *                 _vptr_base), so that layouts and prototypes stay whole.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -242,12 +244,26 @@ const char *cu_scope__decl_name(struct cu *w, const struct cu_die *die, int *err
 	return name;
 }
 
-const char *cu_scope__member_name(struct cu *w, const struct cu_die *m)
+const char *cu_scope__field_name(struct cu *w, const struct cu_die *die)
 {
-	const char *name = cu__name(w, m);
+	const char *name = cu__name(w, die);
+	size_t i, len = 0;
 
-	if (!w->cxx || !w->opts->kernel_names || !name || btf_name_is_ident(name))
+	if (!w->cxx || !w->opts->kernel_names || !name || !*name || btf_name_is_ident(name))
 		return name;
-	cu__diag(w, D2B_INFO, m, "C++ member name '%s' is not an identifier: unnamed", name);
-	return NULL;
+	/* "_vptr$base" -> "_vptr_base", "__args#0" -> "__args_0" */
+	if (append(w, &len, "_", (name[0] >= '0' && name[0] <= '9') ? 1 : 0) ||
+	    append(w, &len, name, strlen(name)))
+		return NULL;
+	for (i = 0; i < len; i++) {
+		char c = w->name_buf[i];
+
+		if (!(c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')))
+			w->name_buf[i] = '_';
+	}
+	if (!btf_name_is_ident(w->name_buf))	/* too long */
+		return NULL;
+	cu__diag(w, D2B_INFO, die, "C++ name '%s' is not an identifier: '%s' instead", name,
+		 w->name_buf);
+	return w->name_buf;
 }

@@ -16,7 +16,8 @@ const char *cu_scope__type_name(struct cu *w, const struct cu_die *die, int *err
 const char *cu_scope__decl_name(struct cu *w, const struct cu_die *die, int *err);
 /* The name of its ELF symbol: a C++ linkage name, else DW_AT_name. */
 const char *cu_scope__symbol_name(struct cu *w, const struct cu_die *die);
-/* A member's name, NULL if none (or not an identifier, with kernel_names). */
-const char *cu_scope__member_name(struct cu *w, const struct cu_die *m);
+/* A member's or parameter's name, NULL if none; with kernel_names, one made
+ * an identifier ('_' for each other character; NULL if too long). */
+const char *cu_scope__field_name(struct cu *w, const struct cu_die *die);
 
 #endif

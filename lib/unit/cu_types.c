@@ -672,7 +672,7 @@ static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *lega
 		type = cu_types__type_of(w, &m);
 		if (type < 0)
 			return type;
-		mname = m.d.tag == DW_TAG_inheritance ? NULL : cu_scope__member_name(w, &m);
+		mname = m.d.tag == DW_TAG_inheritance ? NULL : cu_scope__field_name(w, &m);
 		if (type == 0) {
 			cu__diag(w, D2B_INFO, &m, "member '%s' of void type left out",
 				 mname ?: "(anon)");
@@ -922,7 +922,7 @@ static int add_params(struct cu *w, size_t base, size_t n, bool names)
 			if (type < 0)
 				return type;
 		}
-		err = d2b_btf__add_param(w->btf, names ? cu__name(w, &p) : NULL, type);
+		err = d2b_btf__add_param(w->btf, names ? cu_scope__field_name(w, &p) : NULL, type);
 		if (err < 0)
 			return err;
 	}
