@@ -290,6 +290,13 @@ static void check_composite(struct verify *v, uint32_t id, const struct d2b_type
 		}
 		if (off % 8)
 			bad(v, id, "member '%s' is not byte aligned", mname);
+		/* btf_enum_check_kflag_member: a kind_flag member of enum type
+		 * that is not a bitfield counts 32 bits, whatever its size */
+		if (d2b_kflag(t) && r && btf_kind_is_enum(d2b_kind(r)) && off + 32 > size_bits) {
+			bad(v, id, "member '%s' (an enum, taken for 32 bits) ends past the %u "
+			    "bytes of the type", mname, t->size);
+			continue;
+		}
 		msize = d2b_btf__resolve_size(v->btf, m->type);
 		if (msize < 0)
 			bad(v, id, "member '%s' has a type of no size", mname);

@@ -11,6 +11,13 @@
  * declaration whose name is not an identifier void.  What merging did not
  * complete with a definition is mended here, keeping what can be kept:
  *
+ * And one size the kernel reads otherwise: in a kind_flag struct, it takes
+ * a member of enum type that is not a bitfield for 32 bits, whatever the
+ * enum's size (btf_enum_check_kflag_member), so a one- or two-byte enum
+ * (C++'s enum class E : short) near the struct's end "exceeds" it.
+ *
+ *   Pass 0, small enums: such a member becomes a bitfield of its enum's
+ *     width, the same layout said in a way the kernel checks right.
  *   Pass 1, members: a member of no size becomes an array of bytes that
  *     fills its place, up to the next member (or the end of the type), so
  *     the layout stays right.
@@ -73,6 +80,38 @@ static int find_int(struct d2b_btf *btf, const char *name, uint32_t size, unsign
 			return (int)id;
 	}
 	return d2b_btf__add_int(btf, name, size, enc);
+}
+
+/* Pass 0: enum members the kernel would take for 32 bits, as bitfields. */
+static void fix_small_enums(struct d2b_btf *btf, sizeless_note_fn note, void *arg)
+{
+	uint32_t id, end = d2b_btf__end_id(btf);
+
+	for (id = d2b_btf__start_id(btf); id < end; id++) {
+		struct d2b_type *t = btf_type_mut(btf, id);
+		unsigned int i, vlen = d2b_vlen(t);
+
+		if (!btf_kind_is_composite(d2b_kind(t)) || !d2b_kflag(t))
+			continue;
+		for (i = 0; i < vlen; i++) {
+			struct d2b_member *m = (struct d2b_member *)btf_members(t) + i;
+			const struct d2b_type *e = d2b_btf__type(btf, m->type);
+			uint32_t off = d2b_member_bit_offset(t, m);
+			int n;
+
+			for (n = 0; e && n < BTF_MAX_RESOLVE_DEPTH &&
+			     (btf_kind_is_modifier(d2b_kind(e)) || d2b_kind(e) == D2B_KIND_TYPEDEF); n++)
+				e = d2b_btf__type(btf, e->type);
+			if (!e || !btf_kind_is_enum(d2b_kind(e)) || e->size >= 4 ||
+			    d2b_member_bitfield_size(t, m) || (uint64_t)off + 32 <= t->size * 8ull)
+				continue;
+			m->offset = e->size * 8 << 24 | off;
+			note(arg, "%s '%s': member '%s' of a %u-byte enum near its end: a bitfield "
+			     "of %u bits (kernels take such a member for 32)",
+			     d2b_kind_name(d2b_kind(t)), d2b_btf__name(btf, id),
+			     d2b_btf__str(btf, m->name_off), e->size, e->size * 8);
+		}
+	}
 }
 
 /* Pass 1: members of no size become arrays of bytes filling their place. */
@@ -186,6 +225,7 @@ int sizeless__repair(struct d2b_btf *btf, uint8_t **ret_drop, sizeless_note_fn n
 	int err;
 
 	*ret_drop = NULL;
+	fix_small_enums(btf, note, arg);
 	err = fix_members(btf, note, arg);
 	if (err < 0)
 		return err;

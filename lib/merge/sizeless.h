@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Types of no size where the kernel needs a size (members, parameters,
- * returns), mended in a merged BTF: see sizeless.c.
+ * returns), and small enum members it sizes wrong, mended in a merged BTF:
+ * see sizeless.c.
  */
 #ifndef D2B_MERGE_SIZELESS_H
 #define D2B_MERGE_SIZELESS_H

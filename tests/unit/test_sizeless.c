@@ -94,6 +94,35 @@ out:
 	free(drop);
 }
 
+/* A small enum near the end of a kind_flag struct becomes a bitfield */
+static void test_small_enum(void)
+{
+	struct d2b_btf *b = d2b_btf__new(NULL);
+	const struct d2b_type *t;
+	uint8_t *drop = NULL;
+	int i, e, s;
+
+	REQUIRE(b);
+	i = d2b_btf__add_int(b, "int", 4, D2B_INT_SIGNED);
+	e = d2b_btf__add_enum(b, "e", 1, false);
+	d2b_btf__add_enum_value(b, "A", 1);
+	s = d2b_btf__add_composite(b, D2B_KIND_STRUCT, "s", 8);
+	d2b_btf__add_member(b, "a", i, 0, 3);
+	d2b_btf__add_member(b, "early", e, 8, 0);	/* 8 + 32 <= 64: stays */
+	d2b_btf__add_member(b, "late", e, 56, 0);
+	CHECK_EQ(d2b_btf__verify(b, 0, NULL, NULL), 1);
+	notes = 0;
+	CHECK_EQ(sizeless__repair(b, &drop, note, NULL), 0);
+	CHECK_EQ(notes, 1);
+	t = d2b_btf__type(b, s);
+	CHECK_EQ(d2b_member_bitfield_size(t, &btf_members(t)[1]), 0);
+	CHECK_EQ(d2b_member_bitfield_size(t, &btf_members(t)[2]), 8);
+	CHECK_EQ(d2b_member_bit_offset(t, &btf_members(t)[2]), 56);
+	CHECK_EQ(d2b_btf__verify(b, 0, NULL, NULL), 0);
+	free(drop);
+	d2b_btf__free(b);
+}
+
 /* Nothing to mend: nothing changes */
 static void test_nothing(void)
 {
@@ -114,6 +143,7 @@ static void test_nothing(void)
 int main(void)
 {
 	RUN(test_repair);
+	RUN(test_small_enum);
 	RUN(test_nothing);
 	return test_done();
 }

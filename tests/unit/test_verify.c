@@ -215,6 +215,18 @@ static void empty(struct d2b_btf *b)
 	(void)b;
 }
 
+/* btf_enum_check_kflag_member: a non-bitfield enum member of a kind_flag
+ * struct counts 32 bits, so a 1-byte enum at the last byte "exceeds" it */
+static void kflag_small_enum(struct d2b_btf *b)
+{
+	int i = int_t(b), e = d2b_btf__add_enum(b, "e", 1, false);
+
+	d2b_btf__add_enum_value(b, "A", 1);
+	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "s", 4);
+	d2b_btf__add_member(b, "a", i, 0, 3);
+	d2b_btf__add_member(b, "k", e, 8, 0);
+}
+
 /* C++ names where identifiers go: refused, unless D2B_VERIFY_CXX_NAMES */
 static void cxx_names(struct d2b_btf *b)
 {
@@ -245,6 +257,7 @@ static const struct vcase cases[] = {
 	{ "return_typedef_void", return_typedef_void, 1, "returns void through a typedef" },
 	{ "param_typedef_void", param_typedef_void, 1, "parameter 0 is void through" },
 	{ "empty", empty, 1, "no type at all" },
+	{ "kflag_small_enum", kflag_small_enum, 1, "taken for 32 bits" },
 	{ "cxx_names_kernel", cxx_names, 5, "invalid name", 0 },
 	{ "cxx_names_relaxed", cxx_names, 0, NULL, D2B_VERIFY_CXX_NAMES },
 	{ "cxx_names_control", cxx_names_control, 3, "invalid name", D2B_VERIFY_CXX_NAMES },
