@@ -6,7 +6,9 @@
  * Invariants (a broken one aborts):
  *  - a failed conversion returns no BTF and reports a D2B_ERROR;
  *  - a converted BTF obeys the kernel's rules (d2b_btf__verify() finds
- *    nothing), and its encoding parses back and encodes to the same bytes;
+ *    nothing; C++ names allowed but with --kernel-names, and each input is
+ *    converted both ways), and its encoding parses back and encodes to the
+ *    same bytes;
  *  - written into the file, the .BTF reads back (d2b_btf__load_file()) as
  *    those bytes; a failed write leaves the file byte-identical.
  *
@@ -20,6 +22,7 @@
  * tests/unit/test_fuzz_replay.c replays tests/fuzz/regressions/convert/
  * and a deterministic smoke of mutations without libFuzzer.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,11 +80,13 @@ static int fuzz_convert_write(const char *path, const struct d2b_btf *btf, const
 }
 
 /* Returns 0, or -1 if an invariant broke (message on stderr). */
-static int fuzz_convert(const uint8_t *data, size_t size)
+static int fuzz_convert_as(const uint8_t *data, size_t size, bool kernel_names)
 {
 	const char *path = fuzz_path();
 	unsigned int errors = 0;
-	struct d2b_opts opts = { .diag = fuzz_diag, .diag_arg = &errors };
+	struct d2b_opts opts = {
+		.diag = fuzz_diag, .diag_arg = &errors, .kernel_names = kernel_names,
+	};
 	struct d2b_btf *btf = NULL;
 	void *enc = NULL;
 	size_t enc_size = 0;
@@ -105,7 +110,7 @@ static int fuzz_convert(const uint8_t *data, size_t size)
 		fprintf(stderr, "fuzz: conversion succeeded without a BTF\n");
 		goto out;
 	}
-	if (d2b_btf__verify(btf, 0, NULL, NULL)) {
+	if (d2b_btf__verify(btf, kernel_names ? 0 : D2B_VERIFY_CXX_NAMES, NULL, NULL)) {
 		fprintf(stderr, "fuzz: converted BTF breaks the kernel's rules\n");
 		goto out;
 	}
@@ -117,6 +122,12 @@ out:
 	free(enc);
 	d2b_btf__free(btf);
 	return ret;
+}
+
+/* Both ways: C++ names, and --kernel-names */
+static int fuzz_convert(const uint8_t *data, size_t size)
+{
+	return fuzz_convert_as(data, size, false) || fuzz_convert_as(data, size, true) ? -1 : 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
