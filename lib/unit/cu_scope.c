@@ -103,7 +103,12 @@ static int index_unit(struct cu *w, struct die_unit *du)
 	return 0;
 }
 
-/* The DIE that declares die (through specification and abstract origin). */
+/*
+ * The DIE that declares die, through DW_AT_specification and
+ * DW_AT_abstract_origin, or that defines it, through DW_AT_signature (a
+ * stub of a type unit's type: clang's type units name a type's enclosing
+ * class by such a stub, without a name).
+ */
 static void declaring(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
 	struct die_attr a;
@@ -112,7 +117,8 @@ static void declaring(struct cu *w, const struct cu_die *die, struct cu_die *ret
 	*ret = *die;
 	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
 		if (!cu__attr(w, ret, DW_AT_specification, &a) &&
-		    !cu__attr(w, ret, DW_AT_abstract_origin, &a))
+		    !cu__attr(w, ret, DW_AT_abstract_origin, &a) &&
+		    !cu__attr(w, ret, DW_AT_signature, &a))
 			return;
 		if (!cu__ref(w, ret, &a, ret))
 			return;

@@ -986,8 +986,16 @@ static int ptr_to_member(struct cu *w, const struct cu_die *die)
  */
 static bool signature_type(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
-	return cu__has_attr(die, DW_AT_signature) && cu__ref_attr(w, die, DW_AT_signature, ret) &&
-	       !cu__same(ret, die);
+	if (!cu__has_attr(die, DW_AT_signature))
+		return false;
+	if (!cu__ref_attr(w, die, DW_AT_signature, ret)) {
+		/* libdw reads one .debug_types (or .debug_info) section: a
+		 * relocatable object has one per type unit (COMDAT groups) */
+		cu__diag(w, D2B_INFO, die, "type of DW_AT_signature not found (%s): only a "
+			 "declaration is left", w->ref_err);
+		return false;
+	}
+	return !cu__same(ret, die);
 }
 
 static int translate(struct cu *w, const struct cu_die *die)

@@ -30,6 +30,10 @@
 #	// e2e-cflags: -std=gnu89	extra compiler flags
 #	// e2e-compilers: gcc clang-19	only these compilers
 #	// e2e-oracle			also run the clang -target bpf oracle
+#	// e2e-link			the "obj" build is an executable (with
+#					-DWITH_MAIN): what a relocatable object
+#					cannot hold whole (type units: one COMDAT
+#					section each, of which libdw reads one)
 # Expectation lines starting with @TAG apply only to matching builds: @gcc
 # @clang (any clang) @clang-14 @clang-19 @O0 @O2 @dwarf4 @dwarf5 @obj @exe
 # @so @kernelnames; @!TAG negates.  Several tags must all hold.
@@ -392,8 +396,10 @@ build_and_test()
 	dir=$WORK/$base-$comp$opt-$dw
 	mkdir -p "$dir"
 
+	local compile_only=-c
+	grep -q '^// e2e-link' "$src" && compile_only=-DWITH_MAIN
 	# shellcheck disable=SC2086
-	if ! "$cc" $cflags -c "$src" -o "$dir/obj.o" 2>"$dir/cc.err"; then
+	if ! "$cc" $cflags $compile_only "$src" -o "$dir/obj.o" 2>"$dir/cc.err"; then
 		fail "$name/compile" "$cc $cflags -c failed"
 		show "$dir/cc.err"
 		return
