@@ -106,6 +106,7 @@ struct cu {
 	bool has_annotations;	/* the unit's abbrevs can express annotations */
 	bool has_v2_type_tags;	/* some type has a btf:type_tag annotation */
 	bool cxx;		/* a C++ unit: names are qualified (cu_scope.c) */
+	bool has_signatures;	/* its abbrevs have DW_AT_signature (type units) */
 	struct hmap scopes;	/* cu_scope.c: DIE key -> its scope's DIE offset */
 	struct hmap scoped_units;	/* the units indexed into scopes */
 	char *name_buf;		/* cu_scope.c's qualified names */

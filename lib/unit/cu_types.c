@@ -986,7 +986,7 @@ static int ptr_to_member(struct cu *w, const struct cu_die *die)
  */
 static bool signature_type(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
-	if (!cu__has_attr(die, DW_AT_signature))
+	if (!w->has_signatures || !cu__has_attr(die, DW_AT_signature))
 		return false;
 	if (!cu__ref_attr(w, die, DW_AT_signature, ret)) {
 		/* libdw reads one .debug_types (or .debug_info) section: a

@@ -312,6 +312,7 @@ static int walk(struct cu *w)
 	}
 	w->u->cxx = w->cxx;
 	w->has_annotations = unit_has_annotations(w);
+	w->has_signatures = die_unit__has_abbrev_attr(w->du, DW_AT_signature);
 	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w);
 	err = walk_scope(w, &w->root, 0);
 	if (err < 0)
