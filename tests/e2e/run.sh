@@ -508,6 +508,38 @@ for src in "$FIX"/*.c "$FIX"/*.cc; do
 	[ "$MATRIX" = full ] && build_and_test "$src" gcc -O0 dwarf4 obj
 done
 
+# ---- C and C++ units in one program ---------------------------------------
+
+# types.c (with main) and cxx.cc linked together: the C units' BTF is what
+# it is alone (types.expect), the C++ ones' too (cxx.expect), both ways
+mixed()
+{
+	local name=e2e/mixed/gcc-O2-dwarf5 dir=$WORK/mixed cc cxx
+	cc=$(cc_of gcc)
+	cxx=$(cxx_of gcc)
+	if [ -z "$cc" ] || [ -z "$cxx" ]; then
+		skip "$name" "gcc or g++ not installed"
+		return
+	fi
+	mkdir -p "$dir"
+	printf 'struct ext { virtual int f(); int a; };\nint ext::f() { return a; }\n' >"$dir/ext.cc"
+	if ! "$cc" -O2 -gdwarf-5 -DWITH_MAIN -c "$FIX/types.c" -o "$dir/types.o" 2>"$dir/cc.err" ||
+	   ! "$cxx" -O2 -gdwarf-5 -c "$FIX/cxx.cc" -o "$dir/cxx.o" 2>>"$dir/cc.err" ||
+	   ! "$cxx" -O2 -c "$dir/ext.cc" -o "$dir/ext.o" 2>>"$dir/cc.err" ||
+	   ! "$cxx" "$dir/types.o" "$dir/cxx.o" "$dir/ext.o" -o "$dir/mixed" 2>>"$dir/cc.err"; then
+		fail "$name/build" "compiling or linking types.c and cxx.cc failed"
+		show "$dir/cc.err"
+		return
+	fi
+	NO_LOAD=1 test_file "$name" "$dir/mixed" "$FIX/types.expect" "gcc gcc -O2 O2 dwarf5 exe"
+	check_btf "$name/cxx" "$WORK/out.btf" "$FIX/cxx.expect" "gcc gcc -O2 O2 dwarf5 exe"
+	CONV_ARGS=--kernel-names test_file "$name/kernel-names" "$dir/mixed" "$FIX/types.expect" \
+		"gcc gcc -O2 O2 dwarf5 exe kernelnames"
+	check_btf "$name/kernel-names/cxx" "$WORK/out.btf" "$FIX/cxx.expect" \
+		"gcc gcc -O2 O2 dwarf5 exe kernelnames"
+}
+mixed
+
 # ---- the oracle: LLVM's own BTF -----------------------------------------
 
 oracle()
