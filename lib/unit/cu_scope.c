@@ -71,6 +71,7 @@ static int index_unit(struct cu *w, struct die_unit *du)
 	bool scope[CU_MAX_SCOPE_DEPTH + 1];
 	struct die_cursor c;
 	struct cu_die d = { .du = du };
+	unsigned int deep = 0;
 	uint64_t v;
 	int err;
 
@@ -84,6 +85,9 @@ static int index_unit(struct cu *w, struct die_unit *du)
 		unsigned int depth = c.depth;
 
 		if (depth > CU_MAX_SCOPE_DEPTH) {
+			if (!deep++)
+				cu__diag(w, D2B_INFO, &d, "scopes nested deeper than %d: the names "
+					 "inside are not qualified", CU_MAX_SCOPE_DEPTH);
 			if (d.d.has_children && die_cursor__skip_children(du, &c, &d.d) < 0)
 				break;
 			continue;

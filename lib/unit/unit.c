@@ -261,7 +261,12 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 	struct cu_die child;
 	int err = 0;
 
-	if (depth > CU_MAX_SCOPE_DEPTH || !cu__child(w, scope, &child))
+	if (depth > CU_MAX_SCOPE_DEPTH) {
+		cu__diag(w, D2B_INFO, scope, "namespaces nested deeper than %d: only the types "
+			 "used from outside are converted", CU_MAX_SCOPE_DEPTH);
+		return 0;
+	}
+	if (!cu__child(w, scope, &child))
 		return 0;
 	do {
 		unsigned int tag = child.d.tag;
