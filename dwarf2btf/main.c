@@ -49,10 +49,12 @@ static void usage(FILE *out)
 		"      --no-float       encode floating-point types as INT\n"
 		"      --no-enum64      encode 64-bit enums as ENUM (values truncated)\n"
 		"      --no-dedup       keep every compile unit's types (debugging)\n"
-		"      --kernel-names   C++ units: only names the kernel accepts (C identifiers:\n"
-		"                       'rect', not 'geo::rect'; functions and variables by\n"
-		"                       their linkage name; others anonymous or left out, -v\n"
-		"                       says which), so that the kernel loads the BTF\n"
+		"      --cxx-names      C++ units: names as C++ spells them ('geo::rect'), for\n"
+		"                       tools; the kernel refuses such BTF.  By default only\n"
+		"                       names the kernel accepts ('rect'; functions and\n"
+		"                       variables by their linkage name; others anonymous or\n"
+		"                       left out, -v says which)\n"
+		"      --kernel-names   the default: the opposite of --cxx-names\n"
 		"\n"
 		"Reporting:\n"
 		"  -v, --verbose        explain what was left out and why (twice: more)\n"
@@ -75,6 +77,7 @@ enum {
 	OPT_NO_ENUM64,
 	OPT_NO_DEDUP,
 	OPT_KERNEL_NAMES,
+	OPT_CXX_NAMES,
 	OPT_STATS,
 	OPT_COMPARE,
 	OPT_FLATTEN,
@@ -94,6 +97,7 @@ static const struct option long_options[] = {
 	{ "no-enum64", no_argument, NULL, OPT_NO_ENUM64 },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
 	{ "kernel-names", no_argument, NULL, OPT_KERNEL_NAMES },
+	{ "cxx-names", no_argument, NULL, OPT_CXX_NAMES },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "flatten-arrays", no_argument, NULL, OPT_FLATTEN },
@@ -199,7 +203,10 @@ int main(int argc, char **argv)
 			opts.no_dedup = true;
 			break;
 		case OPT_KERNEL_NAMES:
-			opts.kernel_names = true;
+			opts.cxx_names = false;
+			break;
+		case OPT_CXX_NAMES:
+			opts.cxx_names = true;
 			break;
 		case OPT_STATS:
 			opts.stats = cli.stats = true;

@@ -318,7 +318,6 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->skip_decl_tags = !p->on[F_DECL_TAG];
 	o->skip_type_tags = !p->on[F_TYPE_TAG];
 	o->flatten_arrays = true;	/* pahole's form: modules must match its bases */
-	o->kernel_names = true;		/* C++ units too: the kernel loads what we write */
 	o->no_cxx = p->no_cxx;
 }
 

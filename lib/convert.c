@@ -153,7 +153,7 @@ static void verify_report(void *arg, uint32_t id, const char *msg)
 /* Are C++ names spelled as C++ spells them (and checked so)? */
 static bool cxx_names(const struct conv *c)
 {
-	return c->has_cxx && !c->opts->kernel_names;
+	return c->has_cxx && c->opts->cxx_names;
 }
 
 static double now(void)
@@ -696,12 +696,12 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		goto out;
 	}
 	/* never hand on BTF the kernel would refuse (damaged input, or a bug),
-	 * but for C++ names, which are asked for (kernel_names says otherwise) */
+	 * but for C++ names, which are asked for (cxx_names) */
 	n = d2b_btf__verify(c.out, cxx_names(&c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, &c);
 	if (n == 0 && cxx_names(&c) && d2b_btf__verify(c.out, 0, NULL, NULL) > 0)
 		conv_diag(&c, D2B_NOTICE, NULL, UINT64_MAX, 0,
 			  "C++ names that are not identifiers: the kernel will not load "
-			  "this BTF (--kernel-names makes BTF it loads)");
+			  "this BTF (without --cxx-names it would)");
 	t_datasec = now() - t0;
 	if (n != 0) {
 		err = n < 0 ? n : -EINVAL;

@@ -286,7 +286,7 @@ int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base
  * flags: D2B_VERIFY_CXX_NAMES relaxes one rule: where the kernel wants an
  * identifier, a C++ name ("geo::Box<int>", any printable ASCII) passes too.
  * That BTF is for user-space tools: the kernel refuses such names (a
- * conversion uses it for C++ units without d2b_opts.kernel_names).
+ * conversion uses it for C++ units with d2b_opts.cxx_names).
  */
 enum d2b_verify_flags {
 	D2B_VERIFY_CXX_NAMES = 1 << 0,
@@ -400,18 +400,18 @@ struct d2b_opts {
 	bool no_float;			/* floats as INT (old kernels) */
 	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */
 	bool no_dedup;			/* keep every CU's types (debugging) */
-	/* C++ units: only names the kernel accepts (C identifiers).  Without
-	 * it, C++ names are spelled as in C++ ("geo::rect", "geo::Box<int>",
+	/* C++ units: names as C++ spells them ("geo::rect", "geo::Box<int>",
 	 * "geo::rect::area"), which tools read but the kernel refuses: such
 	 * BTF is checked with D2B_VERIFY_CXX_NAMES and a D2B_NOTICE says so.
-	 * With it: types keep DW_AT_name when it is an identifier ("rect")
-	 * and are anonymous otherwise ("Box<int>"; a typedef becomes its
-	 * type, a declaration void); functions and variables are named by
-	 * their linkage name (the ELF symbol, "_ZNK3geo4rect4areaEv"), or
-	 * DW_AT_name, or are left out; in members' and parameters' names each
-	 * other character becomes '_' (_vptr$base -> _vptr_base).
-	 * Each one changed is said as D2B_INFO. */
-	bool kernel_names;
+	 * Without it (the default), only names the kernel accepts: types keep
+	 * DW_AT_name when it is an identifier ("rect") and are anonymous
+	 * otherwise ("Box<int>"; a typedef becomes its type, a declaration
+	 * void); functions and variables are named by their linkage name (the
+	 * ELF symbol, "_ZNK3geo4rect4areaEv"), or DW_AT_name, or are left
+	 * out; in members' and parameters' names each other character becomes
+	 * '_' (_vptr$base -> _vptr_base).  Each one changed is said as
+	 * D2B_INFO. */
+	bool cxx_names;
 	bool no_cxx;			/* leave C++ units out (as other languages) */
 	bool stats;			/* report per-phase statistics as D2B_INFO */
 };

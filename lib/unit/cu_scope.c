@@ -19,11 +19,11 @@
  * at the declaration inside it), to at most CU_MAX_SCOPE_DEPTH parts.
  *
  * What names C++ units get (the choice is documented in dwarf2btf.h,
- * d2b_opts.kernel_names):
- *   default       as C++ spells them: "geo::rect", "geo::Box<int>" (template
+ * d2b_opts.cxx_names):
+ *   cxx_names     as C++ spells them: "geo::rect", "geo::Box<int>" (template
  *                 arguments as DWARF gives them), "geo::rect::area",
  *                 "(anonymous namespace)::x";
- *   kernel_names  C identifiers only: a type keeps DW_AT_name if it is one
+ *   default       C identifiers only: a type keeps DW_AT_name if it is one
  *                 and is anonymous otherwise; a function or variable takes
  *                 its linkage name (the ELF symbol's), else DW_AT_name, if
  *                 either is an identifier; in a member's or parameter's
@@ -207,7 +207,7 @@ const char *cu_scope__type_name(struct cu *w, const struct cu_die *die, int *err
 	*err = 0;
 	if (!w->cxx)
 		return cu__name(w, die);
-	if (!w->opts->kernel_names)
+	if (w->opts->cxx_names)
 		return qualified(w, die, err);
 	name = cu__name(w, die);
 	if (name && *name && !btf_name_is_ident(name)) {
@@ -243,7 +243,7 @@ const char *cu_scope__decl_name(struct cu *w, const struct cu_die *die, int *err
 	*err = 0;
 	if (!w->cxx)
 		return cu__name(w, die);
-	if (!w->opts->kernel_names)
+	if (w->opts->cxx_names)
 		return qualified(w, die, err);
 	name = cu_scope__symbol_name(w, die);
 	if (name && *name && !btf_name_is_ident(name)) {
@@ -259,7 +259,7 @@ const char *cu_scope__field_name(struct cu *w, const struct cu_die *die)
 	const char *name = cu__name(w, die);
 	size_t i, len = 0;
 
-	if (!w->cxx || !w->opts->kernel_names || !name || !*name || btf_name_is_ident(name))
+	if (!w->cxx || w->opts->cxx_names || !name || !*name || btf_name_is_ident(name))
 		return name;
 	/* "_vptr$base" -> "_vptr_base", "__args#0" -> "__args_0" */
 	if (append(w, &len, "_", (name[0] >= '0' && name[0] <= '9') ? 1 : 0) ||

@@ -15,9 +15,11 @@
 #   inplace	dwarf2btf COPY writes .BTF into a copy; bpftool reads it back,
 #		the section equals out.btf, an executable still runs
 #   jobs	dwarf2btf --jobs=2 writes the same bytes as --jobs=1 and the default
-# A C++ fixture (NAME.cc) is converted twice: as is, with C++ names, which
-# the kernel refuses by design (no load step), and with --kernel-names,
-# whose BTF goes through every step (tag @kernelnames in NAME.expect).
+# A C++ fixture (NAME.cc) is converted twice: with --cxx-names, C++ names,
+# which the kernel refuses by design (no load step), and by default, with
+# names the kernel accepts, whose BTF goes through every step (tag
+# @kernelnames in NAME.expect); the mixed C and C++ program also with
+# --kernel-names, which is the default.
 # Builds: the main fixture (types.c) in the full matrix {gcc, clang-14,
 # clang-19} x {-O0, -O2} x {-gdwarf-4, -gdwarf-5} as objects, plus file
 # variants (executable, shared library, -gz=zlib, legacy .zdebug, separate
@@ -408,9 +410,9 @@ build_and_test()
 		local ip=-
 		[[ $variants == *" inplace "* ]] && ip=inplace
 		if [ "$ext" = cc ]; then
-			NO_LOAD=1 test_file "$name/obj" "$dir/obj.o" "$expect" "$tags obj"
-			CONV_ARGS=--kernel-names test_file "$name/kernel-names" "$dir/obj.o" \
-				"$expect" "$tags obj kernelnames" $ip
+			CONV_ARGS=--cxx-names NO_LOAD=1 test_file "$name/cxx-names" "$dir/obj.o" \
+				"$expect" "$tags obj"
+			test_file "$name/obj" "$dir/obj.o" "$expect" "$tags obj kernelnames" $ip
 		else
 			test_file "$name/obj" "$dir/obj.o" "$expect" "$tags obj" $ip
 		fi
@@ -531,7 +533,8 @@ mixed()
 		show "$dir/cc.err"
 		return
 	fi
-	NO_LOAD=1 test_file "$name" "$dir/mixed" "$FIX/types.expect" "gcc gcc -O2 O2 dwarf5 exe"
+	CONV_ARGS=--cxx-names NO_LOAD=1 test_file "$name" "$dir/mixed" "$FIX/types.expect" \
+		"gcc gcc -O2 O2 dwarf5 exe"
 	check_btf "$name/cxx" "$WORK/out.btf" "$FIX/cxx.expect" "gcc gcc -O2 O2 dwarf5 exe"
 	CONV_ARGS=--kernel-names test_file "$name/kernel-names" "$dir/mixed" "$FIX/types.expect" \
 		"gcc gcc -O2 O2 dwarf5 exe kernelnames"

@@ -6,7 +6,7 @@
  * Invariants (a broken one aborts):
  *  - a failed conversion returns no BTF and reports a D2B_ERROR;
  *  - a converted BTF obeys the kernel's rules (d2b_btf__verify() finds
- *    nothing; C++ names allowed but with --kernel-names, and each input is
+ *    nothing; C++ names allowed only with --cxx-names, and each input is
  *    converted both ways), and its encoding parses back and encodes to the
  *    same bytes;
  *  - written into the file, the .BTF reads back (d2b_btf__load_file()) as
@@ -80,12 +80,12 @@ static int fuzz_convert_write(const char *path, const struct d2b_btf *btf, const
 }
 
 /* Returns 0, or -1 if an invariant broke (message on stderr). */
-static int fuzz_convert_as(const uint8_t *data, size_t size, bool kernel_names)
+static int fuzz_convert_as(const uint8_t *data, size_t size, bool cxx_names)
 {
 	const char *path = fuzz_path();
 	unsigned int errors = 0;
 	struct d2b_opts opts = {
-		.diag = fuzz_diag, .diag_arg = &errors, .kernel_names = kernel_names,
+		.diag = fuzz_diag, .diag_arg = &errors, .cxx_names = cxx_names,
 	};
 	struct d2b_btf *btf = NULL;
 	void *enc = NULL;
@@ -110,7 +110,7 @@ static int fuzz_convert_as(const uint8_t *data, size_t size, bool kernel_names)
 		fprintf(stderr, "fuzz: conversion succeeded without a BTF\n");
 		goto out;
 	}
-	if (d2b_btf__verify(btf, kernel_names ? 0 : D2B_VERIFY_CXX_NAMES, NULL, NULL)) {
+	if (d2b_btf__verify(btf, cxx_names ? D2B_VERIFY_CXX_NAMES : 0, NULL, NULL)) {
 		fprintf(stderr, "fuzz: converted BTF breaks the kernel's rules\n");
 		goto out;
 	}
@@ -124,7 +124,7 @@ out:
 	return ret;
 }
 
-/* Both ways: C++ names, and --kernel-names */
+/* Both ways: the default (kernel names), and --cxx-names */
 static int fuzz_convert(const uint8_t *data, size_t size)
 {
 	return fuzz_convert_as(data, size, false) || fuzz_convert_as(data, size, true) ? -1 : 0;
