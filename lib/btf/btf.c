@@ -306,18 +306,25 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 
 	if (!s || !*s)
 		return 0;
-	if (btf->memo && ptr_cache__get(btf->memo, s, &v))
-		return (int)v;
-	/* with a memo, only the strings it covers are looked for in the base */
-	for (b = btf->base; b && (!btf->memo || ptr_cache__covers(btf->memo, s)); b = b->base) {
-		off = strtab__find(b->strs, s);
-		if (off > 0) {
-			v = b->start_str + (uint32_t)off;
-			if (btf->memo)
-				ptr_cache__put(btf->memo, s, v);
+	if (btf->memo) {
+		if (ptr_cache__get(btf->memo, s, &v))
 			return (int)v;
-		}
+		if (!ptr_cache__covers(btf->memo, s))
+			goto own;	/* not looked for in the (large) base */
+		/* a string of the names base, at its first occurrence; or a
+		 * suffix of one of them (a linker merged it into a longer
+		 * string), where it lies in the base's data, "" first */
+		off = strtab__find(btf->base->strs, s);
+		v = off > 0 ? (uint32_t)off : 1 + (uint32_t)ptr_cache__offset(btf->memo, s);
+		ptr_cache__put(btf->memo, s, v);
+		return (int)v;
 	}
+	for (b = btf->base; b; b = b->base) {
+		off = strtab__find(b->strs, s);
+		if (off > 0)
+			return (int)(b->start_str + off);
+	}
+own:
 	off = strtab__add(btf->strs, s);
 	if (off < 0)
 		return (int)off;
@@ -354,9 +361,13 @@ struct d2b_btf *btf_new_names(const char *data, size_t len)
 	return btf;
 }
 
-void btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo)
+int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo)
 {
+	if (!btf->base || btf->base->base || btf->base->nr ||
+	    ptr_cache__size(memo) + 2 != strtab__size(btf->base->strs))
+		return -EINVAL;
 	btf->memo = memo;
+	return 0;
 }
 
 /* ---- types ---- */

@@ -121,15 +121,18 @@ struct btf_field_iter {
  */
 struct d2b_btf *btf_new_names(const char *data, size_t len);
 /*
- * d2b_btf__add_str(btf, s) remembers in memo the base string offsets of
- * the pointers memo covers, and finds them there next time: the covered
- * memory must not change, and memo serve BTFs over one base only.  Other
- * strings become btf's own without a look in the base (which costs a
- * cache miss in a large one): a string can then be both, which the dedup,
- * the only reader of such BTFs, maps to one.
+ * btf's base must be a names base, made from the bytes memo covers, which
+ * must not change.  d2b_btf__add_str(btf, s) then gives a string memo
+ * covers its base offset: its first occurrence; or, for a suffix of a
+ * string (which a linker's string merging leaves as the only copy of its
+ * bytes), where it lies; and remembers it in memo, for every BTF over that
+ * base.  Other strings become btf's own without a look in the base (which
+ * costs a cache miss in a large one): a string can then be both, which the
+ * dedup, the only reader of such BTFs, maps to one.  -EINVAL if btf's base
+ * is not such a base.
  */
 struct ptr_cache;
-void btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
+int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
 
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);

@@ -394,7 +394,11 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	u->btf = d2b_btf__new(uw->names);
 	if (!u->btf)
 		return -ENOMEM;
-	btf_set_memo(u->btf, uw->memo);
+	if (uw->memo && btf_set_memo(u->btf, uw->memo)) {
+		d2b_btf__free(u->btf);
+		u->btf = NULL;
+		return -EINVAL;
+	}
 	w.btf = u->btf;
 	hmap__init(&w.far_ids, false);
 	hmap__init(&w.scopes, false);

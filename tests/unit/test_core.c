@@ -167,14 +167,18 @@ static void test_names_base(void)
 	u1 = d2b_btf__new(names);
 	u2 = d2b_btf__new(names);
 	REQUIRE(u1 && u2);
-	btf_set_memo(u1, memo);
-	btf_set_memo(u2, memo);
+	CHECK_EQ(btf_set_memo(u1, memo), 0);
+	CHECK_EQ(btf_set_memo(u2, memo), 0);
+	CHECK_EQ(btf_set_memo(names, memo), -EINVAL);	/* not over a names base */
 	CHECK_EQ(d2b_btf__start_id(u1), 1);
 	a = d2b_btf__add_str(u1, sec);		/* "int" at its first offset */
 	b = d2b_btf__add_str(u1, sec + 9);	/* the second "int": the same */
 	c = d2b_btf__add_str(u2, sec + 9);	/* from the memo */
 	d = d2b_btf__add_str(u2, sec + 6);	/* "ng", a string of its own */
 	e = d2b_btf__add_str(u1, "not there");	/* u1's own */
+	/* "ong", only a suffix of "long": where it lies in the base */
+	CHECK_EQ(d2b_btf__add_str(u1, sec + 5), 6);
+	CHECK_STR(d2b_btf__str(u2, 6), "ong");
 	CHECK_EQ(a, 1);
 	CHECK_EQ(b, 1);
 	CHECK_EQ(c, 1);
