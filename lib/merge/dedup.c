@@ -138,7 +138,8 @@ struct fwd_res {
 
 struct merge {
 	struct d2b_btf *dst;
-	struct hmap index;	/* destination types, base included: key -> ID */
+	const struct hmap *base;	/* the base's types: key -> ID (read-only) */
+	struct hmap index;	/* destination types, the base's excepted: key -> ID */
 	bool append_only;
 	uint32_t dst_start;	/* the destination's first own ID (after its base) */
 
@@ -179,6 +180,7 @@ struct dedup {
 	struct d2b_btf *out;
 	struct d2b_btf *work;
 	struct dedup_opts opts;
+	struct hmap base_index;	/* the base's types (split BTF), for every merge */
 	struct merge m;
 	uint32_t *final_map;
 	bool finished, failed;
@@ -431,13 +433,19 @@ static int index_type(struct merge *m, struct hmap *h, uint32_t id)
 
 /* ---- setup ---- */
 
-static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool append_only)
+/*
+ * base: the index of dst's base's types (split BTF), which dst's merges
+ * share; filled here if fill_base (the first merge over that base).
+ */
+static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool append_only,
+		      struct hmap *base, bool fill_base)
 {
 	uint32_t id, start = d2b_btf__start_id(dst);
 	int err = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->dst = dst;
+	m->base = base;
 	m->append_only = append_only;
 	hmap__init(&m->index, force_collisions);
 	hmap__init(&m->local, force_collisions);
@@ -447,8 +455,8 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	if (append_only)
 		return 0;
 	/* the base's types (split BTF) are candidates like our own */
-	for (id = 1; id < start && !err; id++)
-		err = index_type(m, &m->index, id);
+	for (id = 1; id < start && fill_base && !err; id++)
+		err = index_type(m, base, id);
 	for (id = start; id < m->dst_end && !err; id++)
 		err = index_type(m, &m->index, id);
 	return err;
@@ -542,15 +550,20 @@ static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
 	uint64_t v;
 	int err;
 
-	*ret = 0;
-	hmap__iter_init(&m->index, key, &it);
-	while (hmap__next(&m->index, &it, &v)) {
-		const struct d2b_type *t = type_of(m, v);
+	const struct hmap *dsts[2] = { m->base, &m->index };
+	unsigned int h;
 
-		if (t && btf_type_words(t) == m->fa.nw &&
-		    memcmp(t, m->fa.p, m->fa.nw * 4) == 0) {
-			*ret = v;
-			return 0;
+	*ret = 0;
+	for (h = 0; h < 2; h++) {
+		hmap__iter_init(dsts[h], key, &it);
+		while (hmap__next(dsts[h], &it, &v)) {
+			const struct d2b_type *t = type_of(m, v);
+
+			if (t && btf_type_words(t) == m->fa.nw &&
+			    memcmp(t, m->fa.p, m->fa.nw * 4) == 0) {
+				*ret = v;
+				return 0;
+			}
 		}
 	}
 	hmap__iter_init(&m->local, key, &it);
@@ -571,14 +584,14 @@ static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
 /* The first full enum named name_off, for a forward enum. */
 static int find_full_enum(struct merge *m, uint32_t name_off, uint32_t *ret)
 {
-	struct hmap *maps[2] = { &m->index, &m->local };
+	const struct hmap *maps[3] = { m->base, &m->index, &m->local };
 	struct hmap_iter it;
 	unsigned int h;
 	uint64_t v;
 	int err;
 
 	*ret = 0;
-	for (h = 0; h < 2; h++) {
+	for (h = 0; h < 3; h++) {
 		hmap__iter_init(maps[h], enum_name_key(name_off), &it);
 		while (hmap__next(maps[h], &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
@@ -933,7 +946,7 @@ static int walk(struct merge *m, uint32_t c, uint32_t k)
 
 static int dedup_composite(struct merge *m, uint32_t i)
 {
-	struct hmap *maps[2] = { &m->index, &m->local };
+	const struct hmap *maps[3] = { m->base, &m->index, &m->local };
 	struct hmap_iter it;
 	unsigned int h;
 	uint64_t key, v;
@@ -942,7 +955,7 @@ static int dedup_composite(struct merge *m, uint32_t i)
 	err = type_key(m, &m->fa, vid(m, i), &key);
 	if (err)
 		return err;
-	for (h = 0; h < 2; h++) {
+	for (h = 0; h < 3; h++) {
 		hmap__iter_init(maps[h], key, &it);
 		while (hmap__next(maps[h], &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
@@ -1188,7 +1201,9 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 		return -ENOMEM;
 	}
 	btf_copy_model(d->work, out);
-	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only);
+	hmap__init(&d->base_index, d->opts.force_collisions);
+	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only,
+			 &d->base_index, true);
 	if (err) {
 		dedup__free(d);
 		return err;
@@ -1202,6 +1217,7 @@ void dedup__free(struct dedup *d)
 	if (!d)
 		return;
 	merge_release(&d->m);
+	hmap__release(&d->base_index);
 	d2b_btf__free(d->work);
 	free(d->final_map);
 	free(d);
@@ -1365,7 +1381,8 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 	}
 	for (id = 0; id < start; id++)
 		d->final_map[id] = id;
-	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only);
+	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only,
+			 &d->base_index, false);
 	if (!err)
 		err = merge_source(&fm, d->work, alias, d->final_map);
 	merge_release(&fm);
