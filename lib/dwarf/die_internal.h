@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dwarf/die_reader.h"
+#include "dwarf/dwp_index.h"
 
 /* How an attribute's bytes are skipped. */
 enum skip {
@@ -97,6 +98,9 @@ struct die_reader {
 	size_t nr_units[2];
 	struct unit_entry *sigs;
 	size_t nr_sigs;
+	/* a package (.dwp): its index's rows, by section and unit offset */
+	struct dwp_row *pkg;
+	size_t nr_pkg;
 	bool big_endian;
 	bool swap;			/* file and host byte orders differ */
 	bool str_nul_ended;		/* last byte of .debug_str is NUL */
@@ -112,6 +116,9 @@ struct die_unit {
 	bool loaded;
 	uint64_t str_offsets_base;
 	uint64_t addr_base;
+	/* in a package, where the unit's contributions start (else 0) */
+	uint64_t abbrev_start;
+	uint64_t str_offsets_start;
 
 	struct abbrev *abbrevs;
 	size_t nr_abbrevs, cap_abbrevs;

@@ -58,12 +58,20 @@
  * otherwise.  A unit whose last null entries are missing ends at its end,
  * as in libdw.
  *
+ * Split DWARF.  A .dwo file's reader reads its .debug_*.dwo sections.  A
+ * package's (.dwp) also reads its index (dwp_index.c): a unit's header
+ * offsets into .debug_abbrev.dwo and .debug_str_offsets.dwo are relative
+ * to the unit's contributions there, which die_unit__load() finds by
+ * bisection over the index's rows sorted by unit offset.  A split unit's
+ * addresses are in its skeleton's .debug_addr: the caller lends the
+ * reader the skeleton file's (die_reader__borrow_addr) and sets the
+ * skeleton's DW_AT_addr_base on the loaded unit (die_unit__set_addr_base).
+ *
  * Not here: values that need more than this unit and these sections stay
  * raw (rnglistx and loclistx indices, references and strings into a dwz
  * supplementary file, type signatures: die_reader__type_unit() and the
- * supplementary file's own reader resolve them); a split unit's addrx
- * needs its skeleton's .debug_addr.  Attributes are the DIE's own: unlike
- * dwarf_diename() nothing follows DW_AT_abstract_origin or
+ * supplementary file's own reader resolve them).  Attributes are the DIE's
+ * own: unlike dwarf_diename() nothing follows DW_AT_abstract_origin or
  * DW_AT_specification.
  *
  * Invariants.  Every read is bounds-checked against the unit's end (or the
@@ -134,9 +142,17 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 }
 
 
+/* A package's index sections, read beside the die_sections. */
+enum {
+	SEC_CU_INDEX = DIE_SEC_NR,
+	SEC_TU_INDEX,
+	SEC_ALL,
+};
+
 /*
  * Which of our sections a name is: .debug_X, .zdebug_X, or in a split
- * DWARF file .debug_X.dwo (and .zdebug_X.dwo).  -1 if none.
+ * DWARF file .debug_X.dwo (and .zdebug_X.dwo), and a package's
+ * .debug_cu_index and .debug_tu_index.  -1 if none.
  */
 static int section_of(const char *name, bool dwo, bool *gnu_compressed)
 {
@@ -151,6 +167,8 @@ static int section_of(const char *name, bool dwo, bool *gnu_compressed)
 	else
 		return -1;
 	len = strlen(name);
+	if (dwo && !*gnu_compressed && (!strcmp(name, "cu_index") || !strcmp(name, "tu_index")))
+		return name[0] == 'c' ? SEC_CU_INDEX : SEC_TU_INDEX;
 	if (dwo != (len > 4 && !strcmp(name + len - 4, ".dwo")))
 		return -1;
 	for (i = 0; i < DIE_SEC_NR; i++) {
@@ -191,10 +209,10 @@ static bool dwo_only(Elf *elf, size_t shstrndx)
  * name, the first of each, not in a section group (an object's COMDAT
  * type units), not SHT_NOBITS, not empty.
  */
-int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
+int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t errlen)
 {
 	struct die_sections secs = {0};
-	Elf *elf = dwarf_getelf(dw);
+	struct die_bytes index[SEC_ALL - DIE_SEC_NR] = {{0}}, *slot;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Ehdr ehdr;
@@ -219,7 +237,10 @@ int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, siz
 		    (shdr.sh_flags & SHF_GROUP))
 			continue;
 		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || (i = section_of(name, dwo, &gnu)) < 0 || secs.sec[i].buf)
+		if (!name || (i = section_of(name, dwo, &gnu)) < 0)
+			continue;
+		slot = i < DIE_SEC_NR ? &secs.sec[i] : &index[i - DIE_SEC_NR];
+		if (slot->buf)
 			continue;
 		/* libdw has inflated them already: this is for sections it skipped.
 		 * As libdw, ignore elf_compress_gnu()'s errors: a .zdebug section
@@ -233,17 +254,112 @@ int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, siz
 			goto bad;
 		if (!data->d_buf || !data->d_size)
 			continue;
-		secs.sec[i].buf = data->d_buf;
-		secs.sec[i].size = data->d_size;
+		slot->buf = data->d_buf;
+		slot->size = data->d_size;
 		continue;
 bad:
 		snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
 		return -EINVAL;
 	}
 	err = die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
+	if (!err && (index[0].buf || index[1].buf))
+		err = die_reader__set_package(*ret, &index[0], &index[1], errbuf, errlen);
+	if (err) {
+		die_reader__free(*ret);
+		*ret = NULL;
+	}
+	return err;
+}
+
+int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
+{
+	int err = die_reader__from_elf(dwarf_getelf(dw), ret, errbuf, errlen);
+
 	if (!err)
 		(*ret)->dw = dw;
 	return err;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct dwp_row *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->off[DWP_UNITS] != y->off[DWP_UNITS])
+		return x->off[DWP_UNITS] < y->off[DWP_UNITS] ? -1 : 1;
+	return 0;
+}
+
+int die_reader__set_package(struct die_reader *r, const struct die_bytes *cu_index,
+			    const struct die_bytes *tu_index, char *errbuf, size_t errlen)
+{
+	const struct die_bytes *secs = r->sec;
+	size_t cap = 0, i;
+	int err = 0;
+
+	if (cu_index->buf)
+		err = dwp_index__parse(cu_index, false, r->big_endian, secs, &r->pkg, &r->nr_pkg,
+				       &cap, errbuf, errlen);
+	if (!err && tu_index->buf)
+		err = dwp_index__parse(tu_index, true, r->big_endian, secs, &r->pkg, &r->nr_pkg,
+				       &cap, errbuf, errlen);
+	if (err)
+		return err;
+	if (r->nr_pkg > 1)
+		qsort(r->pkg, r->nr_pkg, sizeof(*r->pkg), cmp_row);
+	for (i = 1; i < r->nr_pkg; i++) {
+		const struct dwp_row *a = &r->pkg[i - 1], *b = &r->pkg[i];
+
+		if (a->sec == b->sec && a->off[DWP_UNITS] + a->size[DWP_UNITS] > b->off[DWP_UNITS]) {
+			snprintf(errbuf, errlen, "package index: units at 0x%llx and 0x%llx of "
+				 ".debug_%s.dwo overlap", (unsigned long long)a->off[DWP_UNITS],
+				 (unsigned long long)b->off[DWP_UNITS], die_section_names[a->sec]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+bool die_reader__is_package(const struct die_reader *r)
+{
+	return r->nr_pkg > 0;
+}
+
+/* The package row whose unit contribution holds offset off of sec, or NULL. */
+static const struct dwp_row *package_row(const struct die_reader *r, enum die_section sec,
+					 uint64_t off)
+{
+	size_t lo = 0, hi = r->nr_pkg, mid;
+
+	while (lo < hi) {
+		const struct dwp_row *row;
+
+		mid = lo + (hi - lo) / 2;
+		row = &r->pkg[mid];
+		if (row->sec < sec || (row->sec == sec && row->off[DWP_UNITS] + row->size[DWP_UNITS] <= off))
+			lo = mid + 1;
+		else if (row->sec > sec || row->off[DWP_UNITS] > off)
+			hi = mid;
+		else
+			return row;
+	}
+	return NULL;
+}
+
+void die_reader__borrow_addr(struct die_reader *r, const struct die_reader *skeleton)
+{
+	r->sec[DIE_SEC_ADDR] = skeleton->sec[DIE_SEC_ADDR];
+}
+
+size_t die_reader__nr_units(const struct die_reader *r, enum die_section sec)
+{
+	return sec == DIE_SEC_INFO ? r->nr_units[0] : sec == DIE_SEC_TYPES ? r->nr_units[1] : 0;
+}
+
+uint64_t die_reader__unit_off(const struct die_reader *r, enum die_section sec, size_t i)
+{
+	return r->units[sec == DIE_SEC_TYPES][i].off;
 }
 
 Dwarf *die_reader__dwarf(const struct die_reader *r)
@@ -258,6 +374,7 @@ void die_reader__free(struct die_reader *r)
 	free(r->units[0]);
 	free(r->units[1]);
 	free(r->sigs);
+	free(r->pkg);
 	free(r);
 }
 
@@ -660,10 +777,10 @@ static int parse_abbrevs(struct die_unit *u)
 	int err;
 
 	u->nr_abbrevs = u->nr_attrs = u->nr_ops = 0;
-	if (u->hdr.abbrev_off >= b->size)
+	if (u->abbrev_start > b->size || u->hdr.abbrev_off >= b->size - u->abbrev_start)
 		return die_unit_err(u, -EINVAL, NULL, "abbreviation offset 0x%llx past .debug_abbrev",
 				(unsigned long long)u->hdr.abbrev_off);
-	p = b->buf + u->hdr.abbrev_off;
+	p = b->buf + u->abbrev_start + u->hdr.abbrev_off;
 	for (;;) {
 		if (uleb(&p, end, &code))
 			return die_unit_err(u, -EINVAL, NULL,
@@ -789,16 +906,84 @@ static void unit_type_v4(struct die_unit *u, const struct die *root, const struc
 		DW_UT_skeleton : DW_UT_split_compile;
 }
 
-/* DW_AT_str_offsets_base, absent from a split unit: past the DWARF 5 header */
+/*
+ * DW_AT_str_offsets_base, absent from a split unit: past the DWARF 5
+ * header of its contribution (the section's start outside a package).
+ */
 static uint64_t str_offsets_base(const struct die_unit *u)
 {
 	const struct die_bytes *so = &u->r->sec[DIE_SEC_STR_OFFSETS];
+	uint64_t start = u->str_offsets_start;
 	unsigned int hsize;
 
-	if (u->hdr.version < 5 || so->size < 8)
+	if (u->hdr.version < 5 || start > so->size || so->size - start < 8)
+		return start;
+	hsize = rd32(so->buf + start, u->r->swap) == 0xffffffff ? 16 : 8;
+	return so->size - start >= hsize &&
+	       rd16(so->buf + start + hsize - 4, u->r->swap) == 5 ? start + hsize : start;
+}
+
+/* In a package: the unit's contributions, from the index. */
+static int package_contributions(struct die_unit *u, enum die_section sec, uint64_t off)
+{
+	const struct dwp_row *row;
+
+	u->abbrev_start = u->str_offsets_start = 0;
+	if (!u->r->nr_pkg)
 		return 0;
-	hsize = rd32(so->buf, u->r->swap) == 0xffffffff ? 16 : 8;
-	return so->size >= hsize && rd16(so->buf + hsize - 4, u->r->swap) == 5 ? hsize : 0;
+	row = package_row(u->r, sec, off);
+	if (!row || row->off[DWP_UNITS] != off)
+		return die_unit_err(u, -EINVAL, NULL, "the package index lists no unit at 0x%llx "
+				"of .debug_%s.dwo", (unsigned long long)off, die_section_names[sec]);
+	u->abbrev_start = row->off[DWP_ABBREV];
+	u->str_offsets_start = row->off[DWP_STR_OFFSETS];
+	return 0;
+}
+
+void die_unit__set_addr_base(struct die_unit *u, uint64_t base)
+{
+	u->addr_base = base;
+}
+
+uint64_t die_unit__addr_base(const struct die_unit *u)
+{
+	return u->addr_base;
+}
+
+/*
+ * The split unit of a .dwo file or package whose dwo_id is id: the
+ * index's row in a package, else the units one by one (before DWARF 5 the
+ * dwo_id is an attribute of the unit DIE).
+ */
+int die_reader__split_unit(const struct die_reader *r, uint64_t id, uint64_t *ret)
+{
+	struct die_unit *u;
+	size_t i;
+	int err;
+
+	for (i = 0; i < r->nr_pkg; i++) {
+		if (!r->pkg[i].is_type && r->pkg[i].sig == id) {
+			*ret = r->pkg[i].off[DWP_UNITS];
+			return 0;
+		}
+	}
+	if (r->nr_pkg)
+		return -ENOENT;
+	err = die_unit__new(r, &u);
+	if (err)
+		return err;
+	err = -ENOENT;
+	for (i = 0; i < r->nr_units[0]; i++) {
+		if (die_unit__load(u, DIE_SEC_INFO, r->units[0][i].off))
+			continue;
+		if (u->hdr.unit_type == DW_UT_split_compile && u->hdr.signature == id) {
+			*ret = r->units[0][i].off;
+			err = 0;
+			break;
+		}
+	}
+	die_unit__free(u);
+	return err;
 }
 
 int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
@@ -816,6 +1001,8 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 	if (sec != DIE_SEC_INFO && sec != DIE_SEC_TYPES)
 		return die_unit_err(u, -EINVAL, NULL, "DIEs are not in section %d", sec);
 	err = parse_header(u, sec, off);
+	if (!err)
+		err = package_contributions(u, sec, off);
 	if (!err)
 		err = parse_abbrevs(u);
 	if (!err && !*u->die0)

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 
 /* The sections the reader uses (.debug_X, .zdebug_X or .debug_X.dwo). */
 enum die_section {
@@ -147,6 +148,33 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
  * inflate a section that libdw left compressed.
  */
 int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen);
+/*
+ * A reader over the sections of an ELF file (a .dwo file or a .dwp
+ * package: their .debug_*.dwo sections; a package's index is read and
+ * checked), which must outlive it.  Not thread-safe while it runs.
+ */
+int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t errlen);
+/*
+ * Make r a package's reader: units are read through the rows of its
+ * .debug_cu_index and .debug_tu_index (either may be empty), which are
+ * checked here (-EINVAL and errbuf for a damaged index).
+ */
+int die_reader__set_package(struct die_reader *r, const struct die_bytes *cu_index,
+			    const struct die_bytes *tu_index, char *errbuf, size_t errlen);
+bool die_reader__is_package(const struct die_reader *r);
+/*
+ * Split units read addresses from their skeleton's .debug_addr: give r
+ * (a .dwo file's or a package's) that of skeleton's file.  Before threads.
+ */
+void die_reader__borrow_addr(struct die_reader *r, const struct die_reader *skeleton);
+/*
+ * The split unit whose dwo_id is id (a skeleton's): its header's offset
+ * in .debug_info(.dwo).  -ENOENT if none.
+ */
+int die_reader__split_unit(const struct die_reader *r, uint64_t id, uint64_t *ret);
+/* The units of sec (DIE_SEC_INFO or DIE_SEC_TYPES), in offset order. */
+size_t die_reader__nr_units(const struct die_reader *r, enum die_section sec);
+uint64_t die_reader__unit_off(const struct die_reader *r, enum die_section sec, size_t i);
 void die_reader__free(struct die_reader *r);
 size_t die_reader__section_size(const struct die_reader *r, enum die_section sec);
 /* The section's bytes (unchanged while r lives), or NULL if it has none. */
@@ -189,6 +217,12 @@ const struct die_reader *die_unit__reader(const struct die_unit *u);
 /* Whether some abbreviation of the loaded unit has this tag, or this attribute. */
 bool die_unit__has_abbrev_tag(const struct die_unit *u, unsigned int tag);
 bool die_unit__has_abbrev_attr(const struct die_unit *u, unsigned int name);
+/*
+ * The unit's DW_AT_addr_base (or DW_AT_GNU_addr_base).  A split unit has
+ * its skeleton's: set it after loading the unit.
+ */
+uint64_t die_unit__addr_base(const struct die_unit *u);
+void die_unit__set_addr_base(struct die_unit *u, uint64_t base);
 /* Entry idx of the unit's .debug_addr table (DW_OP_addrx, DW_FORM_addrx). */
 int die_unit__addrx(struct die_unit *u, uint64_t idx, uint64_t *ret);
 /* Why the last failing call on u failed ("" if none did). */
