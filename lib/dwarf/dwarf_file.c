@@ -223,6 +223,22 @@ void dwarf_file__free(struct dwarf_file *df)
 	free(df);
 }
 
+const char *dwarf_file__debug_path(const struct dwarf_file *df)
+{
+	const char *main_file = NULL, *debug_file = NULL;
+
+	dwfl_module_info(df->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	return debug_file ? debug_file : main_file;
+}
+
+const char *dwarf_file__main_path(const struct dwarf_file *df)
+{
+	const char *main_file = NULL;
+
+	dwfl_module_info(df->mod, NULL, NULL, NULL, NULL, NULL, &main_file, NULL);
+	return main_file;
+}
+
 Dwarf *dwarf_file__dwarf(const struct dwarf_file *df)
 {
 	return df->dw;
@@ -252,7 +268,8 @@ int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *
 	*skipped = 0;
 	while ((r = dwarf_get_units(df->dw, cu, &next, &version, &unit_type, &cudie, &subdie)) == 0) {
 		cu = next;
-		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
+		    unit_type != DW_UT_skeleton) {
 			(*skipped)++;
 			continue;
 		}

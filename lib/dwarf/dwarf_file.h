@@ -25,6 +25,11 @@ struct dwarf_units {
 int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen);
 void dwarf_file__free(struct dwarf_file *df);
 Dwarf *dwarf_file__dwarf(const struct dwarf_file *df);
+/* The path of the file opened. */
+const char *dwarf_file__main_path(const struct dwarf_file *df);
+/* The path of the file that holds the DWARF: the file, or its separate
+ * debug file. */
+const char *dwarf_file__debug_path(const struct dwarf_file *df);
 bool dwarf_file__big_endian(const struct dwarf_file *df);
 /* Address (and pointer) size of the main file's ELF class: 4 or 8 bytes */
 unsigned int dwarf_file__addr_size(const struct dwarf_file *df);
@@ -32,8 +37,8 @@ unsigned int dwarf_file__addr_size(const struct dwarf_file *df);
 unsigned int dwarf_file__machine(const struct dwarf_file *df);
 /* The main ELF file (not a separate debug file): its symbols, .BTF_ids */
 Elf *dwarf_file__elf(const struct dwarf_file *df);
-/* List the compile units (skeleton and type units are left out and
- * counted in *skipped).  Caller frees units->dies. */
+/* List the compile, partial and skeleton units (type units are left out
+ * and counted in *skipped).  Caller frees units->dies. */
 int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped);
 /*
  * Map a DWARF address (a DW_OP_addr operand) to the allocated ELF section

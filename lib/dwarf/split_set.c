@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Split DWARF theory
+ *
+ * With -gsplit-dwarf the object keeps a skeleton unit per compile unit
+ * (DWARF 5: unit type DW_UT_skeleton, DW_AT_dwo_name; the GNU form for
+ * DWARF 4: a childless DW_TAG_compile_unit with DW_AT_GNU_dwo_name and
+ * DW_AT_GNU_dwo_id), and the DIEs go to a .dwo file per unit, or, after
+ * dwp / llvm-dwp, to one package per program.  The skeleton and its split
+ * unit share an 8-byte dwo_id: the skeleton's header (DWARF 5) or
+ * DW_AT_GNU_dwo_id, and the split unit's.  The split unit's addresses are
+ * indices into the skeleton file's .debug_addr from the skeleton's
+ * DW_AT_addr_base; its strings are its own file's.
+ *
+ * So, per skeleton: the package if there is one (aux_file.c looks for
+ * PATH.dwp), else the .dwo file its name leads to (aux_file.c's places);
+ * a DIE reader over that file (die_reader__from_elf: the .dwo sections,
+ * and a package's index), lent the skeleton file's .debug_addr; the unit
+ * of that reader with the skeleton's dwo_id (a file whose units all have
+ * other ids is not this skeleton's: an error, not a guess).  Files and
+ * readers are kept until the set is freed: the walk reads them, on any
+ * thread, after the set is complete.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "dwarf/split_set.h"
+#include "base/vec.h"
+
+struct split_file {
+	struct aux_file *f;
+	struct die_reader *r;
+};
+
+struct split_set {
+	const struct die_reader *main;
+	const char *path;
+	struct aux_dirs dirs;
+	struct split_file pkg;		/* f NULL: no package */
+	struct split_file *dwo;		/* .dwo files opened */
+	size_t nr_dwo, cap_dwo;
+};
+
+static void split_file_release(struct split_file *sf)
+{
+	die_reader__free(sf->r);
+	aux_file__free(sf->f);
+}
+
+/* A reader over f, lent main's .debug_addr. */
+static int split_reader(struct split_set *s, struct split_file *sf, char *errbuf, size_t errlen)
+{
+	char why[256];
+	int err = die_reader__from_elf(aux_file__elf(sf->f), &sf->r, why, sizeof(why));
+
+	if (err) {
+		snprintf(errbuf, errlen, "%s: %s", aux_file__path(sf->f), why);
+		return err;
+	}
+	die_reader__borrow_addr(sf->r, s->main);
+	return 0;
+}
+
+int split_set__new(const struct die_reader *main, const char *path, const struct aux_dirs *dirs,
+		   struct split_set **ret, char *errbuf, size_t errlen)
+{
+	struct split_set *s = calloc(1, sizeof(*s));
+	int err;
+
+	*ret = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->main = main;
+	s->path = path;
+	s->dirs = *dirs;
+	err = aux_file__open_dwp(path, dirs, &s->pkg.f, errbuf, errlen);
+	if (!err && s->pkg.f)
+		err = split_reader(s, &s->pkg, errbuf, errlen);
+	if (!err && s->pkg.r && !die_reader__is_package(s->pkg.r)) {
+		snprintf(errbuf, errlen, "%s: no .debug_cu_index: not a DWARF package",
+			 aux_file__path(s->pkg.f));
+		err = -EINVAL;
+	}
+	if (err) {
+		split_set__free(s);
+		return err;
+	}
+	*ret = s;
+	return 0;
+}
+
+void split_set__free(struct split_set *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	split_file_release(&s->pkg);
+	for (i = 0; i < s->nr_dwo; i++)
+		split_file_release(&s->dwo[i]);
+	free(s->dwo);
+	free(s);
+}
+
+const char *split_set__package(const struct split_set *s)
+{
+	return s->pkg.f ? aux_file__path(s->pkg.f) : NULL;
+}
+
+/* The skeleton's string attribute name (or its GNU form gnu). */
+static const char *skeleton_str(struct die_unit *u, const struct die *root, unsigned int name,
+				unsigned int gnu)
+{
+	struct die_attr a;
+
+	if (die__attr(u, root, name, &a) > 0 && a.str)
+		return a.str;
+	if (gnu && die__attr(u, root, gnu, &a) > 0 && a.str)
+		return a.str;
+	return NULL;
+}
+
+/* Open the .dwo file the skeleton names: its entry in s->dwo. */
+static int open_dwo(struct split_set *s, struct die_unit *skeleton, const struct die *root,
+		    struct split_file **ret, char *errbuf, size_t errlen)
+{
+	const char *name = skeleton_str(skeleton, root, DW_AT_dwo_name, DW_AT_GNU_dwo_name);
+	const char *comp_dir = skeleton_str(skeleton, root, DW_AT_comp_dir, 0);
+	struct split_file sf = { 0 };
+	int err;
+
+	if (!name) {
+		snprintf(errbuf, errlen, "skeleton unit 0x%llx names no .dwo file (DW_AT_dwo_name)",
+			 (unsigned long long)die_unit__header(skeleton)->off);
+		return -EINVAL;
+	}
+	err = VEC_RESERVE(s->dwo, s->cap_dwo, s->nr_dwo, 1);
+	if (err)
+		return err;
+	err = aux_file__open_dwo(name, comp_dir, s->path, &s->dirs, &sf.f, errbuf, errlen);
+	if (!err)
+		err = split_reader(s, &sf, errbuf, errlen);
+	if (err) {
+		split_file_release(&sf);
+		return err;
+	}
+	s->dwo[s->nr_dwo] = sf;
+	*ret = &s->dwo[s->nr_dwo++];
+	return 0;
+}
+
+int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split_unit *ret,
+		    char *errbuf, size_t errlen)
+{
+	const struct die_unit_header *h = die_unit__header(skeleton);
+	struct split_file *sf = &s->pkg;
+	struct die root;
+	int err;
+
+	err = die_unit__root(skeleton, &root);
+	if (err) {
+		snprintf(errbuf, errlen, "%s", die_unit__errmsg(skeleton));
+		return err;
+	}
+	if (!sf->f) {
+		err = open_dwo(s, skeleton, &root, &sf, errbuf, errlen);
+		if (err)
+			return err;
+	}
+	err = die_reader__split_unit(sf->r, h->signature, &ret->off);
+	if (err == -ENOENT) {
+		snprintf(errbuf, errlen, "%s has no split unit with dwo_id 0x%016llx (skeleton unit "
+			 "0x%llx): not the skeleton's", aux_file__path(sf->f),
+			 (unsigned long long)h->signature, (unsigned long long)h->off);
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	ret->r = sf->r;
+	ret->addr_base = die_unit__addr_base(skeleton);
+	return 0;
+}

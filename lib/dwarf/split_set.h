@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct split_set: the split units behind a file's skeleton units
+ * (-gsplit-dwarf), in .dwo files or a .dwp package, each read with a DIE
+ * reader of its own.  Theory in split_set.c.
+ */
+#ifndef D2B_SPLIT_SET_H
+#define D2B_SPLIT_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf/aux_file.h"
+#include "dwarf/die_reader.h"
+
+struct split_set;
+
+/* Where a skeleton's split unit is. */
+struct split_unit {
+	const struct die_reader *r;	/* the .dwo file's or the package's */
+	uint64_t off;			/* its header, in r's .debug_info(.dwo) */
+	uint64_t addr_base;		/* the skeleton's DW_AT_addr_base */
+};
+
+/*
+ * An empty set for the skeletons of main (the reader of the file at path);
+ * it looks for PATH.dwp now.  -EINVAL with errbuf for a damaged package.
+ */
+int split_set__new(const struct die_reader *main, const char *path, const struct aux_dirs *dirs,
+		   struct split_set **ret, char *errbuf, size_t errlen);
+void split_set__free(struct split_set *s);
+/*
+ * The split unit of skeleton, a loaded skeleton unit of main: found in the
+ * package, or in the .dwo file its DW_AT_dwo_name names (opened now, and
+ * kept).  -ENOENT: not there (errbuf says what is missing and where it was
+ * looked for); -EINVAL: the file is no split DWARF for it (errbuf why).
+ * Not thread-safe: make the list of units before walking them.
+ */
+int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split_unit *ret,
+		    char *errbuf, size_t errlen);
+/* The package's path, or NULL if none was found. */
+const char *split_set__package(const struct split_set *s);
+
+#endif
