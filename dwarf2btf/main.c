@@ -56,6 +56,14 @@ static void usage(FILE *out)
 		"                       left out, -v says which)\n"
 		"      --kernel-names   the default: the opposite of --cxx-names\n"
 		"\n"
+		"Input:\n"
+		"      --debug-dir=DIR  look in DIR too (repeatable) for the files the DWARF\n"
+		"                       needs: the dwz supplementary file (by build-id under\n"
+		"                       DIR/.build-id, or by name), .dwo files and FILE.dwp\n"
+		"      --allow-missing-debug\n"
+		"                       convert what is there when such a file is missing,\n"
+		"                       and warn of what was left out (else it is an error)\n"
+		"\n"
 		"Reporting:\n"
 		"  -v, --verbose        explain what was left out and why (twice: more)\n"
 		"      --stats          print type counts, time and memory per phase\n"
@@ -82,6 +90,8 @@ enum {
 	OPT_COMPARE,
 	OPT_FLATTEN,
 	OPT_IGNORE_POLICY,
+	OPT_DEBUG_DIR,
+	OPT_ALLOW_MISSING,
 };
 
 static const struct option long_options[] = {
@@ -102,6 +112,8 @@ static const struct option long_options[] = {
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "flatten-arrays", no_argument, NULL, OPT_FLATTEN },
 	{ "ignore-policy", no_argument, NULL, OPT_IGNORE_POLICY },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "allow-missing-debug", no_argument, NULL, OPT_ALLOW_MISSING },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -159,6 +171,7 @@ int main(int argc, char **argv)
 	const char *output = NULL, *base_path = NULL, *compare = NULL, *file;
 	struct d2b_compare_opts copts = { 0 };
 	struct d2b_btf *base = NULL, *btf = NULL;
+	const char **dirs = NULL;
 	bool dump = false;
 	int c, err, rc = 1;
 
@@ -175,7 +188,8 @@ int main(int argc, char **argv)
 		case 'j':
 			if (cli_parse_jobs(optarg, &opts.jobs)) {
 				fprintf(stderr, "%s: invalid job count '%s'\n", prog, optarg);
-				return 2;
+				rc = 2;
+				goto out;
 			}
 			break;
 		case OPT_DUMP:
@@ -222,24 +236,43 @@ int main(int argc, char **argv)
 					       1u << D2B_KIND_DATASEC;
 			copts.ignore_linkage = copts.ignore_index_type = copts.fwd_as_struct = true;
 			break;
+		case OPT_DEBUG_DIR: {
+			const char **d = realloc(dirs, (opts.nr_debug_dirs + 1) * sizeof(*d));
+
+			if (!d) {
+				fprintf(stderr, "%s: out of memory\n", prog);
+				goto out;
+			}
+			dirs = d;
+			dirs[opts.nr_debug_dirs++] = optarg;
+			opts.debug_dirs = dirs;
+			break;
+		}
+		case OPT_ALLOW_MISSING:
+			opts.allow_missing_debug = true;
+			break;
 		case 'v':
 			cli.verbose++;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			rc = 0;
+			goto out;
 		case 'V':
 			printf("dwarf2btf %s\n", D2B_VERSION);
-			return 0;
+			rc = 0;
+			goto out;
 		default:
 			usage(stderr);
-			return 2;
+			rc = 2;
+			goto out;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "%s: %s\n", prog, optind >= argc ? "no input file" : "too many arguments");
 		usage(stderr);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	file = argv[optind];
 
@@ -272,5 +305,6 @@ int main(int argc, char **argv)
 out:
 	d2b_btf__free(btf);
 	d2b_btf__free(base);
+	free(dirs);
 	return rc;
 }

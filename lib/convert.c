@@ -50,8 +50,10 @@
 #include "base/vec.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
+#include "base/hmap.h"
 #include "base/pages.h"
 #include "base/strtab.h"
+#include "unit/unit_inputs.h"
 
 struct slot {
 	struct unit u;
@@ -63,9 +65,17 @@ struct conv {
 	const char *path;
 	const struct d2b_opts *opts;
 	struct dwarf_file *df;
-	struct die_reader *r;		/* the file's DIEs */
-	struct die_reader *alt;		/* the dwz supplementary file's, or NULL */
-	struct dwarf_units units;
+	struct unit_inputs in;		/* the DIE readers, the first units to walk */
+	/* the units of one round: the file's compile units, then the partial
+	 * units they import, then those these import, ... */
+	const struct unit_ref *units;
+	size_t nr_units;
+	bool first_round;
+	struct unit_ref *imports;	/* the next round's */
+	size_t nr_imports, imports_cap;
+	struct hmap imported;		/* partial units met: hash -> index in seen */
+	struct unit_ref *seen;
+	size_t nr_seen, seen_cap;
 	struct d2b_btf *out;
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	bool drop_pages;		/* give merged units' .debug_info pages back */
@@ -156,6 +166,12 @@ static bool cxx_names(const struct conv *c)
 	return c->has_cxx && c->opts->cxx_names;
 }
 
+/* unit_inputs_note_fn */
+static void inputs_note(void *arg, enum d2b_level level, const char *msg)
+{
+	conv_diag(arg, level, NULL, UINT64_MAX, 0, "%s", msg);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -188,13 +204,13 @@ static bool walk_next(struct conv *c, struct unit_walker *uw)
 	size_t i;
 	int err;
 
-	if (c->stop || c->next_cu >= c->units.nr || c->next_cu >= c->merged + c->nr_slots)
+	if (c->stop || c->next_cu >= c->nr_units || c->next_cu >= c->merged + c->nr_slots)
 		return false;
 	i = c->next_cu++;
 	pthread_mutex_unlock(&c->lock);
 
 	s = &c->slots[i % c->nr_slots];
-	err = unit__walk(&s->u, c->opts, c->filter, uw, &c->units.dies[i]);
+	err = unit__walk(&s->u, c->opts, c->filter, uw, &c->units[i]);
 
 	pthread_mutex_lock(&c->lock);
 	s->err = err;
@@ -209,12 +225,45 @@ static void *worker(void *arg)
 	struct conv *c = wk->c;
 
 	pthread_mutex_lock(&c->lock);
-	while (!c->stop && c->next_cu < c->units.nr) {
+	while (!c->stop && c->next_cu < c->nr_units) {
 		if (!walk_next(c, wk->uw))
 			pthread_cond_wait(&c->cond, &c->lock);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
+}
+
+/*
+ * The partial units w imports that no unit imported before: the next
+ * round walks them, in the order they were first met.
+ */
+static int note_imports(struct conv *c, const struct unit *w)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < w->nr_imports; i++) {
+		const struct unit_ref *ref = &w->imports[i];
+		uint64_t key = hash_mix64(ref->off ^ (uint64_t)(uintptr_t)ref->r), v;
+		struct hmap_iter it;
+		bool found = false;
+
+		hmap__iter_init(&c->imported, key, &it);
+		while (!found && hmap__next(&c->imported, &it, &v))
+			found = c->seen[v].r == ref->r && c->seen[v].off == ref->off;
+		if (found)
+			continue;
+		err = VEC_RESERVE(c->seen, c->seen_cap, c->nr_seen, 1);
+		if (!err)
+			err = VEC_RESERVE(c->imports, c->imports_cap, c->nr_imports, 1);
+		if (!err)
+			err = hmap__add(&c->imported, key, c->nr_seen);
+		if (err)
+			return err;
+		c->seen[c->nr_seen++] = *ref;
+		c->imports[c->nr_imports++] = *ref;
+	}
+	return 0;
 }
 
 /* Merge one walked unit into the output, then hand its diagnostics on. */
@@ -257,6 +306,9 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 			  cu ?: "(unnamed)", strerror(-err));
 		return err;
 	}
+	err = note_imports(c, w);
+	if (err)
+		return err;
 	err = VEC_RESERVE(c->funcs, c->funcs_cap, c->nr_funcs, w->nr_funcs);
 	if (err)
 		return err;
@@ -295,20 +347,22 @@ enum {
 /*
  * Unit i is merged, and every unit before it: give back the pages of
  * .debug_info below it, DROP_LAG behind (pages__drop(); c->drop_pages says
- * they are clean pages of a file mapping).  At the end (i = units.nr),
- * all of them.
+ * they are clean pages of a file mapping).  At the end (i = nr_units),
+ * all of them.  Only the first round walks the file's units in file order;
+ * a split unit is in another file.  (A page given back and read again, by
+ * a later round's partial unit, comes back from the page cache.)
  */
 static void drop_behind(struct conv *c, size_t i)
 {
-	const char *info = die_reader__section(c->r, DIE_SEC_INFO);
-	uint64_t end = die_reader__section_size(c->r, DIE_SEC_INFO), to;
+	const char *info = die_reader__section(c->in.r, DIE_SEC_INFO);
+	uint64_t end = die_reader__section_size(c->in.r, DIE_SEC_INFO), to;
 
-	if (!c->drop_pages)
+	if (!c->drop_pages || !c->first_round)
 		return;
-	if (i < c->units.nr) {
-		Dwarf_Die *d = &c->units.dies[i];
-
-		to = dwarf_dieoffset(d) - dwarf_cuoffset(d);
+	if (i < c->nr_units) {
+		if (c->units[i].r != c->in.r)
+			return;
+		to = c->units[i].off;
 		to = to > DROP_LAG ? to - DROP_LAG : 0;
 	} else {
 		to = end;
@@ -328,26 +382,28 @@ static int walk_and_merge(struct conv *c)
 	size_t i;
 	int err = 0;
 
-	if (jobs > c->units.nr)
-		jobs = c->units.nr ? (unsigned int)c->units.nr : 1;
+	if (jobs > c->nr_units)
+		jobs = c->nr_units ? (unsigned int)c->nr_units : 1;
+	c->next_cu = c->merged = 0;
+	c->stop = false;
 	workers = calloc(jobs, sizeof(*workers));
 	if (!workers)
 		return -ENOMEM;
 	for (t = 0; t < jobs; t++) {
 		workers[t].c = c;
-		err = unit_walker__new(c->df, c->r, c->alt, &workers[t].uw);
+		err = unit_walker__new(c->df, c->in.r, c->in.alt, &workers[t].uw);
 		if (!err && c->names)
 			err = unit_walker__set_names(workers[t].uw, c->names,
-						     die_reader__section(c->r, DIE_SEC_STR),
-						     die_reader__section_size(c->r, DIE_SEC_STR));
+						     die_reader__section(c->in.r, DIE_SEC_STR),
+						     die_reader__section_size(c->in.r, DIE_SEC_STR));
 		if (err)
 			goto out_free;
 	}
 	if (jobs == 1) {
-		for (i = 0; i < c->units.nr && !err; i++) {
+		for (i = 0; i < c->nr_units && !err; i++) {
 			double t0 = now();
 
-			err = unit__walk(&u, c->opts, c->filter, workers[0].uw, &c->units.dies[i]);
+			err = unit__walk(&u, c->opts, c->filter, workers[0].uw, &c->units[i]);
 			c->t_walk += now() - t0;
 			t0 = now();
 			err = merge_unit(c, &u, err);
@@ -372,7 +428,7 @@ static int walk_and_merge(struct conv *c)
 			break;
 		started++;
 	}
-	for (i = 0; i < c->units.nr && !err; i++) {
+	for (i = 0; i < c->nr_units && !err; i++) {
 		struct slot *s = &c->slots[i % c->nr_slots];
 		double t0 = now();
 
@@ -411,10 +467,41 @@ static int walk_and_merge(struct conv *c)
 	}
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
+	free(c->slots);
+	c->slots = NULL;
 out_free:
 	for (t = 0; t < jobs; t++)
 		unit_walker__free(workers[t].uw);
 	free(workers);
+	return err;
+}
+
+/*
+ * Walk and merge the file's units, then round by round the partial units
+ * the last round imported, until a round imports nothing new.
+ */
+static int walk_all(struct conv *c)
+{
+	struct unit_ref *round = NULL;
+	int err;
+
+	c->units = c->in.refs;
+	c->nr_units = c->in.nr_refs;
+	c->first_round = true;
+	for (;;) {
+		err = walk_and_merge(c);
+		if (err || !c->nr_imports)
+			break;
+		free(round);
+		round = c->imports;
+		c->units = round;
+		c->nr_units = c->nr_imports;
+		c->first_round = false;
+		c->imports = NULL;
+		c->nr_imports = c->imports_cap = 0;
+	}
+	free(round);
+	c->units = NULL;
 	return err;
 }
 
@@ -426,7 +513,7 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 	uint32_t id;
 
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u",
-		  c->units.nr, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1);
+		  c->in.nr_refs + c->nr_seen, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1);
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
 		  t_open, c->t_walk, c->t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
@@ -573,7 +660,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	const uint32_t *final_map = NULL;
 	double t0 = now(), t_open, t_finish, t_datasec;
 	char errbuf[256];
-	size_t skipped, shndx, i;
+	size_t shndx, i;
 	int n;
 	uint64_t off;
 	int err;
@@ -588,35 +675,24 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
 		return err;
 	}
-	/* the DIE readers first: they may inflate sections libdw left compressed */
-	err = die_reader__from_dwarf(dwarf_file__dwarf(c.df), &c.r, errbuf, sizeof(errbuf));
-	if (!err && dwarf_getalt(dwarf_file__dwarf(c.df)))
-		err = die_reader__from_dwarf(dwarf_getalt(dwarf_file__dwarf(c.df)), &c.alt, errbuf,
-					     sizeof(errbuf));
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
+	hmap__init(&c.imported, false);
+	err = unit_inputs__open(&c.in, c.df, c.opts, inputs_note, &c);
+	if (err)
 		goto out;
-	}
-	err = dwarf_file__units(c.df, &c.units, &skipped);
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot read compile units: %s",
-			  dwarf_errmsg(-1));
-		goto out;
-	}
-	if (skipped)
+	if (c.in.nr_other)
 		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
-			  "%zu type or skeleton units not walked directly", skipped);
+			  "%zu type units not walked directly", c.in.nr_other);
 	/* .debug_info as libelf mapped it from the file (not relocated: not
 	 * ET_REL; not inflated: then it would be on the heap) is read once,
 	 * unit after unit, and need not stay in memory */
 	if (dwarf_elf_type(c.df) != ET_REL)
-		c.drop_pages = pages__in_file_mapping(die_reader__section(c.r, DIE_SEC_INFO),
-						      die_reader__section_size(c.r, DIE_SEC_INFO));
+		c.drop_pages = pages__in_file_mapping(die_reader__section(c.in.r, DIE_SEC_INFO),
+						      die_reader__section_size(c.in.r, DIE_SEC_INFO));
 	/* listing the units touched a page of each (and the kernel mapped the
 	 * page cache's large folios around them whole): none is needed yet */
 	if (c.drop_pages)
-		pages__drop(die_reader__section(c.r, DIE_SEC_INFO),
-			    die_reader__section_size(c.r, DIE_SEC_INFO));
+		pages__drop(die_reader__section(c.in.r, DIE_SEC_INFO),
+			    die_reader__section_size(c.in.r, DIE_SEC_INFO));
 	/* build dwfl's section table now, before any worker thread asks */
 	dwarf_file__addr_section(c.df, 0, &shndx, &off);
 	t_open = now() - t0;
@@ -648,18 +724,22 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	dopts.append_only = c.opts->no_dedup;
 	/* units share the names of .debug_str through a string-only base (not
 	 * for split BTF, whose units' strings go over the base's) */
-	if (!base && die_reader__section(c.r, DIE_SEC_STR)) {
-		c.names = btf_new_names(die_reader__section(c.r, DIE_SEC_STR),
-					die_reader__section_size(c.r, DIE_SEC_STR));
+	if (!base && die_reader__section(c.in.r, DIE_SEC_STR)) {
+		c.names = btf_new_names(die_reader__section(c.in.r, DIE_SEC_STR),
+					die_reader__section_size(c.in.r, DIE_SEC_STR));
 		dopts.names = c.names;
 	}
 	err = dedup__new(c.out, &dopts, &c.dd);
 	if (err)
 		goto out;
 
-	err = walk_and_merge(&c);
+	err = walk_all(&c);
 	if (err)
 		goto out;
+	if (c.in.nr_partial > c.nr_seen)
+		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
+			  "partial units imported by no unit converted: %zu of %zu left out",
+			  c.in.nr_partial - c.nr_seen, c.in.nr_partial);
 
 	t0 = now();
 	err = dedup__finish(c.dd, &final_map);
@@ -690,7 +770,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	}
 	if (!base && !d2b_btf__nr_types(c.out)) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no type to write (the kernel refuses "
-			  "an empty BTF): %zu compile units, %zu left out%s", c.units.nr,
+			  "an empty BTF): %zu units, %zu left out%s", c.in.nr_refs + c.nr_seen,
 			  c.units_skipped, c.units_skipped ? " (-v says why)" : "");
 		err = -ENODATA;
 		goto out;
@@ -731,9 +811,10 @@ out:
 	free(c.funcs);
 	elf_funcs__free(c.ef);
 	free(c.slots);
-	free(c.units.dies);
-	die_reader__free(c.alt);
-	die_reader__free(c.r);
+	free(c.imports);
+	free(c.seen);
+	hmap__release(&c.imported);
+	unit_inputs__release(&c.in);
 	dwarf_file__free(c.df);
 	return err;
 }

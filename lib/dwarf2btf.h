@@ -414,6 +414,14 @@ struct d2b_opts {
 	bool cxx_names;
 	bool no_cxx;			/* leave C++ units out (as other languages) */
 	bool stats;			/* report per-phase statistics as D2B_INFO */
+	/* more places to look for the files the DWARF needs: the dwz
+	 * supplementary file (by build-id under DIR/.build-id, or by name),
+	 * .dwo files and the .dwp package (by name) */
+	const char *const *debug_dirs;
+	size_t nr_debug_dirs;
+	/* a supplementary file or .dwo file not found is not an error: what
+	 * needs it is left out, and a D2B_NOTICE says what */
+	bool allow_missing_debug;
 };
 
 /* Convert the DWARF of an ELF file (or of the debug file it points to).

@@ -221,7 +221,7 @@ uint64_t cu__far_key(const struct cu *w, const struct cu_die *die)
 {
 	const struct die_unit_header *h = die_unit__header(die->du);
 
-	return (uint64_t)(die_unit__reader(die->du) != w->uw->r) << 63 |
+	return (uint64_t)(die_unit__reader(die->du) != die_unit__reader(w->du)) << 63 |
 	       (uint64_t)(h->sec == DIE_SEC_TYPES) << 62 | die->d.off;
 }
 
@@ -251,7 +251,7 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 	size_t i;
 	int err;
 
-	if (r == uw->r && sec == DIE_SEC_INFO && off == w->unit_off)
+	if (r == die_unit__reader(w->du) && sec == DIE_SEC_INFO && off == w->unit_off)
 		return w->du;
 	for (i = 0; i < uw->nr_far; i++) {
 		f = &uw->far[i];

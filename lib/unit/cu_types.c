@@ -902,6 +902,30 @@ static int enum_type(struct cu *w, const struct cu_die *die)
 	return id;
 }
 
+/*
+ * A parameter whose type leads nowhere (damaged DWARF, a missing dwz
+ * file) is given int: make int before the FUNC_PROTO, whose parameters
+ * must follow it directly.
+ */
+static int void_params_as_int(struct cu *w, size_t base, size_t n)
+{
+	size_t i;
+	int type;
+
+	for (i = 0; i < n; i++) {
+		const struct cu_die *p = &w->uw->kids[base + i];
+
+		if (p->d.tag != DW_TAG_formal_parameter)
+			continue;
+		type = cu_types__type_of(w, p);
+		if (type < 0)
+			return type;
+		if (type == 0)
+			return int_type(w);
+	}
+	return 0;
+}
+
 /* Pass 2 of a prototype: its parameters, from kids [base, base + n). */
 static int add_params(struct cu *w, size_t base, size_t n, bool names)
 {
@@ -944,6 +968,9 @@ int cu_types__proto(struct cu *w, const struct cu_die *die, bool names)
 		goto out;
 	n = w->uw->nr_kids - base;
 	err = walk_kid_types(w, base, n, is_param);
+	if (err < 0)
+		goto out;
+	err = void_params_as_int(w, base, n);
 	if (err < 0)
 		goto out;
 	end = d2b_btf__end_id(w->btf);

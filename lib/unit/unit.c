@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/ptr_cache.h"
+#include "base/vec.h"
 #include "btf/btf.h"
 #include "dwarf/dwarf_ext.h"
 #include "dwarf/dwarf_file.h"
@@ -227,6 +228,38 @@ static int unit_language(struct cu *w)
 }
 
 /*
+ * A DW_TAG_imported_unit: the partial unit it names is walked once, after
+ * the units that import it (convert.c), not once per importer; a type of
+ * it that this unit uses is also made here, from the reference.
+ */
+static int record_import(struct cu *w, const struct cu_die *die)
+{
+	struct unit *u = w->u;
+	struct cu_die target;
+	int err;
+
+	if (!cu__ref_attr(w, die, DW_AT_import, &target)) {
+		cu__diag(w, D2B_WARN, die, "imported unit not found: %s",
+			 w->ref_err[0] ? w->ref_err : "no DW_AT_import");
+		return 0;
+	}
+	if (target.d.off != die_unit__header(target.du)->die_off) {
+		cu__diag(w, D2B_WARN, die, "DW_AT_import names no unit");
+		return 0;
+	}
+	if (target.d.tag != DW_TAG_partial_unit)
+		return 0;	/* a compile unit: walked anyway */
+	err = VEC_RESERVE(u->imports, u->imports_cap, u->nr_imports, 1);
+	if (err)
+		return err;
+	u->imports[u->nr_imports++] = (struct unit_ref){
+		.r = die_unit__reader(target.du),
+		.off = die_unit__header(target.du)->off,
+	};
+	return 0;
+}
+
+/*
  * The types nested in a C++ class (struct geo::rect::iter), which nothing
  * else may reach: its member functions are declarations, whose
  * definitions (with code) are top-level DIEs pointing back at them.
@@ -287,7 +320,7 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 		else if (tag == DW_TAG_namespace && w->cxx)
 			err = walk_scope(w, &child, depth + 1);
 		else if (tag == DW_TAG_imported_unit)
-			cu__diag(w, D2B_INFO, &child, "imported (partial) unit not followed");
+			err = record_import(w, &child);
 		if (err < 0)
 			return err;
 		/* keep the worklist short and the IDs in meeting order */
@@ -326,18 +359,29 @@ static int walk(struct cu *w)
 }
 
 /*
- * Load the unit of cu_die, and make the DIE -> type map as large as the
+ * Load the unit ref names, and make the DIE -> type map as large as the
  * unit (cleared: the last walk cleared what it set).
  */
-static int load_unit(struct cu *w, Dwarf_Die *cu_die)
+static int load_unit(struct cu *w, const struct unit_ref *ref)
 {
 	struct unit_walker *uw = w->uw;
 	const struct die_unit_header *h;
 	size_t size;
 	int err;
 
-	w->unit_off = dwarf_dieoffset(cu_die) - dwarf_cuoffset(cu_die);
+	if (die_unit__reader(uw->du) != ref->r) {
+		struct die_unit *du;
+
+		err = die_unit__new(ref->r, &du);
+		if (err)
+			return err;
+		die_unit__free(uw->du);
+		uw->du = du;
+	}
+	w->unit_off = ref->off;
 	err = die_unit__load(uw->du, DIE_SEC_INFO, w->unit_off);
+	if (!err && ref->split)
+		die_unit__set_addr_base(uw->du, ref->addr_base);
 	if (!err)
 		err = die_unit__root(uw->du, &w->root.d);
 	if (err) {
@@ -378,7 +422,8 @@ static void unload_unit(struct cu *w)
 }
 
 int unit__walk(struct unit *u, const struct d2b_opts *opts,
-	       const struct unit_func_filter *filter, struct unit_walker *uw, Dwarf_Die *cu_die)
+	       const struct unit_func_filter *filter, struct unit_walker *uw,
+	       const struct unit_ref *ref)
 {
 	struct cu w = {
 		.opts = opts,
@@ -403,7 +448,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	hmap__init(&w.far_ids, false);
 	hmap__init(&w.scopes, false);
 	hmap__init(&w.scoped_units, false);
-	err = load_unit(&w, cu_die);
+	err = load_unit(&w, ref);
 	if (err)
 		goto out;
 	u->name = cu__name(&w, &w.root);
@@ -484,6 +529,7 @@ void unit__release(struct unit *u)
 	free(u->vars);
 	free(u->tag_offs);
 	free(u->funcs);
+	free(u->imports);
 	for (i = 0; i < u->nr_diags; i++)
 		free(u->diags[i].msg);
 	free(u->diags);

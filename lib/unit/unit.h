@@ -67,6 +67,18 @@ struct unit_diag {
 	char *msg;
 };
 
+/*
+ * A unit to walk: a compile unit of the file, a partial unit (dwz) some
+ * walked unit imports, or a skeleton's split unit (its .dwo file's or
+ * package's reader, and the skeleton's DW_AT_addr_base).
+ */
+struct unit_ref {
+	const struct die_reader *r;
+	uint64_t off;		/* the unit's header in r's .debug_info(.dwo) */
+	bool split;		/* addr_base is the skeleton's */
+	uint64_t addr_base;
+};
+
 struct unit {
 	const char *name;	/* DW_AT_name of the CU, or NULL */
 	struct d2b_btf *btf;	/* the unit's types, IDs from 1 */
@@ -84,6 +96,10 @@ struct unit {
 	struct unit_diag *diags;
 	size_t nr_diags, diags_cap;
 	bool oom;		/* a diagnostic could not be recorded */
+
+	/* the partial units its DW_TAG_imported_unit DIEs name, in order */
+	struct unit_ref *imports;
+	size_t nr_imports, imports_cap;
 };
 
 /*
@@ -103,13 +119,14 @@ int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, 
 			   size_t len);
 
 /*
- * Walk the compile unit cu_die (one of dwarf_file__units()) into u
- * (overwritten); filter may be NULL.  Returns 0, or a negative errno:
- * -ENOMEM, or -EBADMSG for a unit that cannot be decoded (with an error
- * diagnostic in u).  u must be released either way.
+ * Walk the unit ref names into u (overwritten); filter may be NULL.
+ * Returns 0, or a negative errno: -ENOMEM, or -EBADMSG for a unit that
+ * cannot be decoded (with an error diagnostic in u).  u must be released
+ * either way.
  */
 int unit__walk(struct unit *u, const struct d2b_opts *opts,
-	       const struct unit_func_filter *filter, struct unit_walker *uw, Dwarf_Die *cu_die);
+	       const struct unit_func_filter *filter, struct unit_walker *uw,
+	       const struct unit_ref *ref);
 void unit__release(struct unit *u);
 
 #endif

@@ -477,9 +477,10 @@ static bool run_cmd(const char *cmd, const char *out)
 
 static const char *level_name(enum d2b_level l)
 {
-	static const char *const names[] = { "error", "warning", "info", "stats", "debug" };
+	static const char *const names[] = { "error", "warning", "info", "stats", "debug",
+					      "missing" };
 
-	return l <= D2B_DEBUG ? names[l] : "?";
+	return l <= D2B_MISSING ? names[l] : "?";
 }
 
 static void conv_diag(const struct d2b_diag *d, void *arg)
@@ -525,7 +526,8 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 		test_failed_now = 1;
 		goto out;
 	}
-	rc = unit__walk(&u, &opts, NULL, uw, &units.dies[0]);
+	rc = unit__walk(&u, &opts, NULL, uw, &(struct unit_ref){
+		.r = r, .off = dwarf_dieoffset(&units.dies[0]) - dwarf_cuoffset(&units.dies[0]) });
 	for (i = 0; i < u.nr_diags; i++) {
 		/* the inputs are well formed: nothing to warn about */
 		if (u.diags[i].level <= D2B_WARN) {

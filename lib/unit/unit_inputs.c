@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Which units are walked, and with what.
+ *
+ * A file's .debug_info holds four kinds of units (libdw lists them; our
+ * reader decides the kind, DWARF 4's GNU forms included):
+ *   compile units	walked;
+ *   skeleton units	(-gsplit-dwarf) stand for a split unit in a .dwo file
+ *			or a .dwp package: split_set.c finds it, and the split
+ *			unit is walked in the skeleton's place, with its
+ *			skeleton's address base;
+ *   partial units	(dwz) hold DIEs several units share; they are walked
+ *			only when a walked unit imports them
+ *			(DW_TAG_imported_unit), once however many import them:
+ *			convert.c walks them after their importers.  Partial
+ *			units of the supplementary file (dwz -m, named by
+ *			.gnu_debugaltlink or .debug_sup) are met the same way:
+ *			it holds the shared DIEs of several programs, and only
+ *			those this file imports belong to its BTF;
+ *   type units		reached through their signatures only.
+ *
+ * Missing pieces are errors that name what is missing and every place it
+ * was looked for (aux_file.c).  With allow_missing_debug they are warnings
+ * instead: a compile unit whose .dwo is missing is left out, and without
+ * the supplementary file the references into it lead nowhere (the walker
+ * says so for each), so its types are left out.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "base/vec.h"
+#include "dwarf/aux_file.h"
+#include "dwarf/die_reader.h"
+#include "dwarf/dwarf_file.h"
+#include "dwarf/split_set.h"
+#include "unit/unit_inputs.h"
+
+enum { MSG_LEN = 2048 };
+
+struct opener {
+	struct unit_inputs *in;
+	struct dwarf_file *df;
+	const struct d2b_opts *opts;
+	struct aux_dirs dirs;
+	const char *path;		/* the file given */
+	unit_inputs_note_fn note;
+	void *arg;
+	char msg[MSG_LEN];
+};
+
+__attribute__((format(printf, 3, 4)))
+static void note(struct opener *o, enum d2b_level level, const char *fmt, ...)
+{
+	char buf[MSG_LEN + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	o->note(o->arg, level, buf);
+}
+
+/* A piece is missing: an error, or with allow_missing_debug a note. */
+static int missing(struct opener *o, const char *what, const char *left_out)
+{
+	if (!o->opts->allow_missing_debug) {
+		note(o, D2B_ERROR, "%s (--allow-missing-debug converts the rest)", what);
+		return -ENOENT;
+	}
+	note(o, D2B_NOTICE, "%s: %s left out", what, left_out);
+	return 0;
+}
+
+static int open_alt(struct opener *o)
+{
+	struct unit_inputs *in = o->in;
+	Elf *elf = dwarf_getelf(dwarf_file__dwarf(o->df));
+	char why[256];
+	int err;
+
+	err = aux_file__open_alt(elf, dwarf_file__debug_path(o->df), &o->dirs, &in->alt_file,
+				 o->msg, sizeof(o->msg));
+	if (err == -ENOENT)
+		return missing(o, o->msg, "the types it holds are");
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		note(o, D2B_ERROR, "%s", o->msg);
+		return err;
+	}
+	if (!in->alt_file)
+		return 0;
+	err = die_reader__from_elf(aux_file__elf(in->alt_file), &in->alt, why, sizeof(why));
+	if (err)
+		note(o, D2B_ERROR, "supplementary file %s: %s", aux_file__path(in->alt_file), why);
+	return err;
+}
+
+static int add_ref(struct unit_inputs *in, const struct unit_ref *ref)
+{
+	int err = VEC_RESERVE(in->refs, in->cap_refs, in->nr_refs, 1);
+
+	if (!err)
+		in->refs[in->nr_refs++] = *ref;
+	return err;
+}
+
+/* A skeleton: its split unit in its place. */
+static int add_split(struct opener *o, struct die_unit *skeleton)
+{
+	struct unit_inputs *in = o->in;
+	struct split_unit su;
+	char why[256];
+	int err;
+
+	if (!in->split) {
+		err = split_set__new(in->r, o->path, &o->dirs, &in->split, o->msg, sizeof(o->msg));
+		if (err) {
+			if (err != -ENOMEM)
+				note(o, D2B_ERROR, "%s", o->msg);
+			return err;
+		}
+	}
+	err = split_set__find(in->split, skeleton, &su, o->msg, sizeof(o->msg));
+	if (err == -ENOENT) {
+		in->nr_missing++;
+		snprintf(why, sizeof(why), "its compile unit (skeleton at 0x%llx) is",
+			 (unsigned long long)die_unit__header(skeleton)->off);
+		return missing(o, o->msg, why);
+	}
+	if (err) {
+		if (err != -ENOMEM)
+			note(o, D2B_ERROR, "%s", o->msg);
+		return err;
+	}
+	return add_ref(in, &(struct unit_ref){
+		.r = su.r, .off = su.off, .split = true, .addr_base = su.addr_base,
+	});
+}
+
+/* Sort the units libdw lists by kind (the theory above). */
+static int list_units(struct opener *o)
+{
+	struct unit_inputs *in = o->in;
+	struct dwarf_units units;
+	struct die_unit *du = NULL;
+	size_t i;
+	int err;
+
+	err = dwarf_file__units(o->df, &units, &in->nr_other);
+	if (err) {
+		note(o, D2B_ERROR, "cannot read compile units: %s", dwarf_errmsg(-1));
+		return err;
+	}
+	err = die_unit__new(in->r, &du);
+	for (i = 0; !err && i < units.nr; i++) {
+		Dwarf_Die *d = &units.dies[i];
+		struct unit_ref ref = { .r = in->r, .off = dwarf_dieoffset(d) - dwarf_cuoffset(d) };
+
+		/* a unit that does not load is walked: the walk says what is wrong */
+		if (die_unit__load(du, DIE_SEC_INFO, ref.off) == 0) {
+			switch (die_unit__header(du)->unit_type) {
+			case DW_UT_partial:
+				in->nr_partial++;
+				continue;
+			case DW_UT_skeleton:
+				err = add_split(o, du);
+				continue;
+			}
+		}
+		err = add_ref(in, &ref);
+	}
+	die_unit__free(du);
+	free(units.dies);
+	return err;
+}
+
+int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
+		      unit_inputs_note_fn note_fn, void *arg)
+{
+	struct opener *o;
+	char why[256];
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	*o = (struct opener){
+		.in = in, .df = df, .opts = opts, .note = note_fn, .arg = arg,
+		.dirs = { opts->debug_dirs, opts->nr_debug_dirs },
+	};
+	o->path = dwarf_file__main_path(df);
+	/* the DIE readers first: they may inflate sections libdw left compressed */
+	err = die_reader__from_dwarf(dwarf_file__dwarf(df), &in->r, why, sizeof(why));
+	if (err)
+		note(o, D2B_ERROR, "%s", why);
+	if (!err)
+		err = open_alt(o);
+	if (!err)
+		err = list_units(o);
+	free(o);
+	return err;
+}
+
+void unit_inputs__release(struct unit_inputs *in)
+{
+	free(in->refs);
+	split_set__free(in->split);
+	die_reader__free(in->alt);
+	aux_file__free(in->alt_file);
+	die_reader__free(in->r);
+	memset(in, 0, sizeof(*in));
+}

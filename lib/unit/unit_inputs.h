@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct unit_inputs: what a file's DWARF is made of, ready to walk: the
+ * file's DIE reader, the dwz supplementary file's, the split units behind
+ * its skeletons, and the list of units to walk first.  Theory in
+ * unit_inputs.c.
+ */
+#ifndef D2B_UNIT_INPUTS_H
+#define D2B_UNIT_INPUTS_H
+
+#include <stddef.h>
+
+#include "dwarf2btf.h"
+#include "unit/unit.h"
+
+struct dwarf_file;
+struct aux_file;
+struct split_set;
+
+struct unit_inputs {
+	struct die_reader *r;		/* the file's */
+	struct die_reader *alt;		/* the supplementary file's, or NULL */
+	struct unit_ref *refs;		/* compile units and split units, in file order */
+	size_t nr_refs;
+	size_t nr_partial;		/* partial units: walked when imported */
+	size_t nr_other;		/* type units */
+	size_t nr_missing;		/* units left out: their .dwo is missing */
+	/* private */
+	struct aux_file *alt_file;
+	struct split_set *split;
+	size_t cap_refs;
+};
+
+/* Report a problem (D2B_ERROR: the caller fails) or a note. */
+typedef void (*unit_inputs_note_fn)(void *arg, enum d2b_level level, const char *msg);
+
+/*
+ * Read df's units and find the files they need (opts: debug_dirs,
+ * allow_missing_debug).  Call before any thread uses df.  On failure a
+ * D2B_ERROR note has said why (-ENOMEM excepted).  Release in any case.
+ */
+int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
+		      unit_inputs_note_fn note, void *arg);
+void unit_inputs__release(struct unit_inputs *in);
+
+#endif
