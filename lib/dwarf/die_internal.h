@@ -101,6 +101,8 @@ struct die_reader {
 	/* a package (.dwp): its index's rows, by section and unit offset */
 	struct dwp_row *pkg;
 	size_t nr_pkg;
+	/* .dwo: several .debug_info.dwo (.debug_types.dwo) joined, or NULL */
+	uint8_t *joined[2];
 	bool big_endian;
 	bool swap;			/* file and host byte orders differ */
 	bool str_nul_ended;		/* last byte of .debug_str is NUL */

@@ -58,7 +58,9 @@
  * otherwise.  A unit whose last null entries are missing ends at its end,
  * as in libdw.
  *
- * Split DWARF.  A .dwo file's reader reads its .debug_*.dwo sections.  A
+ * Split DWARF.  A .dwo file's reader reads its .debug_*.dwo sections (gcc
+ * puts each type unit in a .debug_info.dwo or .debug_types.dwo of its own:
+ * those are read as one, joined in a buffer of the reader's).  A
  * package's (.dwp) also reads its index (dwp_index.c): a unit's header
  * offsets into .debug_abbrev.dwo and .debug_str_offsets.dwo are relative
  * to the unit's contributions there, which die_unit__load() finds by
@@ -205,6 +207,29 @@ static bool dwo_only(Elf *elf, size_t shstrndx)
 }
 
 /*
+ * Append data to the section in *slot, in a buffer of our own (*joined,
+ * which the reader frees): the units of several sections of one name are
+ * read as one section's.
+ */
+static int join(struct die_bytes *slot, uint8_t **joined, const Elf_Data *data)
+{
+	uint8_t *p;
+
+	if (slot->size > SIZE_MAX - data->d_size)
+		return -ENOMEM;
+	p = realloc(*joined, slot->size + data->d_size);
+	if (!p)
+		return -ENOMEM;
+	if (!*joined)
+		memcpy(p, slot->buf, slot->size);
+	memcpy(p + slot->size, data->d_buf, data->d_size);
+	*joined = p;
+	slot->buf = p;
+	slot->size += data->d_size;
+	return 0;
+}
+
+/*
  * The sections libdw reads (libdw/dwarf_begin_elf.c, check_section): by
  * name, the first of each, not in a section group (an object's COMDAT
  * type units), not SHT_NOBITS, not empty.
@@ -213,11 +238,12 @@ int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t
 {
 	struct die_sections secs = {0};
 	struct die_bytes index[SEC_ALL - DIE_SEC_NR] = {{0}}, *slot;
+	uint8_t *joined[2] = { NULL, NULL };
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Ehdr ehdr;
 	bool dwo;
-	int err;
+	int err = 0;
 
 	*ret = NULL;
 	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
@@ -240,7 +266,8 @@ int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t
 		if (!name || (i = section_of(name, dwo, &gnu)) < 0)
 			continue;
 		slot = i < DIE_SEC_NR ? &secs.sec[i] : &index[i - DIE_SEC_NR];
-		if (slot->buf)
+		/* gcc writes each type unit of a .dwo file in a section of its own */
+		if (slot->buf && !(dwo && (i == DIE_SEC_INFO || i == DIE_SEC_TYPES)))
 			continue;
 		/* libdw has inflated them already: this is for sections it skipped.
 		 * As libdw, ignore elf_compress_gnu()'s errors: a .zdebug section
@@ -254,20 +281,36 @@ int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t
 			goto bad;
 		if (!data->d_buf || !data->d_size)
 			continue;
+		if (slot->buf) {
+			err = join(slot, &joined[i == DIE_SEC_TYPES], data);
+			if (err) {
+				snprintf(errbuf, errlen, "out of memory");
+				goto out;
+			}
+			continue;
+		}
 		slot->buf = data->d_buf;
 		slot->size = data->d_size;
 		continue;
 bad:
 		snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
-		return -EINVAL;
+		err = -EINVAL;
+		goto out;
 	}
 	err = die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
+	if (!err) {
+		memcpy((*ret)->joined, joined, sizeof(joined));
+		memset(joined, 0, sizeof(joined));
+	}
 	if (!err && (index[0].buf || index[1].buf))
 		err = die_reader__set_package(*ret, &index[0], &index[1], errbuf, errlen);
 	if (err) {
 		die_reader__free(*ret);
 		*ret = NULL;
 	}
+out:
+	free(joined[0]);
+	free(joined[1]);
 	return err;
 }
 
@@ -375,6 +418,8 @@ void die_reader__free(struct die_reader *r)
 	free(r->units[1]);
 	free(r->sigs);
 	free(r->pkg);
+	free(r->joined[0]);
+	free(r->joined[1]);
 	free(r);
 }
 

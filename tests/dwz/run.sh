@@ -22,6 +22,7 @@
 #   build-id	the supplementary file moved under DIR/.build-id/NN/...debug,
 #		found with --debug-dir=DIR
 #   split	-gsplit-dwarf: .dwo files found through DW_AT_comp_dir
+#   split-types	with -fdebug-types-section too (against a plain build with it)
 #   split-dir	the .dwo files moved, found with --debug-dir
 #   dwp		the .dwo files packed by binutils' dwp (DWARF 4 only: it does
 #		not write DWARF 5 packages), or llvm-dwp-19, as p1.so.dwp
@@ -290,6 +291,17 @@ for cc in gcc clang-19; do
 		cp "$S/dwo/b.dwo" "$S/"
 		expect_missing "$n/split/missing-dwo" "$S/p1.so" "a.dwo.*not found"
 		rm "$S/b.dwo"
+
+		# type units in the .dwo files (gcc: one section each), against
+		# a plain build with type units
+		if build_libs "$W/tu" "$cc" "$v" -fdebug-types-section 2>"$TMP/cc.out" &&
+		   build_libs "$W/tu-split" "$cc" "$v" -fdebug-types-section -gsplit-dwarf \
+			2>>"$TMP/cc.out" && "$D2B" -o "$W/tu.btf" "$W/tu/p1.so" 2>"$TMP/d2b.out"; then
+			check "$n/split-types" "$W/tu-split/p1.so" "$W/tu.btf"
+		else
+			failx "$n/split-types" "cannot build or convert with -fdebug-types-section" \
+				"$TMP/cc.out"
+		fi
 
 		for dwp in dwp llvm-dwp-19; do
 			if ! command -v "$dwp" >/dev/null; then
