@@ -405,6 +405,11 @@ uint64_t die_reader__unit_off(const struct die_reader *r, enum die_section sec, 
 	return r->units[sec == DIE_SEC_TYPES][i].off;
 }
 
+void die_reader__set_dwarf(struct die_reader *r, Dwarf *dw)
+{
+	r->dw = dw;
+}
+
 Dwarf *die_reader__dwarf(const struct die_reader *r)
 {
 	return r->dw;

@@ -191,6 +191,11 @@ int die_reader__unit_of(const struct die_reader *r, enum die_section sec, uint64
  */
 int die_reader__type_unit(const struct die_reader *r, uint64_t sig, enum die_section *ret_sec,
 			  uint64_t *ret_unit, uint64_t *ret_die);
+/*
+ * A Dwarf of the same file, for what libdw still reads (location lists):
+ * for a .dwo file, libdw's split Dwarf of it.  Before threads.
+ */
+void die_reader__set_dwarf(struct die_reader *r, Dwarf *dw);
 /* The Dwarf a reader was made from (die_reader__from_dwarf), or NULL. */
 Dwarf *die_reader__dwarf(const struct die_reader *r);
 /*

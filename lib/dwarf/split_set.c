@@ -106,6 +106,29 @@ void split_set__free(struct split_set *s)
 	free(s);
 }
 
+void split_set__lend_libdw(struct split_set *s, Dwarf_Die *skeleton_die,
+			   const struct split_unit *su)
+{
+	uint64_t skel_id, split_id;
+	Dwarf_Die split;
+	uint8_t type;
+	size_t i;
+
+	if (dwarf_cu_info(skeleton_die->cu, NULL, &type, NULL, &split, &skel_id, NULL, NULL) ||
+	    type != DW_UT_skeleton || !split.cu ||
+	    dwarf_cu_info(split.cu, NULL, &type, NULL, NULL, &split_id, NULL, NULL) ||
+	    type != DW_UT_split_compile || split_id != skel_id ||
+	    dwarf_dieoffset(&split) - dwarf_cuoffset(&split) != su->off)
+		return;
+	/* only a .dwo file's reader: it reads the same file libdw does */
+	for (i = 0; i < s->nr_dwo; i++) {
+		if (s->dwo[i].r == su->r) {
+			die_reader__set_dwarf(s->dwo[i].r, dwarf_cu_getdwarf(split.cu));
+			return;
+		}
+	}
+}
+
 const char *split_set__package(const struct split_set *s)
 {
 	return s->pkg.f ? aux_file__path(s->pkg.f) : NULL;

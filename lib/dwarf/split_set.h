@@ -38,6 +38,14 @@ void split_set__free(struct split_set *s);
  */
 int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split_unit *ret,
 		    char *errbuf, size_t errlen);
+/*
+ * libdw's own view of skeleton_die's split unit, if it found one (a .dwo
+ * file by DW_AT_comp_dir; elfutils 0.188 reads no packages): lent to the
+ * reader of su when it is the same unit, so that libdw reads its location
+ * lists.  Before threads.
+ */
+void split_set__lend_libdw(struct split_set *s, Dwarf_Die *skeleton_die,
+			   const struct split_unit *su);
 /* The package's path, or NULL if none was found. */
 const char *split_set__package(const struct split_set *s);
 

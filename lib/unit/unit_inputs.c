@@ -111,7 +111,7 @@ static int add_ref(struct unit_inputs *in, const struct unit_ref *ref)
 }
 
 /* A skeleton: its split unit in its place. */
-static int add_split(struct opener *o, struct die_unit *skeleton)
+static int add_split(struct opener *o, struct die_unit *skeleton, Dwarf_Die *skeleton_die)
 {
 	struct unit_inputs *in = o->in;
 	struct split_unit su;
@@ -138,9 +138,29 @@ static int add_split(struct opener *o, struct die_unit *skeleton)
 			note(o, D2B_ERROR, "%s", o->msg);
 		return err;
 	}
+	split_set__lend_libdw(in->split, skeleton_die, &su);
 	return add_ref(in, &(struct unit_ref){
 		.r = su.r, .off = su.off, .split = true, .addr_base = su.addr_base,
 	});
+}
+
+/*
+ * The kernel's consistent_func checks the registers of parameters, whose
+ * location lists libdw reads: a split unit that libdw did not find itself
+ * (in a package, or by --debug-dir) goes unchecked.
+ */
+static void note_unchecked(struct opener *o)
+{
+	size_t i, n = 0;
+
+	if (o->opts->funcs != D2B_FUNCS_KERNEL || !o->opts->consistent_funcs)
+		return;
+	for (i = 0; i < o->in->nr_refs; i++)
+		n += o->in->refs[i].split && !die_reader__dwarf(o->in->refs[i].r);
+	if (n)
+		note(o, D2B_WARN, "%zu split units read without libdw (in a package, or found "
+		     "by --debug-dir): consistent_func does not check their parameters' "
+		     "registers", n);
 }
 
 /* Sort the units libdw lists by kind (the theory above). */
@@ -169,7 +189,7 @@ static int list_units(struct opener *o)
 				in->nr_partial++;
 				continue;
 			case DW_UT_skeleton:
-				err = add_split(o, du);
+				err = add_split(o, du, d);
 				continue;
 			}
 		}
@@ -177,6 +197,8 @@ static int list_units(struct opener *o)
 	}
 	die_unit__free(du);
 	free(units.dies);
+	if (!err)
+		note_unchecked(o);
 	return err;
 }
 

@@ -23,6 +23,9 @@
 #		found with --debug-dir=DIR
 #   split	-gsplit-dwarf: .dwo files found through DW_AT_comp_dir
 #   split-types	with -fdebug-types-section too (against a plain build with it)
+#   split-kernel  dwarf2btf-pahole's kernel policy on the split build: the
+#		same BTF as on the plain build (consistent_func reads the
+#		parameters' registers through libdw, and leaves mixed_args out)
 #   split-dir	the .dwo files moved, found with --debug-dir
 #   dwp		the .dwo files packed by binutils' dwp (DWARF 4 only: it does
 #		not write DWARF 5 packages), or llvm-dwp-19, as p1.so.dwp
@@ -41,6 +44,8 @@ B=$(cd "$B" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 D2B="$B/dwarf2btf"
 LOAD="$B/tests/btf_load"
+# the kernel's --btf_features (tests/pahole)
+KFLAGS=--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 TMP=$(mktemp -d /tmp/dwz-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 status=0
@@ -284,6 +289,24 @@ for cc in gcc clang-19; do
 			continue
 		fi
 		check "$n/split" "$S/p1.so" "$REF"
+		# the kernel's policy (dwarf2btf-pahole): consistent_func reads the
+		# parameters' locations in the .dwo files through libdw, and
+		# leaves mixed_args out, as from the plain build
+		if "$B/dwarf2btf-pahole" "$KFLAGS" --btf_encode_detached="$W/kplain.btf" \
+			"$W/plain/p1.so" >"$TMP/d2b.out" 2>&1 &&
+		   "$B/dwarf2btf-pahole" "$KFLAGS" --btf_encode_detached="$W/ksplit.btf" \
+			"$S/p1.so" >>"$TMP/d2b.out" 2>&1; then
+			if ! "$D2B" --compare "$W/kplain.btf" "$W/ksplit.btf" >"$TMP/cmp.out" 2>&1; then
+				failx "$n/split-kernel" "kernel-policy BTF differs" "$TMP/cmp.out"
+			elif "$D2B" --dump "$W/ksplit.btf" | grep -q "FUNC 'mixed_args'"; then
+				fail "$n/split-kernel" "FUNC mixed_args kept: its registers went unchecked"
+			else
+				pass "$n/split-kernel"
+			fi
+		else
+			failx "$n/split-kernel" "dwarf2btf-pahole failed" "$TMP/d2b.out"
+		fi
+
 		mkdir -p "$S/dwo"
 		mv "$S"/*.dwo "$S/dwo/"
 		check "$n/split-dir" "$S/p1.so" "$REF" --debug-dir="$S/dwo"
@@ -313,7 +336,7 @@ for cc in gcc clang-19; do
 				continue
 			fi
 			rm -f "$S/p1.so.dwp"
-			(cd "$S/dwo" && timeout 30 "$dwp" -o "$S/p1.so.dwp" a.dwo b.dwo) >"$TMP/dwp.out" 2>&1
+			(cd "$S/dwo" && timeout 10 "$dwp" -o "$S/p1.so.dwp" a.dwo b.dwo) >"$TMP/dwp.out" 2>&1
 			rc=$?
 			if [ $rc -eq 124 ] && [ $dwp = llvm-dwp-19 ]; then
 				skip "$n/$dwp" "llvm-dwp-19 hangs on these .dwo files (gcc's DWARF 5)"
@@ -329,7 +352,7 @@ for cc in gcc clang-19; do
 			else
 				fail "$n/$dwp/bad-dwp" "no .debug_cu_index to damage"
 			fi
-			(cd "$S/dwo" && timeout 30 "$dwp" -o "$S/p1.so.dwp" c.dwo) >/dev/null 2>&1
+			(cd "$S/dwo" && timeout 10 "$dwp" -o "$S/p1.so.dwp" c.dwo) >/dev/null 2>&1
 			expect_error "$n/$dwp/other-dwp" "$S/p1.so" "no split unit with dwo_id"
 			rm -f "$S/p1.so.dwp" "$S/good.dwp"
 		done
