@@ -14,6 +14,8 @@
 #   die_reader	the debug sections of the fixtures built by gcc and clang-19
 #		as shared objects (so relocated; also DWARF 4 type units),
 #		packed as fuzz_die_reader.c reads them
+#   split_file	the fixtures' .dwo files (gcc and clang-19, DWARF 4 and 5,
+#		with type units) and llvm-dwp-19 packages of them
 #
 # Needs BUILD_DIR/dwarf2btf and BUILD_DIR/tests/btfdump.  A compiler that is
 # missing just gives fewer seeds.
@@ -27,7 +29,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-seeds.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
 rm -rf "$OUT"
-mkdir -p "$OUT"/{convert,base,btf_raw,die_reader}
+mkdir -p "$OUT"/{convert,base,btf_raw,die_reader,split_file}
 
 # small objects: no unwind tables, no identification
 small="-fno-asynchronous-unwind-tables -fno-unwind-tables -fno-ident"
@@ -97,6 +99,25 @@ EOF
 	done
 done
 
-for t in convert base btf_raw die_reader; do
+# split_file: .dwo files and packages of the fixtures (DWARF 4 and 5, type
+# units too)
+for f in "$SRC"/tests/e2e/fixtures/*.c; do
+	for cc in gcc clang-19; do
+		command -v $cc >/dev/null || continue
+		for v in "O0 -gdwarf-4" "O2 -gdwarf-5" "O1 -gdwarf-5 -fdebug-types-section"; do
+			b=$cc-$(basename "$f" .c)-${v%% *}
+			# shellcheck disable=SC2086
+			(cd "$WORK" && $cc -g -${v} $small -gsplit-dwarf -c "$f" -o "$b.o") \
+				2>/dev/null || continue
+			cp "$WORK/$b.dwo" "$OUT/split_file/$b.dwo"
+			if command -v llvm-dwp-19 >/dev/null; then
+				(cd "$WORK" && timeout 10 llvm-dwp-19 -o "$b.dwp" "$b.dwo") \
+					>/dev/null 2>&1 && cp "$WORK/$b.dwp" "$OUT/split_file/"
+			fi
+		done
+	done
+done
+
+for t in convert base btf_raw die_reader split_file; do
 	echo "seeds: $t: $(find "$OUT/$t" -type f | wc -l) files, $(du -sk "$OUT/$t" | cut -f1) KiB"
 done

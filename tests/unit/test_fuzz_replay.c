@@ -12,7 +12,9 @@
  *		tests/sample/sample.o, of its BTF, or of its debug sections goes
  *		through target T.
  *
- * Targets: convert, base, die_reader (tests/fuzz/fuzz_T.c) and btf_raw.
+ * Targets: convert, base, die_reader, btf_raw and split_file
+ * (tests/fuzz/fuzz_T.c); split_file's smoke mutates the package in
+ * tests/fuzz/regressions/split_file/.
  * Run it under make SANITIZE=address,undefined to catch out-of-bounds
  * reads.  The source tree is $D2B_SRC (tests/run.sh sets it), else ".".
  */
@@ -37,6 +39,9 @@
 #define LLVMFuzzerTestOneInput fuzz_btf_raw_entry
 #include "../fuzz/fuzz_btf_raw.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_split_file_entry
+#include "../fuzz/fuzz_split_file.c"
+#undef LLVMFuzzerTestOneInput
 
 enum {
 	SMOKE_RUNS = 150,	/* mutations per target */
@@ -55,6 +60,7 @@ static const struct target {
 	{ "base", fuzz_base },
 	{ "die_reader", fuzz_die_reader },
 	{ "btf_raw", fuzz_btf_raw },
+	{ "split_file", fuzz_split_file },
 };
 
 static const char *src_dir(void)
@@ -318,6 +324,21 @@ static void test_smoke_btf_raw(void)
 	d2b_btf__free(btf);
 }
 
+/* a DWARF 5 package (llvm-dwp-19) */
+static void test_smoke_split_file(void)
+{
+	char path[4096];
+	uint8_t *dwp;
+	size_t size;
+
+	snprintf(path, sizeof(path), "%s/tests/fuzz/regressions/split_file/clang5.dwp",
+		 src_dir());
+	dwp = fuzz_get(path, &size);
+	REQUIRE(dwp);
+	smoke(fuzz_split_file, dwp, size);
+	free(dwp);
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -335,6 +356,7 @@ int main(void)
 	RUN(test_smoke_base);
 	RUN(test_smoke_die_reader);
 	RUN(test_smoke_btf_raw);
+	RUN(test_smoke_split_file);
 	free(sample);
 	return test_done();
 }
