@@ -17,7 +17,7 @@
 #   dwz		dwz p1 (partial units in the file itself)
 #   dwz-m	dwz -m over p1 p2 p3: .gnu_debugaltlink to a supplementary file
 #		that also holds what only p2 and p3 share (left out of p1's BTF);
-#		-j2 gives the same bytes as -j1
+#		-j2 gives the same bytes as -j1 (here and for split)
 #   dwz-m5	dwz -5 -m: DWARF 5's .debug_sup and DW_FORM_ref_sup4/strp_sup
 #   build-id	the supplementary file moved under DIR/.build-id/NN/...debug,
 #		found with --debug-dir=DIR
@@ -95,6 +95,17 @@ check() {
 		return 1
 	fi
 	load "$name" "$out"
+}
+
+# jobs NAME FILE: -j2 writes the same bytes as -j1
+jobs() {
+	"$D2B" -j1 -o "$TMP/j1.btf" "$2" 2>/dev/null
+	"$D2B" -j2 -o "$TMP/j2.btf" "$2" 2>/dev/null
+	if [ -s "$TMP/j1.btf" ] && cmp -s "$TMP/j1.btf" "$TMP/j2.btf"; then
+		pass "$1"
+	else
+		fail "$1" "-j2 writes other bytes than -j1"
+	fi
 }
 
 # expect_error NAME FILE WHAT [OPTION...]: exit 1 with one line naming
@@ -259,13 +270,7 @@ for cc in gcc clang-19; do
 				continue
 			fi
 			check "$n/dwz-$mode" "$M/p1.so" "$REF" || continue
-			"$D2B" -j1 -o "$TMP/j1.btf" "$M/p1.so" 2>/dev/null
-			"$D2B" -j2 -o "$TMP/j2.btf" "$M/p1.so" 2>/dev/null
-			if cmp -s "$TMP/j1.btf" "$TMP/j2.btf"; then
-				pass "$n/dwz-$mode/jobs"
-			else
-				fail "$n/dwz-$mode/jobs" "-j2 writes other bytes than -j1"
-			fi
+			jobs "$n/dwz-$mode/jobs" "$M/p1.so"
 			if [ $mode = m ]; then
 				id=$(build_id "$M/alt.debug")
 				if [ -z "$id" ]; then
@@ -288,7 +293,7 @@ for cc in gcc clang-19; do
 			failx "$n/split/build" "cannot build with -gsplit-dwarf" "$TMP/cc.out"
 			continue
 		fi
-		check "$n/split" "$S/p1.so" "$REF"
+		check "$n/split" "$S/p1.so" "$REF" && jobs "$n/split/jobs" "$S/p1.so"
 		# the kernel's policy (dwarf2btf-pahole): consistent_func reads the
 		# parameters' locations in the .dwo files through libdw, and
 		# leaves mixed_args out, as from the plain build
