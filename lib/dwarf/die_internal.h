@@ -118,6 +118,10 @@ struct die_unit {
 	bool loaded;
 	uint64_t str_offsets_base;
 	uint64_t addr_base;
+	/* the abbreviation tables below decode this table for this shape */
+	bool tables_valid;
+	uint64_t tab_abbrev;
+	uint8_t tab_version, tab_addr_size, tab_offset_size;
 	/* in a package, where the unit's contributions start (else 0) */
 	uint64_t abbrev_start;
 	uint64_t str_offsets_start;

@@ -44,7 +44,9 @@
  * one step.  An abbreviation whose attributes all have fixed sizes records
  * the total, so reading past such a DIE is one addition.  Codes map to
  * entries through a dense array when they are small (producers number them
- * 1..n), else through a sorted array searched by bisection.  Last, the
+ * 1..n), else through a sorted array searched by bisection.  A die_unit
+ * keeps its tables for the next unit it loads when that unit has the same
+ * table (dwz makes thousands of partial units share one).  Last, the
  * unit DIE's DW_AT_str_offsets_base and DW_AT_addr_base are read for strx
  * and addrx.
  *
@@ -1036,6 +1038,28 @@ int die_reader__split_unit(const struct die_reader *r, uint64_t id, uint64_t *re
 	return err;
 }
 
+/*
+ * Units often share an abbreviation table (dwz's partial units: thousands
+ * of them one table): the tables decoded for the last unit serve the next
+ * one when the table and everything its decoding depends on (the sizes of
+ * addresses and offsets, the version) are the same.
+ */
+static bool same_abbrevs(const struct die_unit *u)
+{
+	return u->tables_valid && u->tab_abbrev == u->abbrev_start + u->hdr.abbrev_off &&
+	       u->tab_version == u->hdr.version && u->tab_addr_size == u->hdr.addr_size &&
+	       u->tab_offset_size == u->hdr.offset_size;
+}
+
+static void keep_abbrevs(struct die_unit *u)
+{
+	u->tables_valid = true;
+	u->tab_abbrev = u->abbrev_start + u->hdr.abbrev_off;
+	u->tab_version = (uint8_t)u->hdr.version;
+	u->tab_addr_size = (uint8_t)u->hdr.addr_size;
+	u->tab_offset_size = (uint8_t)u->hdr.offset_size;
+}
+
 int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 {
 	enum { STR_OFFSETS_BASE, ADDR_BASE, GNU_ADDR_BASE, GNU_DWO_ID, NR_WANT };
@@ -1053,8 +1077,12 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 	err = parse_header(u, sec, off);
 	if (!err)
 		err = package_contributions(u, sec, off);
-	if (!err)
+	if (!err && !same_abbrevs(u)) {
+		u->tables_valid = false;
 		err = parse_abbrevs(u);
+		if (!err)
+			keep_abbrevs(u);
+	}
 	if (!err && !*u->die0)
 		err = die_unit_err(u, -EINVAL, u->die0, "a null entry, not the unit DIE");
 	if (!err)

@@ -264,6 +264,7 @@ int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *
 	int r;
 
 	units->dies = NULL;
+	units->types = NULL;
 	units->nr = 0;
 	*skipped = 0;
 	while ((r = dwarf_get_units(df->dw, cu, &next, &version, &unit_type, &cudie, &subdie)) == 0) {
@@ -275,23 +276,29 @@ int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *
 		}
 		if (units->nr == cap) {
 			Dwarf_Die *p;
+			uint8_t *t;
 
 			cap = cap ? cap * 2 : 64;
 			p = realloc(units->dies, cap * sizeof(*p));
-			if (!p) {
-				free(units->dies);
-				units->dies = NULL;
-				return -ENOMEM;
+			if (p)
+				units->dies = p;
+			t = p ? realloc(units->types, cap) : NULL;
+			if (!t) {
+				r = -ENOMEM;
+				break;
 			}
-			units->dies = p;
+			units->types = t;
 		}
+		units->types[units->nr] = unit_type;
 		units->dies[units->nr++] = cudie;
 	}
 	if (r < 0) {
 		free(units->dies);
+		free(units->types);
 		units->dies = NULL;
+		units->types = NULL;
 		units->nr = 0;
-		return -EINVAL;
+		return r == -ENOMEM ? r : -EINVAL;
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@ struct dwarf_file;
 /* Every compile unit's DIE, in .debug_info order. */
 struct dwarf_units {
 	Dwarf_Die *dies;
+	uint8_t *types;		/* each one's DW_UT_* (as libdw infers it before DWARF 5) */
 	size_t nr;
 };
 
@@ -38,7 +39,7 @@ unsigned int dwarf_file__machine(const struct dwarf_file *df);
 /* The main ELF file (not a separate debug file): its symbols, .BTF_ids */
 Elf *dwarf_file__elf(const struct dwarf_file *df);
 /* List the compile, partial and skeleton units (type units are left out
- * and counted in *skipped).  Caller frees units->dies. */
+ * and counted in *skipped).  Caller frees units->dies and units->types. */
 int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped);
 /*
  * Map a DWARF address (a DW_OP_addr operand) to the allocated ELF section

@@ -238,6 +238,16 @@ bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret)
 }
 
 /*
+ * A unit the walk reads for the first time, loaded now or kept from an
+ * earlier walk: the walk may take as many steps more in it.
+ */
+static void far_steps(struct cu *w, const struct die_unit *du)
+{
+	w->steps_left += CU_STEPS_PER_BYTE *
+			 (die_unit__header(du)->next_off - die_unit__header(du)->off);
+}
+
+/*
  * The die_unit holding unit off of r's section sec: the unit walked, or
  * one of uw->far, loaded now if no DIE of this walk holds it.  far[0 ..
  * far_used) are the units this walk uses; those after it are kept from
@@ -262,6 +272,7 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 			uw->far[uw->far_used] = *f;
 			*f = tmp;
 			f = &uw->far[uw->far_used++];
+			far_steps(w, f->du);
 		}
 		return f->du;
 	}
@@ -294,9 +305,7 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 	}
 	f->off = off;
 	uw->far_used++;
-	/* the walk may take as many steps more in it */
-	w->steps_left += CU_STEPS_PER_BYTE *
-			 (die_unit__header(f->du)->next_off - die_unit__header(f->du)->off);
+	far_steps(w, f->du);
 	return f->du;
 }
 

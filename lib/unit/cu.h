@@ -38,7 +38,7 @@ enum {
 	CU_MAX_SCOPE_DEPTH = 32,	/* lexical blocks holding local types */
 	CU_MAX_REF_HOPS = 8,		/* DW_AT_abstract_origin/specification chains */
 	CU_MAX_INTEGRATE = 16,		/* DIEs dwarf_attr_integrate() looks at */
-	CU_MAX_FAR_KEPT = 16,		/* other units kept loaded between units */
+	CU_MAX_FAR_KEPT = 256,		/* other units kept loaded between units */
 	/*
 	 * Child and sibling steps a walk may take per byte of the units it
 	 * reads.  A walk meets each DIE a few times (the passes over a

@@ -182,21 +182,22 @@ static int list_units(struct opener *o)
 		Dwarf_Die *d = &units.dies[i];
 		struct unit_ref ref = { .r = in->r, .off = dwarf_dieoffset(d) - dwarf_cuoffset(d) };
 
-		/* a unit that does not load is walked: the walk says what is wrong */
-		if (die_unit__load(du, DIE_SEC_INFO, ref.off) == 0) {
-			switch (die_unit__header(du)->unit_type) {
-			case DW_UT_partial:
-				in->nr_partial++;
-				continue;
-			case DW_UT_skeleton:
-				err = add_split(o, du, d);
-				continue;
-			}
+		if (units.types[i] == DW_UT_partial) {
+			in->nr_partial++;
+			continue;
+		}
+		/* a skeleton that does not load is walked: the walk says what is wrong */
+		if (units.types[i] == DW_UT_skeleton &&
+		    die_unit__load(du, DIE_SEC_INFO, ref.off) == 0 &&
+		    die_unit__header(du)->unit_type == DW_UT_skeleton) {
+			err = add_split(o, du, d);
+			continue;
 		}
 		err = add_ref(in, &ref);
 	}
 	die_unit__free(du);
 	free(units.dies);
+	free(units.types);
 	if (!err)
 		note_unchecked(o);
 	return err;

@@ -560,6 +560,7 @@ out:
 	unit_walker__free(uw);
 	die_reader__free(r);
 	free(units.dies);
+	free(units.types);
 	dwarf_file__free(df);
 }
 
@@ -609,6 +610,7 @@ static bool object_uses(const char *obj, unsigned int at)
 	    dwarf_file__units(df, &units, &skipped) == 0 && units.nr)
 		found = has_attr(&units.dies[0], at, 0);
 	free(units.dies);
+	free(units.types);
 	dwarf_file__free(df);
 	return found;
 }
