@@ -309,11 +309,11 @@ static bool build_id_path(char *buf, const char *dir, const struct alt_link *lin
 int aux_file__open_alt(Elf *elf, const char *path, const struct aux_dirs *dirs,
 		       struct aux_file **ret, char *errbuf, size_t errlen)
 {
-	struct search s = { .buf = errbuf, .len = errlen };
-	char dir[PATH_LEN], cand[PATH_LEN], looked[1024];
+	char dir[PATH_LEN], cand[PATH_LEN], first[PATH_LEN] = "", looked[1024] = "";
+	struct search s = { .buf = looked, .len = sizeof(looked) };
 	struct alt_link link;
 	size_t i;
-	int n, err;
+	int n = 0, err;
 
 	*ret = NULL;
 	err = read_alt_link(elf, &link);
@@ -324,22 +324,19 @@ int aux_file__open_alt(Elf *elf, const char *path, const struct aux_dirs *dirs,
 			 section_data(elf, ".gnu_debugaltlink") ? ".gnu_debugaltlink" : ".debug_sup");
 		return err;
 	}
-	s.buf = looked;
-	s.len = sizeof(looked);
-	looked[0] = 0;
 	dir_of(dir, path);
-	n = 0;
-	if (link.name[0] == '/' ? snprintf(cand, sizeof(cand), "%s", link.name) < PATH_LEN :
-	    join(cand, dir, link.name))
-		n = try_alt(cand, &link, &s, ret);
-	if (!n && strcmp(base_of(link.name), link.name) && join(cand, dir, base_of(link.name)))
+	if (link.name[0] == '/' ? snprintf(first, sizeof(first), "%s", link.name) < PATH_LEN :
+	    join(first, dir, link.name))
+		n = try_alt(first, &link, &s, ret);
+	/* beside the file, unless that was the recorded path */
+	if (!n && join(cand, dir, base_of(link.name)) && strcmp(cand, first))
 		n = try_alt(cand, &link, &s, ret);
 	for (i = 0; !n && i <= dirs->nr; i++) {
 		const char *d = i < dirs->nr ? dirs->dirs[i] : default_debug_dir;
 
 		if (build_id_path(cand, d, &link))
 			n = try_alt(cand, &link, &s, ret);
-		if (!n && n >= 0 && join(cand, d, base_of(link.name)))
+		if (!n && join(cand, d, base_of(link.name)))
 			n = try_alt(cand, &link, &s, ret);
 	}
 	if (n < 0)

@@ -32,6 +32,7 @@
 # and malformed input (exit 1, one line naming the file and what is
 # missing; with --allow-missing-debug exit 0 and a "note:" line):
 #   missing-alt	the supplementary file removed
+#   wrong-alt	another file in its place (its build-id is not the link's)
 #   missing-dwo	a .dwo file removed
 #   bad-dwp	a package whose .debug_cu_index is damaged, and
 #   other-dwp	a package of other .dwo files (no unit has the dwo_id):
@@ -272,6 +273,11 @@ for cc in gcc clang-19; do
 			check "$n/dwz-$mode" "$M/p1.so" "$REF" || continue
 			jobs "$n/dwz-$mode/jobs" "$M/p1.so"
 			if [ $mode = m ]; then
+				# a file of that name that is not the one linked
+				mv "$M/alt.debug" "$M/alt.real"
+				cp "$M/p2.so" "$M/alt.debug"
+				expect_missing "$n/dwz-m/wrong-alt" "$M/p1.so" "alt.debug (another build-id)"
+				mv "$M/alt.real" "$M/alt.debug"
 				id=$(build_id "$M/alt.debug")
 				if [ -z "$id" ]; then
 					fail "$n/build-id" "the supplementary file has no build-id"
