@@ -6,7 +6,8 @@
 #	tests/kernel/build-kernel.sh VERSION COMPILER VARIANT PAHOLE
 #
 # VERSION is a Debian linux-source-VERSION package (6.12, 6.1), unpacked
-# once into the cache (lib.sh).  COMPILER is gcc, clang (clang-19) or
+# once into the cache (lib.sh; variant "split" builds a copy of it,
+# variant_source).  COMPILER is gcc, clang (clang-19) or
 # clang-NN.  VARIANT is base or ipc (lib.sh: variant_options).  The build
 # goes to its own O= directory in the cache, keyed by version, compiler,
 # variant and PAHOLE's path and version; its path is the last line on
@@ -43,7 +44,7 @@ CCARGS=$(compiler_make_args "$COMPILER") || die 3 "unknown compiler '$COMPILER'"
 EXTRA=$(variant_options "$VARIANT") || die 3 "unknown variant '$VARIANT'"
 cc=${CCARGS#CC=}
 command -v "$cc" >/dev/null || die 3 "compiler $cc not installed"
-SRC=$(kernel_source "$VER") || die 3 "cannot unpack linux-source-$VER"
+SRC=$(variant_source "$VER" "$VARIANT") || die 3 "cannot unpack linux-source-$VER"
 O=$(kernel_out_dir "$VER" "$COMPILER" "$VARIANT" "$PAHOLE")
 mkdir -p "$O"
 LOG=$O/d2b-build.log
@@ -73,9 +74,10 @@ if [ ! -f "$O/.config" ] || [ "$(cat "$O/.d2b-config-sig" 2>/dev/null)" != "$sig
 		esac
 	done
 	# the debug info choice: DWARF 5 rather than none or the default
-	args+=(-d DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT
-		-d DEBUG_INFO_DWARF4 -d DEBUG_INFO_REDUCED -d DEBUG_INFO_SPLIT
-		-d MODULE_ALLOW_BTF_MISMATCH)
+	for opt in DEBUG_INFO_NONE DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_DWARF4 \
+		DEBUG_INFO_REDUCED DEBUG_INFO_SPLIT MODULE_ALLOW_BTF_MISMATCH; do
+		case " $(echo $wanted) " in *" $opt "*) ;; *) args+=(-d "$opt") ;; esac
+	done
 	"$SRC/scripts/config" --file "$O/.config" "${args[@]}"
 	kmake olddefconfig >>"$LOG" 2>&1 || { show_tail "$LOG" >&2; die 2 "make olddefconfig failed"; }
 	echo "$sig" >"$O/.d2b-config-sig"

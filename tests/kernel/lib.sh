@@ -93,8 +93,33 @@ variant_options()
 	case $1 in
 	base) ;;
 	ipc)  echo "SYSVIPC" ;;
+	split) echo "DEBUG_INFO_SPLIT" ;;
 	*)    return 1 ;;
 	esac
+}
+
+# variant_source VERSION VARIANT: the tree a variant builds.  "split"
+# (-gsplit-dwarf) needs DEBUG_INFO_BTF's "depends on !DEBUG_INFO_SPLIT"
+# lifted (it is there only because pahole cannot read split DWARF): a
+# copy of the tree, hard-linked, with its own lib/Kconfig.debug.
+variant_source()
+{
+	local src dir
+	src=$(kernel_source "$1") || return 1
+	[ "$2" = split ] || { echo "$src"; return 0; }
+	dir=$src-nosplitdep
+	(
+		flock 9
+		[ -f "$dir/.d2b-copied" ] && [ "$dir/.d2b-copied" -nt "$src/.d2b-unpacked" ] && exit 0
+		rm -rf "$dir" && cp -al "$src" "$dir" || exit 1
+		# a new file, not the linked one
+		sed 's/depends on !DEBUG_INFO_SPLIT && /depends on /' "$src/lib/Kconfig.debug" \
+			>"$dir/lib/Kconfig.debug.new" &&
+			rm "$dir/lib/Kconfig.debug" &&
+			mv "$dir/lib/Kconfig.debug.new" "$dir/lib/Kconfig.debug" || exit 1
+		touch "$dir/.d2b-copied"
+	) 9>"$src.lock-split" || return 1
+	echo "$dir"
 }
 
 # Options the tiny kernel needs on top of tinyconfig: NAME (=y) or NAME=m.

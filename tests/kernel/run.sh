@@ -35,13 +35,20 @@
 #	must load into B and, once B relocated its BTF, struct
 #	d2b_hello_item's members must point at B's struct list_head, struct
 #	module and struct task_struct (relocated-types).
+#   VER-split: VER-gcc built again with CONFIG_DEBUG_INFO_SPLIT (its BTF
+#	made by PAHOLE from skeleton units and .dwo files; Kconfig's
+#	dependency lifted in a copy of the tree): sections, boot and modules
+#	as above, and vmlinux's BTF equal by meaning to VER-gcc's.
+#   VER-dwz: VER-gcc's vmlinux through dwz; PAHOLE -J gives it BTF equal
+#	by meaning to the plain vmlinux's.
 #
 # Environment:
 #	D2B_KERNEL_TESTS=1	run at all
 #	D2B_KERNEL_PAHOLE	the pahole to test (default:
 #				BUILD_DIR/dwarf2btf-pahole; SKIP until it exists)
 #	D2B_KERNEL_MATRIX	entries, space or comma separated (default
-#				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod)
+#				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod,
+#				6.12-split, 6.12-dwz)
 #	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
 #	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
 #	D2B_KERNEL_MAKEFLAGS (build-kernel.sh), D2B_KERNEL_ACCEL,
@@ -397,6 +404,68 @@ extmod_case()
 	fi
 }
 
+# ---- VER-split, VER-dwz: DWARF pahole cannot read (issue 11) ---------------
+
+# same_btf NAME A B: the .BTF of ELF files A and B are equal by meaning
+same_btf()
+{
+	if "$BUILD/dwarf2btf" --compare "$2" "$3" >"$WORK/compare.out" 2>&1; then
+		pass "$1"
+	else
+		grep -v ' 0        0        0$' "$WORK/compare.out" | head -n 12 | sed 's/^/#   /'
+		fail "$1" "BTF differs by meaning"
+	fi
+}
+
+# The kernel built with CONFIG_DEBUG_INFO_SPLIT (DEBUG_INFO_BTF's
+# dependency on its absence lifted: variant_source): PAHOLE reads the
+# skeletons and .dwo files; the kernel boots and takes the modules, and
+# vmlinux's BTF equals the plain build's by meaning.
+split_case()
+{
+	local ver=$1 name=kernel/$1-split base
+	build "kernel/$ver-gcc" "$ver" gcc base || return
+	base=$O
+	build "$name" "$ver" gcc split || return
+	if ! ls "$O"/init/*.dwo >/dev/null 2>&1; then
+		fail "$name/dwo" "no .dwo files: the build is not split DWARF"
+		return
+	fi
+	check_sections "$name" "$O" "$KERNEL_MODULES"
+	same_btf "$name/vmlinux-btf-as-plain" "$base/vmlinux" "$O/vmlinux"
+	boot_and_check "$name" "$O" "$KERNEL_MODULES"
+}
+
+# The plain build's vmlinux through dwz: PAHOLE (the kernel's
+# --btf_features) gives BTF equal by meaning to the plain vmlinux's.
+dwz_case()
+{
+	local ver=$1 name=kernel/$1-dwz
+	if ! command -v dwz >/dev/null; then
+		skip "$name" "dwz not installed"
+		return
+	fi
+	build "kernel/$ver-gcc" "$ver" gcc base || return
+	cp "$O/vmlinux" "$WORK/vmlinux.dwz"
+	if ! dwz "$WORK/vmlinux.dwz" 2>"$WORK/dwz.err"; then
+		show_tail "$WORK/dwz.err"
+		fail "$name/dwz" "dwz failed"
+		return
+	fi
+	pass "$name/dwz"
+	cp "$O/vmlinux" "$WORK/vmlinux.plain"
+	for f in plain dwz; do
+		if ! "$PAHOLE" -J "--btf_features=$DWZ_FEATURES" "$WORK/vmlinux.$f" \
+				>"$WORK/dwz.out" 2>&1; then
+			show_tail "$WORK/dwz.out"
+			fail "$name/pahole" "PAHOLE -J failed on the $f vmlinux"
+			return
+		fi
+	done
+	same_btf "$name/btf-as-plain" "$WORK/vmlinux.plain" "$WORK/vmlinux.dwz"
+}
+DWZ_FEATURES=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+
 # ---- the matrix -------------------------------------------------------------
 
 for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
@@ -414,7 +483,9 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 		fi
 		kernel_case "$ver" "$what" ;;
 	extmod) extmod_case "$ver" ;;
-	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod)" ;;
+	split)	split_case "$ver" ;;
+	dwz)	dwz_case "$ver" ;;
+	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod, VER-split, VER-dwz)" ;;
 	esac
 done
 
