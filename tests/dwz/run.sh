@@ -6,8 +6,9 @@
 # DWARF in the two forms pahole cannot read (issue 11), made by the real
 # tools: dwz-compressed debug info and split DWARF.
 #
-# Three shared libraries, p1 = prog_a.c + prog_b.c, p2 = prog_b.c +
-# prog_c.c, p3 = prog_c.c + prog_a.c (common.h shared by all; built with
+# Three shared libraries, p1 = prog_a.c + prog_b.c + prog_d.c, p2 =
+# prog_b.c + prog_c.c, p3 = prog_c.c + prog_a.c (common.h shared by all;
+# prog_d.c's types only p1 has, so they stay in it; built with
 # -fno-eliminate-unused-debug-types, so that after dwz a type reached only
 # through DW_TAG_imported_unit exists), by gcc and clang-19, DWARF 4 and 5.
 # p1's plain build is converted once: the reference.  Then each form of p1
@@ -171,11 +172,11 @@ build_libs() {
 	local dir=$1 cc=$2 v=$3 src
 	shift 3
 	mkdir -p "$dir"
-	for src in a b c; do
+	for src in a b c d; do
 		(cd "$dir" && "$cc" -g -gdwarf-"$v" -O1 -fPIC -fno-eliminate-unused-debug-types \
 			"$@" -I"$HERE" -c "$HERE/prog_$src.c" -o "$src.o") || return 1
 	done
-	(cd "$dir" && "$cc" -shared -o p1.so a.o b.o && "$cc" -shared -o p2.so b.o c.o &&
+	(cd "$dir" && "$cc" -shared -o p1.so a.o b.o d.o && "$cc" -shared -o p2.so b.o c.o &&
 	 "$cc" -shared -o p3.so c.o a.o)
 }
 
@@ -347,7 +348,7 @@ for cc in gcc clang-19; do
 				continue
 			fi
 			rm -f "$S/p1.so.dwp"
-			(cd "$S/dwo" && timeout 10 "$dwp" -o "$S/p1.so.dwp" a.dwo b.dwo) >"$TMP/dwp.out" 2>&1
+			(cd "$S/dwo" && timeout 10 "$dwp" -o "$S/p1.so.dwp" a.dwo b.dwo d.dwo) >"$TMP/dwp.out" 2>&1
 			rc=$?
 			if [ $rc -eq 124 ] && [ $dwp = llvm-dwp-19 ]; then
 				skip "$n/$dwp" "llvm-dwp-19 hangs on these .dwo files (gcc's DWARF 5)"

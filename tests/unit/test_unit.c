@@ -478,9 +478,9 @@ static bool run_cmd(const char *cmd, const char *out)
 static const char *level_name(enum d2b_level l)
 {
 	static const char *const names[] = { "error", "warning", "info", "stats", "debug",
-					      "missing" };
+					      "notice" };
 
-	return l <= D2B_MISSING ? names[l] : "?";
+	return l <= D2B_NOTICE ? names[l] : "?";
 }
 
 static void conv_diag(const struct d2b_diag *d, void *arg)
