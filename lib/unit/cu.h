@@ -95,6 +95,8 @@ struct cu {
 	struct dwarf_file *df;
 	struct unit_walker *uw;
 	struct unit *u;		/* the output */
+	const struct unit_ref *ref;	/* the unit walked */
+	int lang;		/* its DW_AT_language (a partial unit's importer's), -1 if none */
 	const struct unit_func_filter *func_filter;	/* or NULL */
 	struct d2b_btf *btf;	/* u->btf */
 	struct die_unit *du;	/* uw->du: the unit walked */

@@ -255,6 +255,7 @@ static int record_import(struct cu *w, const struct cu_die *die)
 	u->imports[u->nr_imports++] = (struct unit_ref){
 		.r = die_unit__reader(target.du),
 		.off = die_unit__header(target.du)->off,
+		.lang = w->lang >= 0 ? (unsigned int)w->lang + 1 : 0,
 	};
 	return 0;
 }
@@ -337,6 +338,10 @@ static int walk(struct cu *w)
 	int lang, err;
 
 	lang = unit_language(w);
+	/* a dwz partial unit speaks its importer's language */
+	if (lang < 0 && w->ref->lang)
+		lang = (int)w->ref->lang - 1;
+	w->lang = lang;
 	w->cxx = language_is_cxx(lang) && !w->opts->no_cxx;
 	if (!language_converted(lang) && !w->cxx) {
 		const char *lname = language_name(lang);
@@ -448,6 +453,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	hmap__init(&w.far_ids, false);
 	hmap__init(&w.scopes, false);
 	hmap__init(&w.scoped_units, false);
+	w.ref = ref;
 	err = load_unit(&w, ref);
 	if (err)
 		goto out;

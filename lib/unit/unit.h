@@ -77,6 +77,9 @@ struct unit_ref {
 	uint64_t off;		/* the unit's header in r's .debug_info(.dwo) */
 	bool split;		/* addr_base is the skeleton's */
 	uint64_t addr_base;
+	/* a partial unit without DW_AT_language (dwz writes none): its
+	 * importer's, + 1 (0: none) */
+	unsigned int lang;
 };
 
 struct unit {

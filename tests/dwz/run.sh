@@ -24,6 +24,8 @@
 #		found with --debug-dir=DIR
 #   split	-gsplit-dwarf: .dwo files found through DW_AT_comp_dir
 #   split-types	with -fdebug-types-section too (against a plain build with it)
+#   g++/dwz-m	C++ (cxx_*.cc) through dwz -m: partial units in their
+#		importer's language
 #   split-kernel  dwarf2btf-pahole's kernel policy on the split build: the
 #		same BTF as on the plain build (consistent_func reads the
 #		parameters' registers through libdw, and leaves mixed_args out)
@@ -370,4 +372,25 @@ for cc in gcc clang-19; do
 		done
 	done
 done
+# C++: dwz's partial units have no DW_AT_language; they are walked in
+# their importer's (here, so that the namespace geo is walked in them)
+if command -v g++ >/dev/null; then
+	W=$TMP/cxx
+	mkdir -p "$W/m"
+	ok=1
+	for src in a b c; do
+		g++ -g -O1 -fPIC -fno-eliminate-unused-debug-types -I"$HERE" -c "$HERE/cxx_$src.cc" \
+			-o "$W/$src.o" 2>"$TMP/cc.out" || ok=
+	done
+	if [ -n "$ok" ] && (cd "$W" && g++ -shared -o m/p1.so a.o b.o && g++ -shared -o m/p2.so b.o c.o &&
+	    g++ -shared -o m/p3.so c.o a.o && cp m/p1.so p1.so) 2>>"$TMP/cc.out" &&
+	   "$D2B" -o "$W/ref.btf" "$W/p1.so" 2>>"$TMP/cc.out" &&
+	   dwz -m "$W/m/alt" -M "$W/m/alt" "$W/m/p1.so" "$W/m/p2.so" "$W/m/p3.so" 2>>"$TMP/cc.out"; then
+		check "dwz/g++/dwz-m" "$W/m/p1.so" "$W/ref.btf"
+	else
+		failx "dwz/g++/build" "cannot build or dwz the C++ fixtures" "$TMP/cc.out"
+	fi
+else
+	skip "dwz/g++" "g++ not installed"
+fi
 exit $status

@@ -1,0 +1,2 @@
+#include "cxx.h"
+int use_a(geo::rect *r) { return r->area(); }

@@ -1,0 +1,2 @@
+#include "cxx.h"
+struct c_only { int q; } cq;
