@@ -113,7 +113,7 @@ int dwarf_file__symbol_section(struct dwarf_file *df, const char *name, size_t *
 	struct hmap_iter it;
 	uint64_t idx;
 
-	if (!df->is_rel || !df->symtab)
+	if (!name || !df->is_rel || !df->symtab)
 		return -ENOENT;
 	hmap__iter_init(&df->syms, hash_str(name), &it);
 	while (hmap__next(&df->syms, &it, &idx)) {

@@ -48,7 +48,8 @@ int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *
 int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_shndx,
 			     uint64_t *ret_off);
 /*
- * ET_REL only: the section and offset of the defined data symbol name,
+ * ET_REL only: the section and offset of the defined data symbol name
+ * (-ENOENT for a NULL name: a variable whose name did not read),
  * for objects whose relocations libdwfl cannot apply (BPF targets with
  * elfutils < 0.190): their DW_OP_addr operands are not resolved.
  */
