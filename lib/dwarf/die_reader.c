@@ -929,6 +929,7 @@ static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 	ret->tag = a->tag;
 	ret->has_children = a->has_children;
 	ret->abbrev = (uint32_t)(a - u->abbrevs);
+	ret->names = a->names;
 	ret->attrs = q;
 	if (a->fixed_size != VAR_SIZE) {
 		if ((size_t)(u->end - q) < a->fixed_size)

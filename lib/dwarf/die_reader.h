@@ -87,9 +87,19 @@ struct die {
 	bool has_children;	/* as the abbreviation says (the list may be empty) */
 	/* private */
 	uint32_t abbrev;
+	const uint64_t *names;	/* the abbreviation's attributes below 128 (a bit set) */
 	const uint8_t *attrs;	/* first attribute byte */
 	const uint8_t *end;	/* after the last one */
 };
+
+/*
+ * Whether d surely lacks attribute name, as its abbreviation says: no call,
+ * for the common question about an attribute most DIEs lack.
+ */
+static inline bool die__lacks(const struct die *d, unsigned int name)
+{
+	return name < 128 && d->names && !(d->names[name >> 6] >> (name & 63) & 1);
+}
 
 /*
  * One attribute's value.  form is the form in the DIE (DW_FORM_indirect

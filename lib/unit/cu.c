@@ -98,7 +98,7 @@ bool cu__next(struct cu *w, struct cu_die *die)
 
 /* ---- attributes ---- */
 
-bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret)
+bool cu__attr_read(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret)
 {
 	int r = die__attr(die->du, &die->d, name, ret);
 

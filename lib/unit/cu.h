@@ -146,8 +146,21 @@ bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret);
 /* Step to die's next sibling: false at the end (or on an error: corrupt). */
 bool cu__next(struct cu *w, struct cu_die *die);
 
-/* die's own attribute name, as dwarf_attr(): false if absent. */
-bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret);
+/* die's own attribute name, as dwarf_attr(): false if absent.  (Inline:
+ * the answer for an attribute the DIE's abbreviation lacks, the question
+ * most often asked, costs no call.) */
+bool cu__attr_read(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret);
+static inline bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name,
+			    struct die_attr *ret)
+{
+	if (die__lacks(&die->d, name)) {
+		ret->name = name;
+		ret->form = 0;
+		return false;
+	}
+	return cu__attr_read(w, die, name, ret);
+}
+
 /*
  * As dwarf_attr_integrate(): die's attribute, else that of the DIE its
  * DW_AT_abstract_origin or DW_AT_specification leads to, and so on.
@@ -188,7 +201,7 @@ bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret);
 
 static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 {
-	return die__has_attr(die->du, &die->d, name);
+	return !die__lacks(&die->d, name) && die__has_attr(die->du, &die->d, name);
 }
 
 static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
