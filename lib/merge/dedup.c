@@ -159,6 +159,8 @@ struct merge {
 	size_t map_cap, real_cap;
 	uint8_t *busy;
 	size_t busy_cap;
+	uint8_t *kc;		/* per source type: its enum kclass */
+	size_t kc_cap;
 	uint32_t *smap;
 	size_t smap_cap, smap_n;
 	struct hmap local;	/* canonical source types: key -> virtual ID */
@@ -471,6 +473,7 @@ static void merge_release(struct merge *m)
 	free(m->map);
 	free(m->real);
 	free(m->busy);
+	free(m->kc);
 	free(m->smap);
 	free(m->hypot);
 	free(m->touched);
@@ -506,6 +509,8 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 		err = VEC_RESERVE(m->real, m->real_cap, 0, m->n + 1);
 	if (!err)
 		err = VEC_RESERVE(m->busy, m->busy_cap, 0, m->n + 1);
+	if (!err)
+		err = VEC_RESERVE(m->kc, m->kc_cap, 0, m->n + 1);
 	if (!err)
 		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->smap_n + 1);
 	need = (size_t)m->dst_end + m->n;
@@ -648,7 +653,7 @@ static int pass_prims(struct merge *m)
 	/* full types first, so that forward enums find a full enum of this unit */
 	for (want = KC_PRIM; want <= KC_FWD; want++) {
 		for (i = 0; i < m->n; i++) {
-			if (m->map[i] || kclass(type_of(m, vid(m, i))) != want)
+			if (m->map[i] || m->kc[i] != want)
 				continue;
 			if (m->alias && m->alias[i])
 				continue;
@@ -978,7 +983,7 @@ static int pass_composites(struct merge *m)
 	int err;
 
 	for (i = 0; i < m->n; i++) {
-		if (m->map[i] || kclass(type_of(m, vid(m, i))) != KC_COMPOSITE)
+		if (m->map[i] || m->kc[i] != KC_COMPOSITE)
 			continue;
 		err = dedup_composite(m, i);
 		if (err)
@@ -1081,7 +1086,7 @@ static int pass_refs(struct merge *m)
 
 		if (m->map[i] || (m->alias && m->alias[i]))
 			continue;
-		kc = kclass(type_of(m, vid(m, i)));
+		kc = m->kc[i];
 		if (kc != KC_REF && kc != KC_KEEP)
 			continue;
 		err = map_ref(m, i);
@@ -1144,7 +1149,10 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 	if (err)
 		return err;
 	for (i = 0; i < m->n; i++) {
-		if (!type_of(m, vid(m, i)) || kclass(type_of(m, vid(m, i))) == KC_BAD)
+		const struct d2b_type *t = type_of(m, vid(m, i));
+
+		m->kc[i] = t ? kclass(t) : KC_BAD;
+		if (m->kc[i] == KC_BAD)
 			return -EINVAL;
 	}
 	if (m->append_only) {
@@ -1228,9 +1236,12 @@ const struct d2b_btf *dedup__btf(const struct dedup *d)
 	return d->work;
 }
 
-static int check_unit(const struct dedup *d, const struct d2b_btf *unit)
+/* Check unit as dedup__add_unit() wants it; count its types per kind. */
+static int check_unit(struct dedup *d, const struct d2b_btf *unit)
 {
+	uint64_t in[D2B_KIND_MAX + 1] = { 0 };
 	uint32_t id, end = d2b_btf__end_id(unit);
+	unsigned int k;
 
 	if (d2b_btf__base(unit) != d->opts.names || d2b_btf__start_id(unit) != 1)
 		return -EINVAL;
@@ -1244,18 +1255,20 @@ static int check_unit(const struct dedup *d, const struct d2b_btf *unit)
 
 		if (!t || kclass(t) == KC_BAD)
 			return -EINVAL;
+		in[d2b_kind(t)]++;
 		btf_field_iter__init(&it, (struct d2b_type *)t, BTF_FIELD_IDS);
 		while ((p = btf_field_iter__next(&it))) {
 			if (*p >= end)
 				return -EINVAL;
 		}
 	}
+	for (k = 0; k <= D2B_KIND_MAX; k++)
+		d->stats.in[k] += in[k];
 	return 0;
 }
 
 int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 {
-	uint32_t id, end;
 	int err;
 
 	if (d->finished || d->failed)
@@ -1265,9 +1278,6 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 		d->failed = true;
 		return err;
 	}
-	end = d2b_btf__end_id(unit);
-	for (id = 1; id < end; id++)
-		d->stats.in[d2b_kind(d2b_btf__type(unit, id))]++;
 	err = merge_source(&d->m, unit, NULL, map);
 	if (err) {
 		d->failed = true;
