@@ -494,7 +494,7 @@ int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 }
 
 enum {
-	NAMES_MEMO_ORDER = 14,	/* 16384 names remembered per thread (256 KiB) */
+	NAMES_MEMO_ORDER = 16,	/* 65536 names remembered per thread (1 MiB) */
 };
 
 int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, const char *str,
