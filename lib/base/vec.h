@@ -15,8 +15,16 @@ enum {
 
 int vec__reserve(void **data, size_t *cap, size_t len, size_t add, size_t elem_size);
 
-/* VEC_RESERVE(ptr, cap, len, add) for a typed pointer */
+/* Whether len + add elements fit in cap already (no overflow either) */
+static inline int vec__fits(size_t cap, size_t len, size_t add)
+{
+	return len <= cap && add <= cap - len;
+}
+
+/* VEC_RESERVE(ptr, cap, len, add) for a typed pointer; no call when it fits.
+ * A macro: its arguments are evaluated more than once (no side effects). */
 #define VEC_RESERVE(ptr, cap, len, add) \
-	vec__reserve((void **)&(ptr), &(cap), (len), (add), sizeof(*(ptr)))
+	(vec__fits((cap), (len), (add)) ? 0 : \
+	 vec__reserve((void **)&(ptr), &(cap), (len), (add), sizeof(*(ptr))))
 
 #endif
