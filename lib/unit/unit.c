@@ -41,7 +41,8 @@ static bool language_converted(int lang)
 }
 
 /* C++ (unless d2b_opts.no_cxx): converted to what BTF can express (classes as structs, base classes
- * as leading unnamed members, references as pointers), with C++ names. */
+ * as leading unnamed members, references as pointers), with names the kernel accepts or, with
+ * d2b_opts.cxx_names, as C++ spells them (cu_scope.c). */
 static bool language_is_cxx(int lang)
 {
 	switch (lang) {
@@ -59,14 +60,9 @@ static bool language_is_cxx(int lang)
 
 static const char *language_name(int lang)
 {
-	switch (lang) {
-	case DW_LANG_C_plus_plus:
-	case DW_LANG_C_plus_plus_03:
-	case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-	case D2B_DW_LANG_C_plus_plus_17:
-	case D2B_DW_LANG_C_plus_plus_20:
+	if (language_is_cxx(lang))
 		return "C++";
+	switch (lang) {
 	case DW_LANG_Rust:
 		return "Rust";
 	case DW_LANG_Go:
