@@ -21,7 +21,8 @@
 #			TYPEDEF CONST VOLATILE RESTRICT FLOAT, our types and
 #			Debian's are the same, modulo the deliberate differences
 #			below; the other kinds' counts are printed as "#" lines
-#   deterministic	two more conversions (-j2, -j4) are byte-identical
+#   deterministic	three more conversions (-j1, -j2, -j8) are byte-identical
+#			to the first (the default -j, one thread per CPU)
 #   module/NAME		each module converts with --base (our vmlinux BTF)
 #			and the kernel loads it merged with that base
 #			(D2B_CORPUS_MODULES=N: an evenly spread sample of N)
@@ -191,7 +192,7 @@ sed -n '/^kind /,$p' "$WORK/all.txt" | sed 's/^/# all kinds: /'
 
 # determinism across runs and thread counts
 ok=1
-for j in 2 4; do
+for j in 1 2 8; do
 	if ! "$D2B" -j$j -o "$WORK/vmlinux.j$j.btf" "$VMLINUX" >"$WORK/convert.j$j.log" 2>&1; then
 		tail -n 3 "$WORK/convert.j$j.log" | sed 's/^/# /'
 		echo "FAIL deterministic: dwarf2btf -j$j failed"
