@@ -829,13 +829,3 @@ void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum bt
 #undef SEG
 }
 
-uint32_t *btf_field_iter__next(struct btf_field_iter *it)
-{
-	while (it->s < it->nseg) {
-		if (it->i < it->seg[it->s].count)
-			return &it->words[it->seg[it->s].off + it->seg[it->s].stride * it->i++];
-		it->s++;
-		it->i = 0;
-	}
-	return NULL;
-}

@@ -136,7 +136,17 @@ int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
 
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);
-uint32_t *btf_field_iter__next(struct btf_field_iter *it);
+/* The next field, NULL after the last (inline: the merge's inner loop) */
+static inline uint32_t *btf_field_iter__next(struct btf_field_iter *it)
+{
+	while (it->s < it->nseg) {
+		if (it->i < it->seg[it->s].count)
+			return &it->words[it->seg[it->s].off + it->seg[it->s].stride * it->i++];
+		it->s++;
+		it->i = 0;
+	}
+	return NULL;
+}
 
 static inline const struct d2b_member *btf_members(const struct d2b_type *t)
 {
