@@ -268,11 +268,9 @@ static int decode(struct die_unit *u, const struct die *d, unsigned int form, un
 	default:
 		return die_unit_err(u, -EINVAL, die, "unknown attribute form 0x%x", form);
 	}
-	switch (form) {
-	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
+	if (die_form_is_unit_ref(form))
 		ret->u += u->hdr.off;
-		break;
+	switch (form) {
 	case DW_FORM_flag:
 		ret->u = ret->u != 0;
 		break;

@@ -1142,8 +1142,7 @@ static int after_subtree(struct die_unit *u, const struct die *d, const uint8_t 
 		err = die__attr(u, d, DW_AT_sibling, &sib);
 		if (err < 0)
 			return err;
-		if (sib.form != DW_FORM_ref_addr &&
-		    (sib.form < DW_FORM_ref1 || sib.form > DW_FORM_ref_udata))
+		if (sib.form != DW_FORM_ref_addr && !die_form_is_unit_ref(sib.form))
 			goto scan;	/* not a reference into this unit */
 		if (sib.u < (uint64_t)(d->end - u->base) || sib.u > u->hdr.next_off)
 			return die_unit_err(u, -EINVAL, u->base + d->off,

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <libelf.h>
 
@@ -91,6 +92,13 @@ struct die {
 	const uint8_t *attrs;	/* first attribute byte */
 	const uint8_t *end;	/* after the last one */
 };
+
+/* Whether form refers within the unit (ref1/2/4/8, ref_udata: die_attr's u
+ * is then a section offset, the unit's added) */
+static inline bool die_form_is_unit_ref(unsigned int form)
+{
+	return form >= DW_FORM_ref1 && form <= DW_FORM_ref_udata;
+}
 
 /*
  * Whether d surely lacks attribute name, as its abbreviation says: no call,

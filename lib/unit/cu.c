@@ -373,25 +373,21 @@ bool cu__ref(struct cu *w, const struct cu_die *owner, const struct die_attr *a,
 	const struct die_unit_header *h;
 	struct die d;
 
-	switch (a->form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-		break;
-	case DW_FORM_ref_addr:
-		h = die_unit__header(owner->du);
-		if (h->sec == DIE_SEC_INFO && a->u >= h->die_off && a->u < h->next_off)
-			break;
-		return far_ref(w, owner, a, ret);
-	case DW_FORM_ref_sig8:
-	case DW_FORM_GNU_ref_alt:
-	case DW_FORM_ref_sup4:
-	case DW_FORM_ref_sup8:
-		return far_ref(w, owner, a, ret);
-	default:
-		return ref_err(w, "form 0x%x is not a reference", a->form);
+	if (!die_form_is_unit_ref(a->form)) {
+		switch (a->form) {
+		case DW_FORM_ref_addr:
+			h = die_unit__header(owner->du);
+			if (h->sec == DIE_SEC_INFO && a->u >= h->die_off && a->u < h->next_off)
+				break;	/* into this unit after all */
+			return far_ref(w, owner, a, ret);
+		case DW_FORM_ref_sig8:
+		case DW_FORM_GNU_ref_alt:
+		case DW_FORM_ref_sup4:
+		case DW_FORM_ref_sup8:
+			return far_ref(w, owner, a, ret);
+		default:
+			return ref_err(w, "form 0x%x is not a reference", a->form);
+		}
 	}
 	/* ret may be owner; on failure it is left as it was */
 	if (die_unit__die_at(owner->du, a->u, &d) < 0)

@@ -111,19 +111,10 @@ static uint32_t map_get_ref(struct cu *w, const struct cu_die *owner, const stru
 {
 	uint64_t rel = a->u - w->unit_off;
 
-	if (owner->du != w->du || rel >= w->unit_size)
+	if (owner->du != w->du || rel >= w->unit_size ||
+	    (!die_form_is_unit_ref(a->form) && a->form != DW_FORM_ref_addr))
 		return 0;
-	switch (a->form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-	case DW_FORM_ref_addr:
-		return w->uw->ids[rel];
-	default:
-		return 0;
-	}
+	return w->uw->ids[rel];
 }
 
 int cu_types__type_of(struct cu *w, const struct cu_die *die)
