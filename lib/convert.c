@@ -21,8 +21,8 @@
  * number, walk it into a slot of a ring of 2 * jobs + 2 slots, and never
  * run further ahead than the ring, so memory stays bounded by a few units
  * whatever the file; this thread merges the slots in order and, when the
- * next is not walked yet, claims and walks a unit itself rather than wait.  Each has a
- * unit_walker of its own over the file's DIE reader, which is read-only
+ * next is not walked yet, claims and walks a unit itself rather than wait.
+ * Each has a unit_walker of its own over the file's DIE reader, which is read-only
  * once made.  libdw, which still finds the units and reads location lists,
  * reads different units concurrently; the shared lazily-built state it has
  * (the unit list, dwfl's section table, the dwz file) is built before the
@@ -338,9 +338,9 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 
 enum {
 	/* pages given back stay this far behind the units merged: a fault
-	 * maps a large folio of the page cache whole, pages of units already
-	 * merged included, and those must not be dropped before the folio is
-	 * behind every walker */
+	 * maps the cached pages around it too (the kernel's fault-around),
+	 * pages of units already merged included, so a drop right at the
+	 * last merged unit would leave some behind, mapped again */
 	DROP_LAG = 4 << 20,
 };
 
@@ -689,7 +689,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		c.drop_pages = pages__in_file_mapping(die_reader__section(c.in.r, DIE_SEC_INFO),
 						      die_reader__section_size(c.in.r, DIE_SEC_INFO));
 	/* listing the units touched a page of each (and the kernel mapped the
-	 * page cache's large folios around them whole): none is needed yet */
+	 * cached pages around each too): none is needed yet */
 	if (c.drop_pages)
 		pages__drop(die_reader__section(c.in.r, DIE_SEC_INFO),
 			    die_reader__section_size(c.in.r, DIE_SEC_INFO));

@@ -201,7 +201,10 @@ bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret);
 
 static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 {
-	return !die__lacks(&die->d, name) && die__has_attr(die->du, &die->d, name);
+	/* below 128 the abbreviation's bit set is the whole answer */
+	if (name < 128 && die->d.names)
+		return !die__lacks(&die->d, name);
+	return die__has_attr(die->du, &die->d, name);
 }
 
 static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
