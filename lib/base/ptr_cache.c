@@ -49,6 +49,11 @@ void ptr_cache__free(struct ptr_cache *c)
 	free(c);
 }
 
+const void *ptr_cache__lo(const struct ptr_cache *c)
+{
+	return c->lo;
+}
+
 size_t ptr_cache__size(const struct ptr_cache *c)
 {
 	return c->len;

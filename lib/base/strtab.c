@@ -19,6 +19,7 @@ struct strtab {
 	char *data;
 	size_t len, cap;
 	struct hmap index;	/* hash -> offset */
+	bool dups;		/* strtab__load() met a string twice */
 };
 
 struct strtab *strtab__new(bool force_collisions)
@@ -129,10 +130,17 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 			err = hmap__add(&st->index, h, start);
 			if (err)
 				return err;
+		} else if (n) {
+			st->dups = true;
 		}
 		start = i + 1;
 	}
 	return 0;
+}
+
+bool strtab__loaded_dups(const struct strtab *st)
+{
+	return st->dups;
 }
 
 const char *strtab__str(const struct strtab *st, uint32_t off)

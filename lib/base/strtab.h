@@ -23,6 +23,8 @@ int64_t strtab__find(const struct strtab *st, const char *s);
  * indexing every string; a duplicate inside data keeps its first offset in
  * the index.  data must end with a NUL.  -EBUSY if the table is not new. */
 int strtab__load(struct strtab *st, const char *data, size_t len);
+/* Whether strtab__load() met some non-empty string more than once. */
+bool strtab__loaded_dups(const struct strtab *st);
 const char *strtab__str(const struct strtab *st, uint32_t off);
 const char *strtab__data(const struct strtab *st);
 size_t strtab__size(const struct strtab *st);

@@ -38,6 +38,12 @@ struct d2b_btf {
 	uint32_t define_id;	/* next add_*() defines this reserved ID */
 	uint32_t open_id;	/* type accepting members/values/params, or 0 */
 	struct ptr_cache *memo;	/* base string offsets of stable pointers, or NULL */
+	/* with memo: the names' section, and whether each of its strings is
+	 * there once (a linked file's merged .debug_str): a string that starts
+	 * there is then its own first occurrence, at base offset 1 + its offset */
+	const char *names_lo;
+	size_t names_len;
+	bool names_unique;
 };
 
 static const struct d2b_type void_type;
@@ -307,10 +313,15 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 	if (!s || !*s)
 		return 0;
 	if (btf->memo) {
+		/* (below the section, the difference wraps past names_len) */
+		uintptr_t o = (uintptr_t)s - (uintptr_t)btf->names_lo;
+
+		if (o >= btf->names_len)
+			goto own;	/* not looked for in the (large) base */
+		if (btf->names_unique && (o == 0 || s[-1] == '\0'))
+			return (int)(1 + o);
 		if (ptr_cache__get(btf->memo, s, &v))
 			return (int)v;
-		if (!ptr_cache__covers(btf->memo, s))
-			goto own;	/* not looked for in the (large) base */
 		/* a string of the names base, at its first occurrence; or a
 		 * suffix of one of them (a linker merged it into a longer
 		 * string), where it lies in the base's data, "" first */
@@ -367,6 +378,9 @@ int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo)
 	    ptr_cache__size(memo) + 2 != strtab__size(btf->base->strs))
 		return -EINVAL;
 	btf->memo = memo;
+	btf->names_lo = ptr_cache__lo(memo);
+	btf->names_len = ptr_cache__size(memo);
+	btf->names_unique = !strtab__loaded_dups(btf->base->strs);
 	return 0;
 }
 

@@ -192,6 +192,29 @@ static void test_names_base(void)
 	ptr_cache__free(memo);
 }
 
+/* A names base whose strings are all different (a linker's merged
+ * .debug_str): a whole string is its offset + 1 without a lookup, a suffix
+ * of a longer one still where the lookup puts it */
+static void test_names_base_unique(void)
+{
+	static const char sec[] = "int\0long\0ng\0";
+	struct d2b_btf *names = btf_new_names(sec, sizeof(sec) - 1), *u;
+	struct ptr_cache *memo = ptr_cache__new(sec, sizeof(sec) - 1, 4);
+
+	REQUIRE(names && memo);
+	u = d2b_btf__new(names);
+	REQUIRE(u);
+	CHECK_EQ(btf_set_memo(u, memo), 0);
+	CHECK_EQ(d2b_btf__add_str(u, sec), 1);
+	CHECK_EQ(d2b_btf__add_str(u, sec + 9), 10);	/* "ng" itself, not long's tail */
+	CHECK_EQ(d2b_btf__add_str(u, sec + 6), 10);	/* "ng" as long's tail: the same */
+	CHECK_EQ(d2b_btf__add_str(u, sec + 5), 6);	/* "ong": only a tail */
+	CHECK_EQ(d2b_btf__add_str(u, sec + 4), 5);
+	d2b_btf__free(u);
+	d2b_btf__free(names);
+	ptr_cache__free(memo);
+}
+
 static void test_strtab(void)
 {
 	struct strtab *st = strtab__new(false), *st2 = strtab__new(true);
@@ -224,6 +247,11 @@ static void test_strtab(void)
 	CHECK_EQ(strtab__find(st2, "a"), 1);
 	CHECK_EQ(strtab__find(st2, "b"), 3);
 	CHECK_EQ(strtab__size(st2), 7);
+	CHECK(strtab__loaded_dups(st2));
+	strtab__free(st2);
+	st2 = strtab__new(false);
+	CHECK_EQ(strtab__load(st2, "\0a\0ba\0", 6), 0);
+	CHECK(!strtab__loaded_dups(st2));
 	strtab__free(st);
 	strtab__free(st2);
 }
@@ -438,6 +466,7 @@ int main(void)
 	RUN(test_ptr_cache);
 	RUN(test_pages);
 	RUN(test_names_base);
+	RUN(test_names_base_unique);
 	RUN(test_strtab);
 	RUN(test_builder_kinds);
 	RUN(test_reserve_define);
