@@ -5,6 +5,7 @@
  * Symbols: every STT_FUNC symbol gives (name cut at the first '.', address);
  * sorting by (name, address) puts a name's addresses side by side, so one
  * pass keeps one entry per name and notes names with several addresses.
+ * A hash index of the names answers the lookups, one per subprogram DIE.
  *
  * kfuncs: the kernel's BTF_KFUNCS_START() makes a "set8" in .BTF_ids, a
  * symbol __BTF_ID__set8__<set> over { u32 cnt; u32 flags; { u32 id;
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "kernel/elf_funcs.h"
 
 enum {
@@ -37,8 +39,9 @@ struct elf_func {
 };
 
 struct elf_funcs {
-	struct elf_func *funcs;
+	struct elf_func *funcs;	/* by name; one per name */
 	size_t nr;
+	struct hmap index;	/* name hash -> index in funcs: lookups per DIE */
 };
 
 /* foo.cold and foo.part.N are pieces of foo, not functions of their own */
@@ -57,11 +60,6 @@ static int func_cmp(const void *pa, const void *pb)
 	if (c)
 		return c;
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
-static int name_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, ((const struct elf_func *)elem)->name);
 }
 
 static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *ret)
@@ -133,6 +131,32 @@ static void unique_names(struct elf_funcs *ef)
 		ef->funcs[out++] = f;
 	}
 	ef->nr = out;
+}
+
+static int index_names(struct elf_funcs *ef)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < ef->nr; i++) {
+		err = hmap__add(&ef->index, hash_str(ef->funcs[i].name), i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static struct elf_func *find_func(const struct elf_funcs *ef, const char *name)
+{
+	struct hmap_iter it;
+	uint64_t i;
+
+	hmap__iter_init(&ef->index, hash_str(name), &it);
+	while (hmap__next(&ef->index, &it, &i)) {
+		if (!strcmp(ef->funcs[i].name, name))
+			return &ef->funcs[i];
+	}
+	return NULL;
 }
 
 /* "__BTF_ID__func__vfs_close__12" -> "vfs_close" (in buf), or NULL */
@@ -245,7 +269,7 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 		/* the pair is { id, flags }: the symbol is at id */
 		if (s == nr_sets || !ids_word(ids, sym.st_value - ids_shdr.sh_addr + 4, &flags))
 			continue;
-		f = bsearch(fname, ef->funcs, ef->nr, sizeof(*ef->funcs), name_cmp);
+		f = find_func(ef, fname);
 		if (f) {
 			f->kfunc = true;
 			f->kfunc_flags = flags;
@@ -266,6 +290,7 @@ int elf_funcs__new(Elf *elf, struct elf_funcs **ret)
 	*ret = NULL;
 	if (!ef)
 		return -ENOMEM;
+	hmap__init(&ef->index, false);
 	scn = find_symtab(elf, &shdr);
 	if (scn) {
 		syms = elf_getdata(scn, NULL);
@@ -275,6 +300,9 @@ int elf_funcs__new(Elf *elf, struct elf_funcs **ret)
 			err = collect_funcs(ef, elf, syms, &shdr);
 		if (!err) {
 			unique_names(ef);
+			err = index_names(ef);
+		}
+		if (!err) {
 			err = collect_kfuncs(ef, elf, syms, &shdr);
 		}
 	}
@@ -295,6 +323,7 @@ void elf_funcs__free(struct elf_funcs *ef)
 	for (i = 0; i < ef->nr; i++)
 		free(ef->funcs[i].name);
 	free(ef->funcs);
+	hmap__release(&ef->index);
 	free(ef);
 }
 
@@ -309,7 +338,7 @@ bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_fu
 
 	if (!ef->nr)
 		return false;
-	f = bsearch(name, ef->funcs, ef->nr, sizeof(*ef->funcs), name_cmp);
+	f = find_func(ef, name);
 	if (!f)
 		return false;
 	ret->ambiguous = f->ambiguous;
