@@ -104,6 +104,8 @@
 enum {
 	UNSET = UINT32_MAX,
 	IDENT_BUDGET = 64,	/* pairs one "identical types" check may compare */
+	SHAPE_AFTER = 2,	/* candidates walked before member shapes filter them */
+	SHAPE_DEPTH = 16,	/* reference kinds followed per member shape */
 	RESOLVE_MAX = 8,	/* map chains are at most FWD -> struct */
 };
 
@@ -174,6 +176,10 @@ struct merge {
 	size_t nr_stack, stack_cap, nr_fwds, fwds_cap, nr_istack, istack_cap;
 	uint32_t *dfs;
 	size_t nr_dfs, dfs_cap;
+
+	/* member shapes of canonical non-virtual composites, by ID; 0: not yet */
+	uint64_t *shape;
+	size_t shape_cap;
 
 	struct form fa, fb;
 };
@@ -466,6 +472,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 
 static void merge_release(struct merge *m)
 {
+	free(m->shape);
 	hmap__release(&m->index);
 	hmap__release(&m->local);
 	hmap__release(&m->res_index);
@@ -949,12 +956,111 @@ static int walk(struct merge *m, uint32_t c, uint32_t k)
 	return ret;
 }
 
+/*
+ * Member shapes: a filter for struct candidates that share a shallow key
+ * (name, size, member names and offsets) but not their member types -- a
+ * module can hold a thousand anonymous { event; handler; } unions.  A
+ * member's shape hashes the kinds and names along its chain of reference
+ * kinds down to the first struct, union, FWD or enum (by name alone: a FWD
+ * is equivalent to its struct, a forward enum to its enum) or other kind.
+ * Types a walk can find equivalent have equal shapes (the walk compares the
+ * same kinds and names, and maps only equivalent types onto each other), so
+ * skipping a candidate of another shape skips a walk that would fail, and
+ * failed walks change nothing: the first equivalent candidate, hence the
+ * output, is the same.  Computed only after SHAPE_AFTER candidates, so the
+ * common struct with one candidate pays nothing.
+ */
+static int member_shape(struct merge *m, uint32_t id, uint64_t *ret)
+{
+	uint64_t h = 0;
+	int depth, err;
+
+	for (depth = 0; depth < SHAPE_DEPTH && id; depth++) {
+		const struct d2b_type *t = type_of(m, id);
+		unsigned int kind;
+		uint32_t name, next;
+
+		if (!t)
+			return -EINVAL;
+		err = name_of(m, id, &name);
+		if (err)
+			return err;
+		kind = d2b_kind(t);
+		if (btf_kind_is_composite(kind) || kind == D2B_KIND_FWD) {
+			h = hash_combine(h, 1ULL << 40 | name);
+			break;
+		}
+		if (btf_kind_is_enum(kind)) {
+			h = hash_combine(h, 2ULL << 40 | name);
+			break;
+		}
+		h = hash_combine(h, (uint64_t)kind << 32 | name);
+		if (kind == D2B_KIND_ARRAY) {
+			h = hash_combine(h, btf_array(t)->nelems);
+			next = btf_array(t)->type;
+		} else if (btf_kind_is_modifier(kind) || kind == D2B_KIND_PTR ||
+			   kind == D2B_KIND_TYPEDEF) {
+			next = t->type;
+		} else {
+			break;
+		}
+		id = is_virt(m, id) ? translate(m, next) : next;
+	}
+	*ret = h;
+	return 0;
+}
+
+/* The hash of a composite's member shapes (never 0), cached for
+ * non-virtual IDs: their types never change. */
+static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
+{
+	const struct d2b_type *t = type_of(m, id);
+	const struct d2b_member *mem;
+	uint64_t h = 0, sh;
+	uint32_t j, n;
+	int err;
+
+	if (!t)
+		return -EINVAL;
+	if (!is_virt(m, id) && id < m->shape_cap && m->shape[id]) {
+		*ret = m->shape[id];
+		return 0;
+	}
+	mem = btf_members(t);
+	n = d2b_vlen(t);
+	for (j = 0; j < n; j++) {
+		err = member_shape(m, is_virt(m, id) ? translate(m, mem[j].type) : mem[j].type, &sh);
+		if (err)
+			return err;
+		h = hash_combine(h, sh);
+	}
+	h |= 1;
+	if (!is_virt(m, id)) {
+		if (id >= m->shape_cap) {
+			size_t cap = m->shape_cap ? m->shape_cap : 1024, old = m->shape_cap;
+			uint64_t *p;
+
+			while (cap <= id)
+				cap *= 2;
+			p = realloc(m->shape, cap * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			memset(p + old, 0, (cap - old) * sizeof(*p));
+			m->shape = p;
+			m->shape_cap = cap;
+		}
+		m->shape[id] = h;
+	}
+	*ret = h;
+	return 0;
+}
+
 static int dedup_composite(struct merge *m, uint32_t i)
 {
 	const struct hmap *maps[3] = { m->base, &m->index, &m->local };
 	struct hmap_iter it;
-	unsigned int h;
-	uint64_t key, v;
+	unsigned int h, tried = 0;
+	uint64_t key, v, shape = 0, cshape;
 	int err;
 
 	err = type_key(m, &m->fa, vid(m, i), &key);
@@ -967,6 +1073,15 @@ static int dedup_composite(struct merge *m, uint32_t i)
 
 			if (!t || !btf_kind_is_composite(d2b_kind(t)) || !is_canon(m, v))
 				continue;
+			if (++tried > SHAPE_AFTER) {
+				if (!shape && (err = composite_shape(m, vid(m, i), &shape)))
+					return err;
+				err = composite_shape(m, (uint32_t)v, &cshape);
+				if (err)
+					return err;
+				if (cshape != shape)
+					continue;
+			}
 			err = walk(m, vid(m, i), v);
 			if (err < 0)
 				return err;

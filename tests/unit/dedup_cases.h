@@ -500,6 +500,39 @@ static void b_fwd_union_walk(struct d2b_btf *u, int k)
 	MEMBER(u, "u", p, 0);
 }
 
+/*
+ * Anonymous unions of one shallow form ({ event; handler; } at 0) whose
+ * members point to different structs: units 1-4 make four of them; unit 5
+ * points to a FWD of s3 (equal to the fourth, past the candidates walked
+ * before member shapes filter), unit 6 is unit 3 again (the third).  Unit 0
+ * defines another s3, so that only the walk can resolve unit 5's FWD.
+ */
+static void b_many_shallow_twins(struct d2b_btf *u, int k)
+{
+	static const char *const names[] = { "s0", "s1", "s2", "s3" };
+	uint32_t t, p;
+
+	if (k == 0) {
+		uint32_t l = LONG(u);
+
+		STRUCT(u, "s3", 8);
+		MEMBER(u, "y", l, 0);
+		return;
+	}
+	if (k == 5) {
+		t = FWD(u, "s3");
+	} else {
+		uint32_t i = INT(u, "int");
+
+		t = STRUCT(u, names[k == 6 ? 2 : k - 1], 4);
+		MEMBER(u, "x", i, 0);
+	}
+	p = PTR(u, t);
+	UNION(u, NULL, 8);
+	MEMBER(u, "event", p, 0);
+	MEMBER(u, "handler", p, 0);
+}
+
 struct dcase {
 	const char *name;
 	int nunits;
@@ -692,6 +725,22 @@ static const struct dcase cases[] = {
 	  "[4] PTR type=6\n"
 	  "[5] INT 'int' size=4 enc=1\n"
 	  "[6] STRUCT 'foo' size=16 'a':5@0 'next':4@64\n", true },
+	{ "many_shallow_twins", 7, b_many_shallow_twins,
+	  "[1] INT 'long' size=8 enc=1\n"
+	  "[2] STRUCT 's3' size=8 'y':1@0\n"
+	  "[3] INT 'int' size=4 enc=1\n"
+	  "[4] STRUCT 's0' size=4 'x':3@0\n"
+	  "[5] PTR type=4\n"
+	  "[6] UNION '' size=8 'event':5@0 'handler':5@0\n"
+	  "[7] STRUCT 's1' size=4 'x':3@0\n"
+	  "[8] PTR type=7\n"
+	  "[9] UNION '' size=8 'event':8@0 'handler':8@0\n"
+	  "[10] STRUCT 's2' size=4 'x':3@0\n"
+	  "[11] PTR type=10\n"
+	  "[12] UNION '' size=8 'event':11@0 'handler':11@0\n"
+	  "[13] STRUCT 's3' size=4 'x':3@0\n"
+	  "[14] PTR type=13\n"
+	  "[15] UNION '' size=8 'event':14@0 'handler':14@0\n" },
 };
 
 #endif
