@@ -851,6 +851,114 @@ static int identical(struct merge *m, uint32_t a, uint32_t b)
 	return err ? err : 1;
 }
 
+/* A string field of side id, as a destination offset. */
+static inline int side_str(struct merge *m, uint32_t id, uint32_t off, uint32_t *ret)
+{
+	if (!is_virt(m, id)) {
+		*ret = off;
+		return 0;
+	}
+	return str_map(m, off, ret);
+}
+
+static inline int push_side_ids(struct merge *m, uint32_t c, uint32_t fc, uint32_t k, uint32_t fk)
+{
+	return push_pair(m, &m->stack, &m->nr_stack, &m->stack_cap,
+			 is_virt(m, c) ? translate(m, fc) : fc, is_virt(m, k) ? translate(m, fk) : fk);
+}
+
+enum { SHALLOW_BY_FORMS = 2 };
+
+/*
+ * walk_pair()'s shallow compare of two types of one kind, for the kinds
+ * walks meet most, read in place: what comparing their FORM_SHALLOW forms
+ * says (every word equal, strings as destination offsets, ID fields aside),
+ * with the ID pairs pushed in the forms' order.  SHALLOW_BY_FORMS for the
+ * other kinds.  Pairs pushed before a mismatch do not matter: the walk
+ * ends there.
+ */
+static int shallow_step(struct merge *m, uint32_t c, const struct d2b_type *tc, uint32_t k,
+			const struct d2b_type *tk)
+{
+	const uint32_t *a = (const uint32_t *)tc, *b = (const uint32_t *)tk;
+	uint32_t j, vlen = d2b_vlen(tc), sa, sb;
+	int err;
+
+	if (a[1] != b[1])
+		return 0;	/* kind, vlen, kind_flag */
+	switch (d2b_kind(tc)) {
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_FUNC_PROTO:
+	case D2B_KIND_ARRAY:
+	case D2B_KIND_PTR:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_CONST:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_TYPE_TAG:
+		break;
+	default:
+		return SHALLOW_BY_FORMS;
+	}
+	err = side_str(m, c, a[0], &sa);
+	if (!err)
+		err = side_str(m, k, b[0], &sb);
+	if (err)
+		return err;
+	if (sa != sb)
+		return 0;
+	switch (d2b_kind(tc)) {
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+		if (a[2] != b[2])
+			return 0;
+		for (j = 0; j < vlen; j++) {
+			const uint32_t *ma = a + 3 + 3 * j, *mb = b + 3 + 3 * j;
+
+			if (ma[2] != mb[2])
+				return 0;
+			err = side_str(m, c, ma[0], &sa);
+			if (!err)
+				err = side_str(m, k, mb[0], &sb);
+			if (err)
+				return err;
+			if (sa != sb)
+				return 0;
+		}
+		for (j = 0; j < vlen; j++) {
+			err = push_side_ids(m, c, a[4 + 3 * j], k, b[4 + 3 * j]);
+			if (err)
+				return err;
+		}
+		return 1;
+	case D2B_KIND_FUNC_PROTO:
+		for (j = 0; j < vlen; j++) {
+			err = side_str(m, c, a[3 + 2 * j], &sa);
+			if (!err)
+				err = side_str(m, k, b[3 + 2 * j], &sb);
+			if (err)
+				return err;
+			if (sa != sb)
+				return 0;
+		}
+		err = push_side_ids(m, c, a[2], k, b[2]);
+		for (j = 0; j < vlen && !err; j++)
+			err = push_side_ids(m, c, a[4 + 2 * j], k, b[4 + 2 * j]);
+		return err ? err : 1;
+	case D2B_KIND_ARRAY:
+		if (a[2] != b[2] || a[5] != b[5])
+			return 0;
+		err = push_side_ids(m, c, a[3], k, b[3]);
+		if (!err)
+			err = push_side_ids(m, c, a[4], k, b[4]);
+		return err ? err : 1;
+	default:
+		err = push_side_ids(m, c, a[2], k, b[2]);
+		return err ? err : 1;
+	}
+}
+
 /*
  * One pair of the walk: 1 equivalent so far, 0 not, < 0 error.  A FWD on
  * the candidate side is equivalent to any STRUCT/UNION of its name and
@@ -897,6 +1005,9 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 			err = form_fill(m, &m->fb, rk, FORM_RESOLVE);
 		return err ? err : form_equal(&m->fa, &m->fb);
 	}
+	err = shallow_step(m, rc, tc, rk, tk);
+	if (err != SHALLOW_BY_FORMS)
+		return err;
 	err = form_fill(m, &m->fa, rc, FORM_SHALLOW);
 	if (!err)
 		err = form_fill(m, &m->fb, rk, FORM_SHALLOW);

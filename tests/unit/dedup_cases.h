@@ -533,6 +533,42 @@ static void b_many_shallow_twins(struct d2b_btf *u, int k)
 	MEMBER(u, "handler", p, 0);
 }
 
+/* struct foo { int (*p)[4 or 5]; }: equal but for an array's length */
+static void b_array_length_below(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int");
+	uint32_t a = ARRAY(u, i, i, k ? 5 : 4);
+	uint32_t p = PTR(u, a);
+
+	STRUCT(u, "foo", 8);
+	MEMBER(u, "p", p, 0);
+}
+
+/* struct foo { struct { int a; int b; } s; }, a and b swapped in unit 1:
+ * equal but for the offsets of an anonymous struct's members */
+static void b_member_offset_below(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), anon;
+
+	anon = STRUCT(u, NULL, 8);
+	MEMBER(u, "a", i, k ? 32 : 0);
+	MEMBER(u, "b", i, k ? 0 : 32);
+	STRUCT(u, "foo", 8);
+	MEMBER(u, "s", anon, 0);
+}
+
+/* a struct of two function pointers whose parameter is named x or y */
+static void b_param_name_below(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), f, p;
+
+	f = PROTO(u, i);
+	PARAM(u, k ? "y" : "x", i);
+	p = PTR(u, f);
+	STRUCT(u, "ops", 8);
+	MEMBER(u, "fn", p, 0);
+}
+
 struct dcase {
 	const char *name;
 	int nunits;
@@ -725,6 +761,28 @@ static const struct dcase cases[] = {
 	  "[4] PTR type=6\n"
 	  "[5] INT 'int' size=4 enc=1\n"
 	  "[6] STRUCT 'foo' size=16 'a':5@0 'next':4@64\n", true },
+	{ "array_length_below", 2, b_array_length_below,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] ARRAY elem=1 idx=1 n=4\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'foo' size=8 'p':3@0\n"
+	  "[5] ARRAY elem=1 idx=1 n=5\n"
+	  "[6] PTR type=5\n"
+	  "[7] STRUCT 'foo' size=8 'p':6@0\n" },
+	{ "member_offset_below", 2, b_member_offset_below,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT '' size=8 'a':1@0 'b':1@32\n"
+	  "[3] STRUCT 'foo' size=8 's':2@0\n"
+	  "[4] STRUCT '' size=8 'a':1@32 'b':1@0\n"
+	  "[5] STRUCT 'foo' size=8 's':4@0\n" },
+	{ "param_name_below", 2, b_param_name_below,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] FUNC_PROTO ret=1 'x':1\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'ops' size=8 'fn':3@0\n"
+	  "[5] FUNC_PROTO ret=1 'y':1\n"
+	  "[6] PTR type=5\n"
+	  "[7] STRUCT 'ops' size=8 'fn':6@0\n" },
 	{ "many_shallow_twins", 7, b_many_shallow_twins,
 	  "[1] INT 'long' size=8 enc=1\n"
 	  "[2] STRUCT 's3' size=8 'y':1@0\n"
