@@ -85,6 +85,8 @@ struct unit_walker {
 	/* children read once for several passes over them (cu_types.c) */
 	struct cu_die *kids;
 	size_t nr_kids, kids_cap;
+	int *kid_types;			/* parallel to kids: pass 1's type IDs */
+	size_t kid_types_cap;
 	/* units' BTFs are over names, if set; memo: .debug_str pointer -> names offset */
 	const struct d2b_btf *names;
 	struct ptr_cache *memo;

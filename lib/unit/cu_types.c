@@ -562,8 +562,11 @@ static int push_kids(struct cu *w, const struct cu_die *die,
 		if (!want(w, &child))
 			continue;
 		err = VEC_RESERVE(uw->kids, uw->kids_cap, uw->nr_kids, 1);
+		if (!err)
+			err = VEC_RESERVE(uw->kid_types, uw->kid_types_cap, uw->nr_kids, 1);
 		if (err)
 			return err;
+		uw->kid_types[uw->nr_kids] = 0;
 		uw->kids[uw->nr_kids++] = child;
 	} while (cu__next(w, &child));
 	return 0;
@@ -575,21 +578,24 @@ static void pop_kids(struct cu *w, size_t base)
 }
 
 /* Pass 1 of a composite or prototype: walk the types of kids [base,
- * base + n) that want() picks, so that pass 2 finds them all made. */
+ * base + n) that want() picks, so that pass 2 finds them all made, and
+ * keep their IDs in kid_types[] (0 for the others), for pass 2. */
 static int walk_kid_types(struct cu *w, size_t base, size_t n,
 			  bool (*want)(struct cu *, const struct cu_die *))
 {
 	struct cu_die kid;
 	size_t i;
-	int err;
+	int type;
 
 	for (i = 0; i < n; i++) {
 		kid = w->uw->kids[base + i];
 		if (!want(w, &kid))
 			continue;
-		err = cu_types__type_of(w, &kid);
-		if (err < 0)
-			return err;
+		type = cu_types__type_of(w, &kid);
+		if (type < 0)
+			return type;
+		/* (the stack may have moved) */
+		w->uw->kid_types[base + i] = type;
 	}
 	return 0;
 }
@@ -622,11 +628,7 @@ static int legacy_bitfields(struct cu *w, size_t base, size_t n, uint64_t size, 
 			continue;
 		if (!ids && !(ids = calloc(n, sizeof(*ids))))
 			return -ENOMEM;
-		type = cu_types__type_of(w, &kid);
-		if (type < 0) {
-			free(ids);
-			return type;
-		}
+		type = w->uw->kid_types[base + i];
 		for (hops = 0, t = d2b_btf__type(w->btf, type); t && hops < BTF_MAX_RESOLVE_DEPTH &&
 		     (btf_kind_is_modifier(d2b_kind(t)) || d2b_kind(t) == D2B_KIND_TYPEDEF); hops++)
 			t = d2b_btf__type(w->btf, type = t->type);
@@ -660,9 +662,7 @@ static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *lega
 		int type;
 
 		m = w->uw->kids[base + i];
-		type = cu_types__type_of(w, &m);
-		if (type < 0)
-			return type;
+		type = w->uw->kid_types[base + i];
 		mname = m.d.tag == DW_TAG_inheritance ? NULL : cu_scope__field_name(w, &m);
 		if (type == 0) {
 			cu__diag(w, D2B_INFO, &m, "member '%s' of void type left out",
@@ -908,9 +908,7 @@ static int void_params_as_int(struct cu *w, size_t base, size_t n)
 
 		if (p->d.tag != DW_TAG_formal_parameter)
 			continue;
-		type = cu_types__type_of(w, p);
-		if (type < 0)
-			return type;
+		type = w->uw->kid_types[base + i];
 		if (type == 0)
 			return int_type(w);
 	}
@@ -928,9 +926,7 @@ static int add_params(struct cu *w, size_t base, size_t n, bool names)
 		p = w->uw->kids[base + i];
 		if (p.d.tag == DW_TAG_unspecified_parameters)
 			return d2b_btf__add_param(w->btf, NULL, 0);	/* varargs come last */
-		type = cu_types__type_of(w, &p);
-		if (type < 0)
-			return type;
+		type = w->uw->kid_types[base + i];
 		if (type == 0) {
 			cu__diag(w, D2B_INFO, &p, "parameter of void type: using int");
 			type = int_type(w);

@@ -517,6 +517,7 @@ void unit_walker__free(struct unit_walker *uw)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);
 	free(uw->kids);
+	free(uw->kid_types);
 	free(uw->ids);
 	free(uw->touched);
 	die_unit__free(uw->du);
