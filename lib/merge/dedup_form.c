@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The merge's strings and forms: a type copied with its strings as
+ * destination offsets and its IDs as a mode wants them, the index key
+ * made from it, and the indexing of canonical types (theory in dedup.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "btf/btf.h"
+#include "merge/dedup_internal.h"
+#include "base/hmap.h"
+#include "base/vec.h"
+
+/* ---- strings and forms ---- */
+
+int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
+{
+	size_t i;
+	int r;
+
+	if (off == 0 || off < m->s_str_start) {
+		*ret = off;	/* "" or a base string shared with the destination */
+		return 0;
+	}
+	i = off - m->s_str_start;
+	if (i >= m->smap_n)
+		return -EINVAL;
+	if (m->smap[i] == UNSET) {
+		const char *s = d2b_btf__str(m->src, off);
+
+		if (!s)
+			return -EINVAL;
+		r = d2b_btf__add_str(m->dst, s);
+		if (r < 0)
+			return r;
+		m->smap[i] = r;
+	}
+	*ret = m->smap[i];
+	return 0;
+}
+
+int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret)
+{
+	const struct d2b_type *t = type_of(m, id);
+
+	if (!t)
+		return -EINVAL;
+	if (!is_virt(m, id)) {
+		*ret = t->name_off;
+		return 0;
+	}
+	return merge_str_map(m, t->name_off, ret);
+}
+
+int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode)
+{
+	const struct d2b_type *t = type_of(m, id);
+	bool own = is_virt(m, id);
+	struct btf_field_iter it;
+	uint32_t *p;
+	int err;
+
+	if (!t)
+		return -EINVAL;
+	f->nw = btf_type_words(t);
+	f->nids = 0;
+	if (!own && mode == FORM_RESOLVE) {
+		f->p = (const uint32_t *)t;
+		return 0;
+	}
+	err = VEC_RESERVE(f->w, f->w_cap, 0, f->nw);
+	if (!err)
+		err = VEC_RESERVE(f->ids, f->ids_cap, 0, f->nw);
+	if (err)
+		return err;
+	memcpy(f->w, t, f->nw * 4);
+	f->p = f->w;
+	if (own) {
+		btf_field_iter__init(&it, (struct d2b_type *)f->w, BTF_FIELD_STRS);
+		while ((p = btf_field_iter__next(&it))) {
+			err = merge_str_map(m, *p, p);
+			if (err)
+				return err;
+		}
+	}
+	btf_field_iter__init(&it, (struct d2b_type *)f->w, BTF_FIELD_IDS);
+	while ((p = btf_field_iter__next(&it))) {
+		uint32_t v = own ? translate(m, *p) : *p;
+
+		switch (mode) {
+		case FORM_RESOLVE:
+			*p = resolve(m, v);
+			break;
+		case FORM_SHALLOW:
+			f->ids[f->nids++] = v;
+			*p = 0;
+			break;
+		case FORM_FINAL:
+			*p = final_id(m, v);
+			break;
+		}
+	}
+	return 0;
+}
+
+
+/* The index key of a type: shallow for structs/unions, full otherwise. */
+int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret)
+{
+	const struct d2b_type *t = type_of(m, id);
+	int err;
+
+	if (!t)
+		return -EINVAL;
+	err = merge_form_fill(m, f, id, btf_kind_is_composite(d2b_kind(t)) ? FORM_SHALLOW : FORM_RESOLVE);
+	if (err)
+		return err;
+	*ret = hash_bytes(f->p, f->nw * 4, 0);
+	return 0;
+}
+
+int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
+{
+	const struct d2b_type *t;
+	uint64_t key;
+	int err;
+
+	err = merge_type_key(m, &m->fa, id, &key);
+	if (err)
+		return err;
+	err = hmap__add(h, key, id);
+	if (err)
+		return err;
+	t = (const struct d2b_type *)m->fa.p;
+	if (is_full_enum(t) && t->name_off)
+		err = hmap__add(h, enum_name_key(t->name_off), id);
+	return err;
+}
+
+int merge_make_canonical(struct merge *m, uint32_t i)
+{
+	m->map[i] = vid(m, i);
+	return merge_index_type(m, &m->local, vid(m, i));
+}

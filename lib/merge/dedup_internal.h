@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The merge's state and its combined ID space, shared by dedup.c (the
+ * passes, the public interface) and dedup_walk.c (pass 3: struct walks).
+ * Theory in dedup.c.  Not part of the library's interface.
+ */
+#ifndef D2B_DEDUP_INTERNAL_H
+#define D2B_DEDUP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "btf/btf.h"
+#include "base/hmap.h"
+
+enum {
+	UNSET = UINT32_MAX,
+	IDENT_BUDGET = 64,	/* pairs one "identical types" check may compare */
+	SHAPE_AFTER = 2,	/* candidates walked before member shapes filter them */
+	SHAPE_DEPTH = 16,	/* reference kinds followed per member shape */
+	RESOLVE_MAX = 8,	/* map chains are at most FWD -> struct */
+};
+
+enum kclass { KC_BAD, KC_PRIM, KC_FWD, KC_COMPOSITE, KC_REF, KC_KEEP };
+
+enum form_mode {
+	FORM_RESOLVE,	/* ID fields canonical: the form prims and refs compare by */
+	FORM_SHALLOW,	/* ID fields zero, listed in ids[]: structural compare */
+	FORM_FINAL,	/* ID fields as destination IDs: for appending */
+};
+
+/* A type copied with its strings as destination offsets and its IDs per mode. */
+struct form {
+	uint32_t *w;
+	size_t w_cap;
+	uint32_t *ids;
+	size_t ids_cap;
+	const uint32_t *p;	/* w, or the destination's own words */
+	size_t nw, nids;
+};
+
+struct pair {
+	uint32_t c, k;		/* candidate (source) side, canonical side */
+};
+
+/* A forward declaration's chosen definition (pass 3): FWD name/kind -> struct */
+struct fwd_res {
+	uint32_t name_off;	/* destination string offset */
+	uint32_t kind;		/* D2B_KIND_STRUCT or D2B_KIND_UNION */
+	uint32_t target;	/* combined ID while its unit is merged, then destination ID */
+};
+
+struct merge {
+	struct d2b_btf *dst;
+	const struct hmap *base;	/* the base's types: key -> ID (read-only) */
+	struct hmap index;	/* destination types, the base's excepted: key -> ID */
+	bool append_only;
+	uint32_t dst_start;	/* the destination's first own ID (after its base) */
+
+	/* forward declarations resolved by walks, for good (see the theory) */
+	struct fwd_res *res;
+	size_t nr_res, res_cap;
+	size_t res_unit;	/* first entry added while merging the current source */
+	struct hmap res_index;	/* hash(name, kind) -> index in res */
+
+	/* the source being merged */
+	const struct d2b_btf *src;
+	const uint32_t *alias;	/* per source type: another source ID, or 0 */
+	uint32_t s_start, s_end, n;
+	uint32_t dst_end;	/* first virtual ID */
+	uint32_t s_str_start;
+	uint32_t *map, *real;
+	size_t map_cap, real_cap;
+	uint8_t *busy;
+	size_t busy_cap;
+	uint8_t *kc;		/* per source type: its enum kclass */
+	size_t kc_cap;
+	uint32_t *smap;
+	size_t smap_cap, smap_n;
+	struct hmap local;	/* canonical source types: key -> virtual ID */
+
+	/* struct walks */
+	uint32_t *hypot;	/* canonical side -> candidate side, or UNSET */
+	size_t hypot_len, hypot_cap;
+	uint32_t *touched;
+	size_t nr_touched, touched_cap;
+	struct pair *stack, *fwds, *istack;	/* fwds: FWD ~ STRUCT pairs of a walk */
+	size_t nr_stack, stack_cap, nr_fwds, fwds_cap, nr_istack, istack_cap;
+	uint32_t *dfs;
+	size_t nr_dfs, dfs_cap;
+
+	/* member shapes of canonical non-virtual composites, by ID; 0: not yet */
+	uint64_t *shape;
+	size_t shape_cap;
+
+	struct form fa, fb;
+};
+
+/* ---- kinds ---- */
+
+static inline enum kclass kclass(const struct d2b_type *t)
+{
+	switch (d2b_kind(t)) {
+	case D2B_KIND_INT:
+	case D2B_KIND_FLOAT:
+		return KC_PRIM;
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+		return d2b_vlen(t) ? KC_PRIM : KC_FWD;
+	case D2B_KIND_FWD:
+		return KC_FWD;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+		return KC_COMPOSITE;
+	case D2B_KIND_PTR:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_CONST:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_TYPE_TAG:
+	case D2B_KIND_ARRAY:
+	case D2B_KIND_FUNC_PROTO:
+	case D2B_KIND_FUNC:
+	case D2B_KIND_DECL_TAG:
+		return KC_REF;
+	case D2B_KIND_VAR:
+	case D2B_KIND_DATASEC:
+		return KC_KEEP;
+	default:
+		return KC_BAD;
+	}
+}
+
+/* ---- the combined ID space ---- */
+
+static inline bool is_virt(const struct merge *m, uint32_t id)
+{
+	return id >= m->dst_end;
+}
+
+static inline uint32_t vslot(const struct merge *m, uint32_t id)
+{
+	return id - m->dst_end;
+}
+
+/* A type-ID field of a source type, as a combined ID. */
+static inline uint32_t translate(const struct merge *m, uint32_t f)
+{
+	uint32_t i;
+
+	if (f < m->s_start)
+		return f;
+	i = f - m->s_start;
+	if (m->alias && m->alias[i]) {
+		f = m->alias[i];
+		if (f < m->s_start)
+			return f;
+		i = f - m->s_start;
+	}
+	return m->dst_end + i;
+}
+
+static inline uint32_t resolve(const struct merge *m, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < RESOLVE_MAX && is_virt(m, id); i++) {
+		uint32_t to = m->map[vslot(m, id)];
+
+		if (!to || to == id)
+			break;
+		id = to;
+	}
+	return id;
+}
+
+static inline bool is_canon(const struct merge *m, uint32_t id)
+{
+	return !is_virt(m, id) || m->map[vslot(m, id)] == id;
+}
+
+static inline bool is_unmapped(const struct merge *m, uint32_t id)
+{
+	return is_virt(m, id) && m->map[vslot(m, id)] == 0;
+}
+
+static inline const struct d2b_type *type_of(const struct merge *m, uint32_t id)
+{
+	if (!is_virt(m, id))
+		return d2b_btf__type(m->dst, id);
+	return d2b_btf__type(m->src, vslot(m, id) + m->s_start);
+}
+
+/* The destination ID of a combined ID, once the source is appended. */
+static inline uint32_t final_id(const struct merge *m, uint32_t id)
+{
+	id = resolve(m, id);
+	return is_virt(m, id) ? m->real[vslot(m, id)] : id;
+}
+
+static inline bool is_full_enum(const struct d2b_type *t)
+{
+	return btf_kind_is_enum(d2b_kind(t)) && d2b_vlen(t) > 0;
+}
+
+/* Second key: a named full enum is also indexed by name (for forward enums). */
+static inline uint64_t enum_name_key(uint32_t name_off)
+{
+	return hash_combine(0x656e756dULL, name_off);
+}
+
+static inline uint32_t vid(const struct merge *m, uint32_t i)
+{
+	return m->dst_end + i;
+}
+
+static inline bool form_equal(const struct form *a, const struct form *b)
+{
+	return a->nw == b->nw && memcmp(a->p, b->p, a->nw * 4) == 0;
+}
+
+/* dedup_form.c */
+int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret);
+int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret);
+int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode);
+int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret);
+/* Index a canonical type (a destination ID in m->index, a virtual one in local). */
+int merge_index_type(struct merge *m, struct hmap *h, uint32_t id);
+/* Source type i becomes canonical: it maps to itself and is indexed. */
+int merge_make_canonical(struct merge *m, uint32_t i);
+
+/* dedup_walk.c */
+long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind);
+void merge_fwd_res_finalize(struct merge *m);
+int merge_pass_composites(struct merge *m);
+
+#endif
