@@ -87,6 +87,10 @@ struct unit_walker {
 	size_t nr_kids, kids_cap;
 	int *kid_types;			/* parallel to kids: pass 1's type IDs */
 	size_t kid_types_cap;
+	/* the function filter's answers by .debug_str pointer (names there do
+	 * not move), for want_filter only: one lookup per name and thread */
+	struct ptr_cache *want_memo;
+	const struct unit_func_filter *want_filter;
 	/* units' BTFs are over names, if set; memo: .debug_str pointer -> names offset */
 	const struct d2b_btf *names;
 	struct ptr_cache *memo;

@@ -20,7 +20,9 @@
 #include "unit/cu_decls.h"
 #include "unit/cu_scope.h"
 #include "unit/cu_types.h"
+#include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
+#include "base/ptr_cache.h"
 #include "base/vec.h"
 
 /* A flag of die or of the DIE it completes (DW_AT_external). */
@@ -256,6 +258,40 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 	return 0;
 }
 
+enum {
+	WANT_MEMO_ORDER = 14,	/* 16384 function names remembered per thread */
+};
+
+/*
+ * The function filter's answer for name.  Every unit declares the inline
+ * functions of the headers it includes, so one name is asked about in
+ * hundreds of units: a name in .debug_str is remembered by its address
+ * (the filter answers by the name alone, and stays the same while the
+ * walker serves it).
+ */
+static bool want_func(struct cu *w, const char *name)
+{
+	const struct unit_func_filter *f = w->func_filter;
+	struct unit_walker *uw = w->uw;
+	uint32_t v;
+	bool want;
+
+	if (uw->want_filter != f) {
+		const char *str = die_reader__section(uw->r, DIE_SEC_STR);
+
+		ptr_cache__free(uw->want_memo);
+		uw->want_memo = str ? ptr_cache__new(str, die_reader__section_size(uw->r, DIE_SEC_STR),
+						     WANT_MEMO_ORDER) : NULL;
+		uw->want_filter = f;	/* (no memory: no memo, the same answers) */
+	}
+	if (uw->want_memo && ptr_cache__get(uw->want_memo, name, &v))
+		return v;
+	want = f->want(f->arg, name);
+	if (uw->want_memo)
+		ptr_cache__put(uw->want_memo, name, want);
+	return want;
+}
+
 int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 {
 	struct cu_die decl, named, child;
@@ -279,7 +315,7 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 		return err;
 	if (!name || !*name)
 		return 0;
-	if (kernel && w->func_filter && !w->func_filter->want(w->func_filter->arg, name)) {
+	if (kernel && w->func_filter && !want_func(w, name)) {
 		if (has_code)
 			cu__diag(w, D2B_INFO, die, "function '%s' left out: no ELF function symbol",
 				 name);

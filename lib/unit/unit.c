@@ -513,6 +513,7 @@ void unit_walker__free(struct unit_walker *uw)
 	if (!uw)
 		return;
 	ptr_cache__free(uw->memo);
+	ptr_cache__free(uw->want_memo);
 	for (i = 0; i < uw->nr_far; i++)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);
