@@ -368,10 +368,63 @@ int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, s
 	return (int)found;
 }
 
+/*
+ * One attribute: the forms the walker asks for most (a reference, a
+ * string, a constant or a flag at an offset the abbreviation fixes) are
+ * read here directly; the rest as die__attrs() reads them.
+ */
 int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret)
 {
+	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev_attr *at;
+	const uint8_t *q;
+	uint32_t i;
+
 	ret->name = name;
-	return die__attrs(u, d, ret, 1);
+	ret->form = 0;
+	if (abbrev_lacks(a, name) || !a->nattr)
+		return 0;
+	at = &u->attrs[a->first];
+	for (i = 0; i < a->nattr && at[i].name != name; i++)
+		;
+	if (i == a->nattr)
+		return 0;
+	at += i;
+	if (at->fixed_off == VAR_OFF || at->skip != SKIP_FIXED || at->size > 8)
+		return die__attrs(u, d, ret, 1);
+	q = d->attrs + at->fixed_off;
+	switch (at->form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_strp: case DW_FORM_flag: case DW_FORM_flag_present:
+		break;
+	default:
+		return die__attrs(u, d, ret, 1);
+	}
+	ret->form = at->form;
+	ret->u = at->size ? rd_n(q, at->size, u->r->big_endian) : 0;
+	ret->str = NULL;
+	ret->block = NULL;
+	ret->len = 0;
+	switch (at->form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+		ret->u += u->hdr.off;
+		break;
+	case DW_FORM_strp: {
+		int err = str_at(u, u->base + d->off, DIE_SEC_STR, ret->u, &ret->str);
+
+		if (err)
+			return err;
+		break;
+	}
+	case DW_FORM_flag:
+		ret->u = ret->u != 0;
+		break;
+	case DW_FORM_flag_present:
+		ret->u = 1;
+		break;
+	}
+	return 1;
 }
 
 void die__attr_iter_init(const struct die *d, struct die_attr_iter *it)
