@@ -149,7 +149,7 @@ const char *cu__name(struct cu *w, const struct cu_die *die)
 	return cu__attr_integrate(w, die, DW_AT_name, &a, NULL) ? cu__str(w, &a) : NULL;
 }
 
-bool cu__flag(struct cu *w, const struct cu_die *die, unsigned int name)
+bool cu__flag_read(struct cu *w, const struct cu_die *die, unsigned int name)
 {
 	struct die_attr a;
 

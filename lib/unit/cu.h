@@ -189,8 +189,13 @@ bool cu__ref_attr(struct cu *w, const struct cu_die *owner, unsigned int name,
 const char *cu__str(struct cu *w, const struct die_attr *a);
 /* As dwarf_diename(): DW_AT_name, integrated; NULL if none. */
 const char *cu__name(struct cu *w, const struct cu_die *die);
-/* A flag of die's own (as dwarf_formflag() of dwarf_attr()). */
-bool cu__flag(struct cu *w, const struct cu_die *die, unsigned int name);
+/* A flag of die's own (as dwarf_formflag() of dwarf_attr()); inline for
+ * the common answer, a flag the abbreviation lacks. */
+bool cu__flag_read(struct cu *w, const struct cu_die *die, unsigned int name);
+static inline bool cu__flag(struct cu *w, const struct cu_die *die, unsigned int name)
+{
+	return !die__lacks(&die->d, name) && cu__flag_read(w, die, name);
+}
 /* A constant's value, as dwarf_formudata() gives it: false if a is no constant. */
 bool cu__udata(const struct die_attr *a, uint64_t *ret);
 /* die's own constant attribute name. */
