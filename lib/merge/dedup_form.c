@@ -53,6 +53,12 @@ int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret)
 	return merge_str_map(m, t->name_off, ret);
 }
 
+/* Kinds of three words whose third is their one type ID. */
+static bool is_single_ref(unsigned int kind)
+{
+	return btf_kind_is_modifier(kind) || kind == D2B_KIND_PTR || kind == D2B_KIND_TYPEDEF;
+}
+
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode)
 {
 	const struct d2b_type *t = type_of(m, id);
@@ -74,6 +80,14 @@ int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode
 		err = VEC_RESERVE(f->ids, f->ids_cap, 0, f->nw);
 	if (err)
 		return err;
+	if (own && mode == FORM_RESOLVE && f->nw == 3 && is_single_ref(d2b_kind(t))) {
+		/* what the general path below makes of it, for pass 4's
+		 * commonest kinds: the name, the info, the resolved target */
+		f->w[1] = t->info;
+		f->w[2] = resolve(m, translate(m, t->type));
+		f->p = f->w;
+		return merge_str_map(m, t->name_off, &f->w[0]);
+	}
 	memcpy(f->w, t, f->nw * 4);
 	f->p = f->w;
 	if (own) {
