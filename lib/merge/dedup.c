@@ -155,6 +155,7 @@ static void merge_release(struct merge *m)
 	free(m->real);
 	free(m->busy);
 	free(m->kc);
+	free(m->ref_ok);
 	free(m->smap);
 	free(m->hypot);
 	free(m->touched);
@@ -193,6 +194,8 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	if (!err)
 		err = VEC_RESERVE(m->kc, m->kc_cap, 0, m->n + 1);
 	if (!err)
+		err = VEC_RESERVE(m->ref_ok, m->ref_ok_cap, 0, m->n + 1);
+	if (!err)
 		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->smap_n + 1);
 	need = (size_t)m->dst_end + m->n;
 	if (!err && need > m->hypot_len) {
@@ -207,6 +210,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	memset(m->map, 0, m->n * sizeof(*m->map));
 	memset(m->real, 0, m->n * sizeof(*m->real));
 	memset(m->busy, 0, m->n);
+	memset(m->ref_ok, 0, m->n * sizeof(*m->ref_ok));
 	memset(m->smap, 0xff, m->smap_n * sizeof(*m->smap));
 	hmap__clear(&m->local);
 	m->res_unit = m->nr_res;

@@ -75,6 +75,9 @@ struct merge {
 	uint8_t *busy;
 	size_t busy_cap;
 	uint8_t *kc;		/* per source type: its enum kclass */
+	uint32_t *ref_ok;	/* per source reference type: a canonical ID + 1 a
+				 * successful walk paired it with, or 0 */
+	size_t ref_ok_cap;
 	size_t kc_cap;
 	uint32_t *smap;
 	size_t smap_cap, smap_n;

@@ -334,6 +334,8 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 		return err;
 	m->touched[m->nr_touched++] = rk;
 	m->hypot[rk] = rc;
+	if (is_virt(m, rc) && m->ref_ok[vslot(m, rc)] == rk + 1)
+		return 1;	/* a walk committed before compared what is below */
 
 	tc = type_of(m, rc);
 	if (!tc)
@@ -372,6 +374,8 @@ static int walk_commit(struct merge *m)
 		uint32_t rk = m->touched[j], rc = m->hypot[rk];
 		const struct d2b_type *tc = type_of(m, rc), *tk = type_of(m, rk);
 
+		if (is_virt(m, rc) && m->kc[vslot(m, rc)] == KC_REF)
+			m->ref_ok[vslot(m, rc)] = rk + 1;
 		if (!tc || !tk || !btf_kind_is_composite(d2b_kind(tc)) || d2b_kind(tc) != d2b_kind(tk))
 			continue;
 		if (is_unmapped(m, rc) && is_canon(m, rk))

@@ -569,6 +569,31 @@ static void b_param_name_below(struct d2b_btf *u, int k)
 	MEMBER(u, "fn", p, 0);
 }
 
+/*
+ * One pointer type of unit 1, A *, walked first as S1's member (equal to
+ * unit 0's A *), then as S2's, whose candidate in unit 0 holds a B *: what
+ * the first walk found about A * must not make it equal to B *.
+ */
+static void b_ref_walked_twice(struct d2b_btf *u, int k)
+{
+	uint32_t i = INT(u, "int"), a, pa, b = 0, pb = 0;
+
+	a = STRUCT(u, "A", 4);
+	MEMBER(u, "x", i, 0);
+	pa = PTR(u, a);
+	if (k == 0) {
+		uint32_t l = LONG(u);
+
+		b = STRUCT(u, "B", 8);
+		MEMBER(u, "y", l, 0);
+		pb = PTR(u, b);
+	}
+	STRUCT(u, "S1", 8);
+	MEMBER(u, "p", pa, 0);
+	STRUCT(u, "S2", 8);
+	MEMBER(u, "p", k == 0 ? pb : pa, 0);
+}
+
 struct dcase {
 	const char *name;
 	int nunits;
@@ -783,6 +808,16 @@ static const struct dcase cases[] = {
 	  "[5] FUNC_PROTO ret=1 'y':1\n"
 	  "[6] PTR type=5\n"
 	  "[7] STRUCT 'ops' size=8 'fn':6@0\n" },
+	{ "ref_walked_twice", 2, b_ref_walked_twice,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'A' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] INT 'long' size=8 enc=1\n"
+	  "[5] STRUCT 'B' size=8 'y':4@0\n"
+	  "[6] PTR type=5\n"
+	  "[7] STRUCT 'S1' size=8 'p':3@0\n"
+	  "[8] STRUCT 'S2' size=8 'p':6@0\n"
+	  "[9] STRUCT 'S2' size=8 'p':3@0\n" },
 	{ "many_shallow_twins", 7, b_many_shallow_twins,
 	  "[1] INT 'long' size=8 enc=1\n"
 	  "[2] STRUCT 's3' size=8 'y':1@0\n"
