@@ -379,16 +379,22 @@ int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct
 	const struct abbrev_attr *at;
 	const uint8_t *q;
 	uint32_t i;
+	int h;
 
 	ret->name = name;
 	ret->form = 0;
 	if (abbrev_lacks(a, name) || !a->nattr)
 		return 0;
 	at = &u->attrs[a->first];
-	for (i = 0; i < a->nattr && at[i].name != name; i++)
-		;
-	if (i == a->nattr)
-		return 0;
+	h = abbrev_hot(name);
+	if (h >= 0 && a->hot[h]) {
+		i = a->hot[h] - 1u;
+	} else {
+		for (i = 0; i < a->nattr && at[i].name != name; i++)
+			;
+		if (i == a->nattr)
+			return 0;
+	}
 	at += i;
 	if (at->fixed_off == VAR_OFF || at->skip != SKIP_FIXED || at->size > 8)
 		return die__attrs(u, d, ret, 1);

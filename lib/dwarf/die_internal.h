@@ -54,6 +54,8 @@ struct skip_op {
 	uint8_t skip;		/* enum skip */
 };
 
+enum { ABBREV_HOT = 16 };
+
 struct abbrev {
 	uint64_t code;
 	uint32_t first;		/* index of its first attribute in die_unit.attrs */
@@ -65,7 +67,36 @@ struct abbrev {
 	uint16_t sibling;	/* index (within the abbrev) of DW_AT_sibling */
 	bool has_children;
 	uint64_t names[2];	/* bit n set: it has attribute n (n < 128) */
+	uint8_t hot[ABBREV_HOT];	/* position + 1 of the hot attributes (abbrev_hot()) it
+				 * has; 0: it lacks it, or past 254, or has it twice */
 };
+
+/*
+ * The attributes the walker asks for most, each with a slot in struct
+ * abbrev's hot[]: the slot of name, or -1.
+ */
+static inline int abbrev_hot(unsigned int name)
+{
+	switch (name) {
+	case DW_AT_type:			return 0;
+	case DW_AT_name:			return 1;
+	case DW_AT_data_member_location:	return 2;
+	case DW_AT_byte_size:			return 3;
+	case DW_AT_bit_size:			return 4;
+	case DW_AT_declaration:			return 5;
+	case DW_AT_external:			return 6;
+	case DW_AT_abstract_origin:		return 7;
+	case DW_AT_specification:		return 8;
+	case DW_AT_upper_bound:			return 9;
+	case DW_AT_count:			return 10;
+	case DW_AT_const_value:			return 11;
+	case DW_AT_encoding:			return 12;
+	case DW_AT_low_pc:			return 13;
+	case DW_AT_location:			return 14;
+	case DW_AT_linkage_name:		return 15;
+	default:				return -1;
+	}
+}
 
 /* Whether a's DIEs surely lack attribute name (false: they may have it). */
 static inline bool abbrev_lacks(const struct abbrev *a, unsigned int name)

@@ -705,11 +705,16 @@ static int abbrev_layout(struct die_unit *u, struct abbrev *a)
 	a->sibling = NO_ATTR;
 	a->first_op = (uint32_t)u->nr_ops;
 	a->names[0] = a->names[1] = 0;
+	memset(a->hot, 0, sizeof(a->hot));
 	for (i = 0; i < a->nattr; i++) {
 		struct abbrev_attr *at = &u->attrs[a->first + i];
+		int h = abbrev_hot(at->name);
 
 		if (at->name == DW_AT_sibling && a->sibling == NO_ATTR)
 			a->sibling = (uint16_t)i;
+		/* a second one: the first counts, which the search finds */
+		if (h >= 0 && i < UINT8_MAX && !(a->names[at->name >> 6] >> (at->name & 63) & 1))
+			a->hot[h] = (uint8_t)(i + 1);
 		if (at->name < 128)
 			a->names[at->name >> 6] |= (uint64_t)1 << (at->name & 63);
 		if (fixed && off < VAR_OFF)
