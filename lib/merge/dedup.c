@@ -43,7 +43,11 @@
  * unmapped); reference types met on the way are only "compatible" (FWD vs
  * STRUCT below them), so they are left to pass 4.  A struct with no
  * equivalent candidate becomes canonical.  Committed mappings are final:
- * like libbpf, the first compatible candidate wins.
+ * like libbpf, the first compatible candidate wins.  Two shortcuts keep
+ * the answers (dedup_walk.c): past the second candidate, one whose member
+ * shapes differ is not walked (the walk would fail, and failed walks
+ * change nothing); and a reference type a committed walk paired with a
+ * canonical type is not walked down again when met with that same type.
  *
  * Forward declarations in walks, as libbpf's btf_dedup_is_equiv() treats
  * them: a FWD on the source side is equivalent to any STRUCT/UNION of its
