@@ -396,6 +396,8 @@ static int walk_and_merge(struct conv *c)
 			err = unit_walker__set_names(workers[t].uw, c->names,
 						     die_reader__section(c->in.r, DIE_SEC_STR),
 						     die_reader__section_size(c->in.r, DIE_SEC_STR));
+		else if (!err)
+			unit_walker__set_base(workers[t].uw, d2b_btf__base(c->out));
 		if (err)
 			goto out_free;
 	}

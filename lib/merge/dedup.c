@@ -595,12 +595,17 @@ static int check_unit(struct dedup *d, const struct d2b_btf *unit)
 	uint32_t id, end = d2b_btf__end_id(unit);
 	unsigned int k;
 
-	if (d2b_btf__base(unit) != d->opts.names || d2b_btf__start_id(unit) != 1)
+	const struct d2b_btf *ubase = d2b_btf__base(unit);
+
+	/* over names, or over nothing; without names, over out's base too:
+	 * the base's strings then map to themselves */
+	if ((ubase != d->opts.names && (d->opts.names || ubase != d2b_btf__base(d->out))) ||
+	    d2b_btf__start_id(unit) != (ubase ? d2b_btf__end_id(ubase) : 1))
 		return -EINVAL;
 	/* one pointer size for all: BTF cannot say which PTR has which */
 	if (d2b_btf__pointer_size(unit) != d2b_btf__pointer_size(d->out))
 		return -EINVAL;
-	for (id = 1; id < end; id++) {
+	for (id = d2b_btf__start_id(unit); id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(unit, id);
 		struct btf_field_iter it;
 		uint32_t *p;

@@ -6,9 +6,10 @@
  *	dedup__new(out, &opts, &d);          out: empty, or split over a base
  *	for each unit, in a fixed order:
  *		dedup__add_unit(d, unit, map);   unit: standalone BTF (IDs from 1,
- *						  own strings or over opts.names,
- *						  no VAR/DATASEC, out's pointer
- *						  size)
+ *						  own strings or over opts.names),
+ *						  or split over out's base (without
+ *						  opts.names); no VAR/DATASEC,
+ *						  out's pointer size
  *	dedup__finish(d, &final_map);         FWD resolution, final merge,
  *					      string compaction
  *

@@ -94,6 +94,7 @@ struct unit_walker {
 	/* units' BTFs are over names, if set; memo: .debug_str pointer -> names offset */
 	const struct d2b_btf *names;
 	struct ptr_cache *memo;
+	const struct d2b_btf *base;	/* or units' BTFs split over this one */
 };
 
 struct cu {

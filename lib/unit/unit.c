@@ -437,7 +437,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	int err;
 
 	memset(u, 0, sizeof(*u));
-	u->btf = d2b_btf__new(uw->names);
+	u->btf = d2b_btf__new(uw->names ? uw->names : uw->base);
 	if (!u->btf)
 		return -ENOMEM;
 	if (uw->memo && btf_set_memo(u->btf, uw->memo)) {
@@ -504,6 +504,11 @@ int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, 
 	uw->memo = memo;
 	uw->names = names;
 	return 0;
+}
+
+void unit_walker__set_base(struct unit_walker *uw, const struct d2b_btf *base)
+{
+	uw->base = base;
 }
 
 void unit_walker__free(struct unit_walker *uw)

@@ -114,6 +114,12 @@ int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 		     const struct die_reader *alt, struct unit_walker **ret);
 void unit_walker__free(struct unit_walker *uw);
 /*
+ * Walk units into BTFs split over base (when not over names): the base's
+ * strings are then found as the units are built, in the walkers' threads,
+ * not mapped again by the merge.
+ */
+void unit_walker__set_base(struct unit_walker *uw, const struct d2b_btf *base);
+/*
  * Walk units into BTFs over names (a string-only base, btf_new_names() of
  * the file's .debug_str at str, len bytes), which then need not copy or
  * hash the names they share.  -ENOMEM.

@@ -314,6 +314,72 @@ static const struct dcase split_case = {
 	"[9] STRUCT 'module_only' size=8 'b':8@0\n"
 };
 
+/* A module unit built over the base itself (as dwarf2btf builds them):
+ * the same result as the standalone unit; over another base: refused. */
+static void build_module_unit(struct d2b_btf *u)
+{
+	uint32_t i = INT(u, "int"), foo, pf;
+
+	foo = STRUCT(u, "foo", 4);
+	MEMBER(u, "x", i, 0);
+	pf = PTR(u, foo);
+	STRUCT(u, "module_only", 8);
+	MEMBER(u, "f", pf, 0);
+}
+
+static int merge_one(const struct d2b_btf *unit, struct d2b_btf *out)
+{
+	struct dedup_opts opts = { 0 };
+	uint32_t *map = calloc(d2b_btf__end_id(unit), sizeof(*map));
+	struct dedup *d = NULL;
+	int err;
+
+	err = map ? dedup__new(out, &opts, &d) : -ENOMEM;
+	if (!err)
+		err = dedup__add_unit(d, unit, map);
+	if (!err)
+		err = dedup__finish(d, NULL);
+	dedup__free(d);
+	free(map);
+	return err;
+}
+
+static void test_split_units_over_base(void)
+{
+	struct d2b_btf *base = make_base(), *other = make_base();
+	struct d2b_btf *u_own = d2b_btf__new(NULL), *u_split, *u_other;
+	struct d2b_btf *out1 = NULL, *out2 = NULL, *out3 = NULL;
+	char *dump = NULL;
+
+	REQUIRE(base && other && u_own);
+	u_split = d2b_btf__new(base);
+	u_other = d2b_btf__new(other);
+	out1 = d2b_btf__new(base);
+	out2 = d2b_btf__new(base);
+	out3 = d2b_btf__new(base);
+	REQUIRE(u_split && u_other && out1 && out2 && out3);
+	build_err = 0;
+	build_module_unit(u_own);
+	build_module_unit(u_split);
+	build_module_unit(u_other);
+	REQUIRE(!build_err);
+	CHECK_EQ(merge_one(u_own, out1), 0);
+	CHECK_EQ(merge_one(u_split, out2), 0);
+	CHECK_EQ(merge_one(u_other, out3), -EINVAL);
+	CHECK(same_encoding(out1, out2));
+	dump = dump_btf(out2);
+	CHECK_STR(dump ? dump : "", "[6] PTR type=2\n[7] STRUCT 'module_only' size=8 'f':6@0\n");
+	free(dump);
+	d2b_btf__free(out1);
+	d2b_btf__free(out2);
+	d2b_btf__free(out3);
+	d2b_btf__free(u_own);
+	d2b_btf__free(u_split);
+	d2b_btf__free(u_other);
+	d2b_btf__free(other);
+	d2b_btf__free(base);
+}
+
 static void test_split(bool force)
 {
 	struct d2b_btf *base = make_base(), *out = NULL, *again = NULL;
@@ -452,6 +518,7 @@ int main(void)
 	}
 	test_split(false);
 	test_split(true);
+	RUN(test_split_units_over_base);
 	RUN(test_errors);
 	RUN(test_stats);
 	RUN(test_pointer_size);
