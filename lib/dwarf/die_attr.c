@@ -369,17 +369,16 @@ int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, s
 }
 
 /*
- * One attribute: the forms the walker asks for most (a reference, a
- * string, a constant or a flag at an offset the abbreviation fixes) are
- * read here directly; the rest as die__attrs() reads them.
+ * One attribute: a hot one's position is kept by its abbreviation, and
+ * one at an offset the abbreviation fixes is decoded there; the rest as
+ * die__attrs() reads them.
  */
 int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret)
 {
 	const struct abbrev *a = &u->abbrevs[d->abbrev];
 	const struct abbrev_attr *at;
-	const uint8_t *q;
 	uint32_t i;
-	int h;
+	int h, err;
 
 	ret->name = name;
 	ret->form = 0;
@@ -395,42 +394,10 @@ int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct
 		if (i == a->nattr)
 			return 0;
 	}
-	at += i;
-	if (at->fixed_off == VAR_OFF || at->skip != SKIP_FIXED || at->size > 8)
+	if (at[i].fixed_off == VAR_OFF)
 		return die__attrs(u, d, ret, 1);
-	q = d->attrs + at->fixed_off;
-	switch (at->form) {
-	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
-	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
-	case DW_FORM_strp: case DW_FORM_flag: case DW_FORM_flag_present:
-		break;
-	default:
-		return die__attrs(u, d, ret, 1);
-	}
-	ret->form = at->form;
-	ret->u = at->size ? rd_n(q, at->size, u->r->big_endian) : 0;
-	ret->str = NULL;
-	ret->block = NULL;
-	ret->len = 0;
-	switch (at->form) {
-	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
-		ret->u += u->hdr.off;
-		break;
-	case DW_FORM_strp: {
-		int err = str_at(u, u->base + d->off, DIE_SEC_STR, ret->u, &ret->str);
-
-		if (err)
-			return err;
-		break;
-	}
-	case DW_FORM_flag:
-		ret->u = ret->u != 0;
-		break;
-	case DW_FORM_flag_present:
-		ret->u = 1;
-		break;
-	}
-	return 1;
+	err = decode_attr(u, d, a, i, d->attrs + at[i].fixed_off, ret);
+	return err ? err : 1;
 }
 
 void die__attr_iter_init(const struct die *d, struct die_attr_iter *it)

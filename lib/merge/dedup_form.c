@@ -53,12 +53,6 @@ int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret)
 	return merge_str_map(m, t->name_off, ret);
 }
 
-/* Kinds of three words whose third is their one type ID. */
-static bool is_single_ref(unsigned int kind)
-{
-	return btf_kind_is_modifier(kind) || kind == D2B_KIND_PTR || kind == D2B_KIND_TYPEDEF;
-}
-
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode)
 {
 	const struct d2b_type *t = type_of(m, id);

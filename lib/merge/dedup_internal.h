@@ -213,6 +213,12 @@ static inline uint64_t enum_name_key(uint32_t name_off)
 	return hash_combine(0x656e756dULL, name_off);
 }
 
+/* Kinds of three words whose third is their one type ID. */
+static inline bool is_single_ref(unsigned int kind)
+{
+	return btf_kind_is_modifier(kind) || kind == D2B_KIND_PTR || kind == D2B_KIND_TYPEDEF;
+}
+
 static inline uint32_t vid(const struct merge *m, uint32_t i)
 {
 	return m->dst_end + i;

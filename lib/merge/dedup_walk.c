@@ -192,14 +192,17 @@ static int identical(struct merge *m, uint32_t a, uint32_t b)
 	return err ? err : 1;
 }
 
-/* A string field of side id, as a destination offset. */
-static inline int side_str(struct merge *m, uint32_t id, uint32_t off, uint32_t *ret)
+/* Whether string fields oc of c and ok of k are one destination string:
+ * 1 yes, 0 no, < 0 error. */
+static inline int same_str(struct merge *m, uint32_t c, uint32_t oc, uint32_t k, uint32_t ok)
 {
-	if (!is_virt(m, id)) {
-		*ret = off;
-		return 0;
-	}
-	return merge_str_map(m, off, ret);
+	int err = 0;
+
+	if (is_virt(m, c))
+		err = merge_str_map(m, oc, &oc);
+	if (!err && is_virt(m, k))
+		err = merge_str_map(m, ok, &ok);
+	return err ? err : oc == ok;
 }
 
 static inline int push_side_ids(struct merge *m, uint32_t c, uint32_t fc, uint32_t k, uint32_t fk)
@@ -222,34 +225,19 @@ static int shallow_step(struct merge *m, uint32_t c, const struct d2b_type *tc, 
 			const struct d2b_type *tk)
 {
 	const uint32_t *a = (const uint32_t *)tc, *b = (const uint32_t *)tk;
-	uint32_t j, vlen = d2b_vlen(tc), sa, sb;
+	unsigned int kind = d2b_kind(tc);
+	uint32_t j, vlen = d2b_vlen(tc);
 	int err;
 
+	if (!is_single_ref(kind) && !btf_kind_is_composite(kind) && kind != D2B_KIND_FUNC_PROTO &&
+	    kind != D2B_KIND_ARRAY)
+		return SHALLOW_BY_FORMS;
 	if (a[1] != b[1])
 		return 0;	/* kind, vlen, kind_flag */
-	switch (d2b_kind(tc)) {
-	case D2B_KIND_STRUCT:
-	case D2B_KIND_UNION:
-	case D2B_KIND_FUNC_PROTO:
-	case D2B_KIND_ARRAY:
-	case D2B_KIND_PTR:
-	case D2B_KIND_TYPEDEF:
-	case D2B_KIND_VOLATILE:
-	case D2B_KIND_CONST:
-	case D2B_KIND_RESTRICT:
-	case D2B_KIND_TYPE_TAG:
-		break;
-	default:
-		return SHALLOW_BY_FORMS;
-	}
-	err = side_str(m, c, a[0], &sa);
-	if (!err)
-		err = side_str(m, k, b[0], &sb);
-	if (err)
+	err = same_str(m, c, a[0], k, b[0]);
+	if (err <= 0)
 		return err;
-	if (sa != sb)
-		return 0;
-	switch (d2b_kind(tc)) {
+	switch (kind) {
 	case D2B_KIND_STRUCT:
 	case D2B_KIND_UNION:
 		if (a[2] != b[2])
@@ -259,13 +247,9 @@ static int shallow_step(struct merge *m, uint32_t c, const struct d2b_type *tc, 
 
 			if (ma[2] != mb[2])
 				return 0;
-			err = side_str(m, c, ma[0], &sa);
-			if (!err)
-				err = side_str(m, k, mb[0], &sb);
-			if (err)
+			err = same_str(m, c, ma[0], k, mb[0]);
+			if (err <= 0)
 				return err;
-			if (sa != sb)
-				return 0;
 		}
 		for (j = 0; j < vlen; j++) {
 			err = push_side_ids(m, c, a[4 + 3 * j], k, b[4 + 3 * j]);
@@ -275,13 +259,9 @@ static int shallow_step(struct merge *m, uint32_t c, const struct d2b_type *tc, 
 		return 1;
 	case D2B_KIND_FUNC_PROTO:
 		for (j = 0; j < vlen; j++) {
-			err = side_str(m, c, a[3 + 2 * j], &sa);
-			if (!err)
-				err = side_str(m, k, b[3 + 2 * j], &sb);
-			if (err)
+			err = same_str(m, c, a[3 + 2 * j], k, b[3 + 2 * j]);
+			if (err <= 0)
 				return err;
-			if (sa != sb)
-				return 0;
 		}
 		err = push_side_ids(m, c, a[2], k, b[2]);
 		for (j = 0; j < vlen && !err; j++)
@@ -294,7 +274,7 @@ static int shallow_step(struct merge *m, uint32_t c, const struct d2b_type *tc, 
 		if (!err)
 			err = push_side_ids(m, c, a[4], k, b[4]);
 		return err ? err : 1;
-	default:
+	default:	/* is_single_ref() */
 		err = push_side_ids(m, c, a[2], k, b[2]);
 		return err ? err : 1;
 	}
