@@ -434,8 +434,7 @@ static int member_shape(struct merge *m, uint32_t id, uint64_t *ret)
 		if (kind == D2B_KIND_ARRAY) {
 			h = hash_combine(h, btf_array(t)->nelems);
 			next = btf_array(t)->type;
-		} else if (btf_kind_is_modifier(kind) || kind == D2B_KIND_PTR ||
-			   kind == D2B_KIND_TYPEDEF) {
+		} else if (is_single_ref(kind)) {
 			next = t->type;
 		} else {
 			break;
