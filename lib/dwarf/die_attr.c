@@ -300,6 +300,57 @@ trunc:
 	return die_unit_err(u, -EINVAL, die, "attribute of form 0x%x runs past the DIE's end", form);
 }
 
+/*
+ * decode() for the forms most attributes have (type references, names in
+ * .debug_str, small constants, flags), in a file of the host's byte order:
+ * false leaves the others, and any string that needs a check, to decode().
+ */
+static inline bool decode_fast(const struct die_unit *u, unsigned int form, const uint8_t *p,
+			       struct die_attr *ret)
+{
+	const struct die_bytes *str;
+	uint64_t v;
+
+	if (u->r->swap)
+		return false;
+	switch (form) {
+	case DW_FORM_ref4:
+		v = rd32(p, false) + u->hdr.off;
+		break;
+	case DW_FORM_data1:
+		v = p[0];
+		break;
+	case DW_FORM_data2:
+		v = rd16(p, false);
+		break;
+	case DW_FORM_data4:
+		v = rd32(p, false);
+		break;
+	case DW_FORM_flag_present:
+		v = 1;
+		break;
+	case DW_FORM_strp:
+		str = &u->r->sec[DIE_SEC_STR];
+		v = u->hdr.offset_size == 4 ? rd32(p, false) : rd64(p, false);
+		if (v >= str->size || !u->r->str_nul_ended)
+			return false;
+		ret->form = form;
+		ret->u = v;
+		ret->str = (const char *)str->buf + v;
+		ret->block = NULL;
+		ret->len = 0;
+		return true;
+	default:
+		return false;
+	}
+	ret->form = form;
+	ret->u = v;
+	ret->str = NULL;
+	ret->block = NULL;
+	ret->len = 0;
+	return true;
+}
+
 /* Decode attribute i of d's abbreviation, whose bytes start at p. */
 static int decode_attr(struct die_unit *u, const struct die *d, const struct abbrev *a,
 		       uint32_t i, const uint8_t *p, struct die_attr *ret)
@@ -396,6 +447,8 @@ int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct
 	}
 	if (at[i].fixed_off == VAR_OFF)
 		return die__attrs(u, d, ret, 1);
+	if (decode_fast(u, at[i].form, d->attrs + at[i].fixed_off, ret))
+		return 1;
 	err = decode_attr(u, d, a, i, d->attrs + at[i].fixed_off, ret);
 	return err ? err : 1;
 }

@@ -110,12 +110,19 @@ bool cu__attr_read(struct cu *w, const struct cu_die *die, unsigned int name, st
 bool cu__attr_integrate(struct cu *w, const struct cu_die *die, unsigned int name,
 			struct die_attr *ret, struct cu_die *owner)
 {
-	struct cu_die cur = *die;
+	struct cu_die cur;
 	struct die_attr ref;
 	int i;
 
+	/* most have it themselves: no copy of die */
+	if (cu__attr(w, die, name, ret)) {
+		if (owner)
+			*owner = *die;
+		return true;
+	}
+	cur = *die;
 	for (i = 0; i < CU_MAX_INTEGRATE; i++) {
-		if (cu__attr(w, &cur, name, ret)) {
+		if (i && cu__attr(w, &cur, name, ret)) {
 			if (owner)
 				*owner = cur;
 			return true;
