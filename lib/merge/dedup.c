@@ -111,6 +111,7 @@ struct dedup {
 	struct d2b_btf *work;
 	struct dedup_opts opts;
 	struct hmap base_index;	/* the base's types (split BTF), for every merge */
+	struct over_index base_over;
 	struct merge m;
 	uint32_t *final_map;
 	bool finished, failed;
@@ -124,7 +125,7 @@ struct dedup {
  * share; filled here if fill_base (the first merge over that base).
  */
 static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool append_only,
-		      struct hmap *base, bool fill_base)
+		      struct hmap *base, struct over_index *base_over, bool fill_base)
 {
 	uint32_t id, start = d2b_btf__start_id(dst);
 	int err = 0;
@@ -132,6 +133,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	memset(m, 0, sizeof(*m));
 	m->dst = dst;
 	m->base = base;
+	m->base_over = base_over;
 	m->append_only = append_only;
 	hmap__init(&m->index, force_collisions);
 	hmap__init(&m->local, force_collisions);
@@ -141,8 +143,11 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	if (append_only)
 		return 0;
 	/* the base's types (split BTF) are candidates like our own */
-	for (id = 1; id < start && fill_base && !err; id++)
+	for (id = 1; id < start && fill_base && !err; id++) {
 		err = merge_index_type(m, base, id);
+		if (!err)
+			err = over_index_add(base_over, d2b_btf__type(dst, id), id);
+	}
 	for (id = start; id < m->dst_end && !err; id++)
 		err = merge_index_type(m, &m->index, id);
 	return err;
@@ -152,6 +157,7 @@ static void merge_release(struct merge *m)
 {
 	free(m->shape);
 	hmap__release(&m->index);
+	over_index_release(&m->over);
 	hmap__release(&m->local);
 	hmap__release(&m->res_index);
 	free(m->res);
@@ -224,32 +230,35 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 
 /* ---- pass 2: primitives ---- */
 
-/*
- * A canonical type whose resolved form equals m->fa, under key: destination
- * candidates first, then the unit's own.  *ret = 0 if none.
- */
-static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
+/* A destination type (the base's first) equal to m->fa, under key; 0 if none. */
+static uint32_t find_dst(struct merge *m, uint64_t key)
 {
-	struct hmap_iter it;
-	uint64_t v;
-	int err;
-
 	const struct hmap *dsts[2] = { m->base, &m->index };
+	struct hmap_iter it;
 	unsigned int h;
+	uint64_t v;
 
-	*ret = 0;
 	for (h = 0; h < 2; h++) {
 		hmap__iter_init(dsts[h], key, &it);
 		while (hmap__next(dsts[h], &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
 
 			if (t && btf_type_words(t) == m->fa.nw &&
-			    memcmp(t, m->fa.p, m->fa.nw * 4) == 0) {
-				*ret = v;
-				return 0;
-			}
+			    memcmp(t, m->fa.p, m->fa.nw * 4) == 0)
+				return (uint32_t)v;
 		}
 	}
+	return 0;
+}
+
+/* The canonical type of the unit's own equal to m->fa, under key; *ret = 0 if none. */
+static int find_local(struct merge *m, uint64_t key, uint32_t *ret)
+{
+	struct hmap_iter it;
+	uint64_t v;
+	int err;
+
+	*ret = 0;
 	hmap__iter_init(&m->local, key, &it);
 	while (hmap__next(&m->local, &it, &v)) {
 		if (!is_canon(m, v))
@@ -263,6 +272,16 @@ static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
 		}
 	}
 	return 0;
+}
+
+/*
+ * A canonical type whose resolved form equals m->fa, under key: destination
+ * candidates first, then the unit's own.  *ret = 0 if none.
+ */
+static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
+{
+	*ret = find_dst(m, key);
+	return *ret ? 0 : find_local(m, key, ret);
 }
 
 /* The first full enum named name_off, for a forward enum. */
@@ -351,15 +370,34 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	const struct d2b_type *t = type_of(m, vid(m, i));
 	uint32_t found;
 	uint64_t key;
-	int err;
+	int err, k;
 
 	if (kclass(t) == KC_KEEP) {	/* VAR, DATASEC: never merged */
 		m->map[i] = vid(m, i);
 		return 0;
 	}
-	err = merge_type_key(m, &m->fa, vid(m, i), &key);
-	if (!err)
+	err = merge_form_fill(m, &m->fa, vid(m, i), FORM_RESOLVE);
+	if (err)
+		return err;
+	k = over_slot_of((const struct d2b_type *)m->fa.p);
+	found = 0;
+	if (k >= 0 && m->fa.nw == 3) {
+		/* exact: the destination's types over a virtual ID are none */
+		uint32_t to = m->fa.p[2];
+
+		if (!is_virt(m, to)) {
+			found = over_index_find(m->base_over, k, to);
+			if (!found)
+				found = over_index_find(&m->over, k, to);
+		}
+		if (!found) {
+			key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
+			err = find_local(m, key, &found);
+		}
+	} else {
+		key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
 		err = find_equal(m, key, &found);
+	}
 	if (err)
 		return err;
 	if (found) {
@@ -563,7 +601,7 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	btf_copy_model(d->work, out);
 	hmap__init(&d->base_index, d->opts.force_collisions);
 	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, true);
+			 &d->base_index, &d->base_over, true);
 	if (err) {
 		dedup__free(d);
 		return err;
@@ -578,6 +616,7 @@ void dedup__free(struct dedup *d)
 		return;
 	merge_release(&d->m);
 	hmap__release(&d->base_index);
+	over_index_release(&d->base_over);
 	d2b_btf__free(d->work);
 	free(d->final_map);
 	free(d);
@@ -749,7 +788,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 	for (id = 0; id < start; id++)
 		d->final_map[id] = id;
 	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, false);
+			 &d->base_index, &d->base_over, false);
 	if (!err)
 		err = merge_source(&fm, d->work, alias, d->final_map);
 	merge_release(&fm);

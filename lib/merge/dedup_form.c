@@ -5,6 +5,7 @@
  * made from it, and the indexing of canonical types (theory in dedup.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf.h"
@@ -128,6 +129,42 @@ int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret)
 	return 0;
 }
 
+void over_index_release(struct over_index *o)
+{
+	int k;
+
+	for (k = 0; k < NR_OVER; k++)
+		free(o->first[k]);
+	memset(o, 0, sizeof(*o));
+}
+
+int over_index_add(struct over_index *o, const struct d2b_type *t, uint32_t id)
+{
+	int k = over_slot_of(t);
+
+	if (k < 0)
+		return 0;
+	if (t->type >= o->cap) {
+		size_t cap = o->cap ? o->cap : 1024;
+		int j;
+
+		while (cap <= t->type)
+			cap *= 2;
+		for (j = 0; j < NR_OVER; j++) {
+			uint32_t *f = realloc(o->first[j], cap * sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
+			o->first[j] = f;
+		}
+		o->cap = cap;
+	}
+	if (!o->first[k][t->type])
+		o->first[k][t->type] = id;
+	return 0;
+}
+
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
 {
 	const struct d2b_type *t;
@@ -138,6 +175,8 @@ int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
 	if (err)
 		return err;
 	err = hmap__add(h, key, id);
+	if (!err && h == &m->index)
+		err = over_index_add(&m->over, type_of(m, id), id);
 	if (err)
 		return err;
 	t = (const struct d2b_type *)m->fa.p;

@@ -51,10 +51,28 @@ struct fwd_res {
 	uint32_t target;	/* combined ID while its unit is merged, then destination ID */
 };
 
+/*
+ * An exact index of the unnamed single-reference kinds, the most common
+ * types of all: first[k][T] is the first type of kind over_kinds[k] with no
+ * name that refers to type T, or 0.  Such a type is equal
+ * to a form exactly when kind and T are its, so a lookup is one array read
+ * where the hash index costs a probe of a large table; "first" keeps the
+ * answer the hash index gives for entries of one key, which it returns in
+ * the order they were added.
+ */
+enum { NR_OVER = 4 };
+
+struct over_index {
+	uint32_t *first[NR_OVER];
+	size_t cap;		/* entries of each first[k] */
+};
+
 struct merge {
 	struct d2b_btf *dst;
 	const struct hmap *base;	/* the base's types: key -> ID (read-only) */
+	const struct over_index *base_over;	/* the same, for the unnamed refs */
 	struct hmap index;	/* destination types, the base's excepted: key -> ID */
+	struct over_index over;	/* the same, for the unnamed refs */
 	bool append_only;
 	uint32_t dst_start;	/* the destination's first own ID (after its base) */
 
@@ -229,7 +247,39 @@ static inline bool form_equal(const struct form *a, const struct form *b)
 	return a->nw == b->nw && memcmp(a->p, b->p, a->nw * 4) == 0;
 }
 
+/* over_kinds[]'s index of kind, or -1 */
+static inline int over_slot(unsigned int kind)
+{
+	switch (kind) {
+	case D2B_KIND_PTR:	return 0;
+	case D2B_KIND_CONST:	return 1;
+	case D2B_KIND_VOLATILE:	return 2;
+	case D2B_KIND_RESTRICT:	return 3;
+	default:		return -1;
+	}
+}
+
+/* The slot of a type (or form) that over_index can answer for, or -1:
+ * no name, and the info word a builder gives such a kind. */
+static inline int over_slot_of(const struct d2b_type *t)
+{
+	int k = over_slot(d2b_kind(t));
+
+	if (k < 0 || t->name_off || t->info != d2b_info(d2b_kind(t), false, 0))
+		return -1;
+	return k;
+}
+
 /* dedup_form.c */
+void over_index_release(struct over_index *o);
+/* Add type id (t) if it is of the kinds indexed and the first over its type. */
+int over_index_add(struct over_index *o, const struct d2b_type *t, uint32_t id);
+/* The first type of slot k over type, or 0. */
+static inline uint32_t over_index_find(const struct over_index *o, int k, uint32_t type)
+{
+	return type < o->cap ? o->first[k][type] : 0;
+}
+
 int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret);
 int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret);
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode);

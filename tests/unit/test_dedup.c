@@ -424,6 +424,88 @@ out:
 	d2b_btf__free(base);
 }
 
+/*
+ * The unnamed PTR/CONST/VOLATILE/RESTRICT types take an exact index in
+ * place of the hash one: over a base that holds duplicates (the base is not
+ * ours to deduplicate), each maps to the first of equal types, as the hash
+ * index answers; a named PTR is no unnamed one; a type made by one unit
+ * is found by the next.
+ */
+static void over_unit(struct d2b_btf *u, uint32_t *ptr)
+{
+	uint32_t i = INT(u, "int"), p = PTR(u, i);
+
+	CONST(u, i);						/* base 4 */
+	ok(d2b_btf__add_ref(u, D2B_KIND_VOLATILE, NULL, p));	/* base 6 */
+	ok(d2b_btf__add_ref(u, D2B_KIND_RESTRICT, NULL, p));	/* new */
+	*ptr = PTR(u, p);					/* new */
+}
+
+static void test_over_index(bool force)
+{
+	struct dedup_opts opts = { .force_collisions = force };
+	struct d2b_btf *base = d2b_btf__new(NULL), *out = NULL, *u[2] = { 0 };
+	uint32_t *map[2] = { 0 }, pp[2];
+	const uint32_t *fin = NULL;
+	struct dedup *d = NULL;
+	char *dump = NULL;
+	int k, err;
+
+	REQUIRE(base);
+	build_err = 0;
+	INT(base, "int");					/* 1 */
+	PTR(base, 1);						/* 2 */
+	PTR(base, 1);						/* 3: a duplicate */
+	CONST(base, 1);						/* 4 */
+	CONST(base, 1);						/* 5 */
+	ok(d2b_btf__add_ref(base, D2B_KIND_VOLATILE, NULL, 2));	/* 6 */
+	ok(d2b_btf__add_ref(base, D2B_KIND_TYPEDEF, "pint", 1));	/* 7 */
+	out = d2b_btf__new(base);
+	for (k = 0; k < 2; k++) {
+		u[k] = d2b_btf__new(NULL);
+		REQUIRE(u[k]);
+		over_unit(u[k], &pp[k]);
+		map[k] = calloc(d2b_btf__end_id(u[k]), sizeof(*map[k]));
+		REQUIRE(map[k]);
+	}
+	REQUIRE(out && !build_err);
+	err = dedup__new(out, &opts, &d);
+	for (k = 0; !err && k < 2; k++)
+		err = dedup__add_unit(d, u[k], map[k]);
+	if (!err)
+		err = dedup__finish(d, &fin);
+	CHECK_EQ(err, 0);
+	if (!err) {
+		dump = dump_btf(out);
+		CHECK_STR(dump ? dump : "", "[8] RESTRICT type=2\n[9] PTR type=2\n");
+		for (k = 0; k < 2; k++) {
+			CHECK_EQ(fin[map[k][2]], 2);	/* PTR int: the first */
+			CHECK_EQ(fin[map[k][3]], 4);	/* CONST int: the first */
+			CHECK_EQ(fin[map[k][4]], 6);
+			CHECK_EQ(fin[map[k][5]], 8);
+			CHECK_EQ(fin[map[k][pp[k]]], 9);
+		}
+	}
+	free(dump);
+	dedup__free(d);
+	for (k = 0; k < 2; k++) {
+		d2b_btf__free(u[k]);
+		free(map[k]);
+	}
+	d2b_btf__free(out);
+	d2b_btf__free(base);
+}
+
+static void test_over_index_plain(void)
+{
+	test_over_index(false);
+}
+
+static void test_over_index_collisions(void)
+{
+	test_over_index(true);
+}
+
 /* ---- API misuse ---- */
 
 static void test_errors(void)
@@ -519,6 +601,8 @@ int main(void)
 	test_split(false);
 	test_split(true);
 	RUN(test_split_units_over_base);
+	RUN(test_over_index_plain);
+	RUN(test_over_index_collisions);
 	RUN(test_errors);
 	RUN(test_stats);
 	RUN(test_pointer_size);
