@@ -436,16 +436,26 @@ static int btf_new_type(struct d2b_btf *btf, size_t nwords, struct d2b_type **re
 }
 
 /* Grow the open type (the last one written) by nwords trailing words. */
-static int btf_extend_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords,
-			   struct d2b_type **ret_t, uint32_t **ret_tail)
+/* The type accepting members, values or parameters, or NULL. */
+static inline struct d2b_type *open_type(struct d2b_btf *btf)
+{
+	uint32_t i = btf->open_id - btf->start_id;
+
+	if (!btf->open_id || btf->open_id < btf->start_id || i >= btf->nr ||
+	    btf->offs[i] == OFF_RESERVED)
+		return NULL;
+	return (struct d2b_type *)(btf->words + btf->offs[i]);
+}
+
+/* (inline: nwords is a constant at each call, one per member or value) */
+static inline int btf_extend_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords,
+				  struct d2b_type **ret_t, uint32_t **ret_tail)
 {
 	struct d2b_type *t;
 	size_t off;
 	int err;
 
-	if (!btf->open_id)
-		return -EINVAL;
-	t = btf_type_mut(btf, btf->open_id);
+	t = open_type(btf);
 	if (!t || !(kind_mask & (1u << d2b_kind(t))))
 		return -EINVAL;
 	if (d2b_vlen(t) >= D2B_MAX_VLEN)
@@ -563,7 +573,7 @@ int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
 	/* kind_flag offsets have 24 bits: refuse, before adding anything, a
 	 * member that cannot be encoded (the caller may encode the struct
 	 * without kind_flag: bitfields as INTs of their width) */
-	t = btf->open_id ? btf_type_mut(btf, btf->open_id) : NULL;
+	t = open_type(btf);
 	if (t && btf_kind_is_composite(d2b_kind(t)) && (bitfield_size || d2b_kflag(t))) {
 		const struct d2b_member *mm = btf_members(t);
 		unsigned int i, n = d2b_kflag(t) ? 0 : d2b_vlen(t);

@@ -419,38 +419,60 @@ int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, s
 	return (int)found;
 }
 
+/* die__attr() for attribute i (of a's), when decode_fast() cannot. */
+static __attribute__((noinline)) int attr_slow(struct die_unit *u, const struct die *d,
+					       const struct abbrev *a, uint32_t i,
+					       struct die_attr *ret)
+{
+	const struct abbrev_attr *at = &u->attrs[a->first + i];
+	int err;
+
+	if (at->fixed_off == VAR_OFF)
+		return die__attrs(u, d, ret, 1);
+	err = decode_attr(u, d, a, i, d->attrs + at->fixed_off, ret);
+	return err ? err : 1;
+}
+
+/* die__attr() for an attribute that is not hot: found by a search. */
+static __attribute__((noinline)) int attr_search(struct die_unit *u, const struct die *d,
+						 const struct abbrev *a, unsigned int name,
+						 struct die_attr *ret)
+{
+	const struct abbrev_attr *at = &u->attrs[a->first];
+	uint32_t i;
+
+	for (i = 0; i < a->nattr && at[i].name != name; i++)
+		;
+	if (i == a->nattr)
+		return 0;
+	if (at[i].fixed_off != VAR_OFF && decode_fast(u, at[i].form, d->attrs + at[i].fixed_off, ret))
+		return 1;
+	return attr_slow(u, d, a, i, ret);
+}
+
 /*
  * One attribute: a hot one's position is kept by its abbreviation, and
  * one at an offset the abbreviation fixes is decoded there; the rest as
- * die__attrs() reads them.
+ * die__attrs() reads them.  Small, for the common case: the rest is out
+ * of line.
  */
 int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret)
 {
 	const struct abbrev *a = &u->abbrevs[d->abbrev];
 	const struct abbrev_attr *at;
-	uint32_t i;
-	int h, err;
+	int h;
 
 	ret->name = name;
 	ret->form = 0;
-	if (abbrev_lacks(a, name) || !a->nattr)
+	if (abbrev_lacks(a, name))
 		return 0;
-	at = &u->attrs[a->first];
 	h = abbrev_hot(name);
-	if (h >= 0 && a->hot[h]) {
-		i = a->hot[h] - 1u;
-	} else {
-		for (i = 0; i < a->nattr && at[i].name != name; i++)
-			;
-		if (i == a->nattr)
-			return 0;
-	}
-	if (at[i].fixed_off == VAR_OFF)
-		return die__attrs(u, d, ret, 1);
-	if (decode_fast(u, at[i].form, d->attrs + at[i].fixed_off, ret))
+	if (h < 0 || !a->hot[h])
+		return a->nattr ? attr_search(u, d, a, name, ret) : 0;
+	at = &u->attrs[a->first + a->hot[h] - 1u];
+	if (at->fixed_off != VAR_OFF && decode_fast(u, at->form, d->attrs + at->fixed_off, ret))
 		return 1;
-	err = decode_attr(u, d, a, i, d->attrs + at[i].fixed_off, ret);
-	return err ? err : 1;
+	return attr_slow(u, d, a, a->hot[h] - 1u, ret);
 }
 
 void die__attr_iter_init(const struct die *d, struct die_attr_iter *it)

@@ -98,29 +98,19 @@ bool cu__next(struct cu *w, struct cu_die *die)
 
 /* ---- attributes ---- */
 
-bool cu__attr_read(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret)
+void cu__attr_failed(struct cu *w, const struct cu_die *die)
 {
-	int r = die__attr(die->du, &die->d, name, ret);
-
-	if (r < 0)
-		cu__corrupt(w, die_unit__errmsg(die->du));
-	return r > 0;
+	cu__corrupt(w, die_unit__errmsg(die->du));
 }
 
-bool cu__attr_integrate(struct cu *w, const struct cu_die *die, unsigned int name,
+/* cu__attr_integrate() past die itself, which lacks the attribute */
+bool cu__attr_inherited(struct cu *w, const struct cu_die *die, unsigned int name,
 			struct die_attr *ret, struct cu_die *owner)
 {
-	struct cu_die cur;
+	struct cu_die cur = *die;
 	struct die_attr ref;
 	int i;
 
-	/* most have it themselves: no copy of die */
-	if (cu__attr(w, die, name, ret)) {
-		if (owner)
-			*owner = *die;
-		return true;
-	}
-	cur = *die;
 	for (i = 0; i < CU_MAX_INTEGRATE; i++) {
 		if (i && cu__attr(w, &cur, name, ret)) {
 			if (owner)
@@ -136,24 +126,15 @@ bool cu__attr_integrate(struct cu *w, const struct cu_die *die, unsigned int nam
 	return false;
 }
 
-const char *cu__str(struct cu *w, const struct die_attr *a)
+const char *cu__alt_str(struct cu *w, const struct die_attr *a)
 {
 	const char *s;
 
-	if (a->str)
-		return a->str;
 	/* strings of the dwz file */
 	if ((a->form == DW_FORM_GNU_strp_alt || a->form == DW_FORM_strp_sup) && w->uw->alt &&
 	    die_reader__str(w->uw->alt, a->u, &s) == 0)
 		return s;
 	return NULL;
-}
-
-const char *cu__name(struct cu *w, const struct cu_die *die)
-{
-	struct die_attr a;
-
-	return cu__attr_integrate(w, die, DW_AT_name, &a, NULL) ? cu__str(w, &a) : NULL;
 }
 
 bool cu__flag_read(struct cu *w, const struct cu_die *die, unsigned int name)

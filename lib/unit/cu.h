@@ -155,26 +155,42 @@ bool cu__next(struct cu *w, struct cu_die *die);
 
 /* die's own attribute name, as dwarf_attr(): false if absent.  (Inline:
  * the answer for an attribute the DIE's abbreviation lacks, the question
- * most often asked, costs no call.) */
-bool cu__attr_read(struct cu *w, const struct cu_die *die, unsigned int name, struct die_attr *ret);
+ * most often asked, costs no call; the others, one.) */
+void cu__attr_failed(struct cu *w, const struct cu_die *die);
 static inline bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name,
 			    struct die_attr *ret)
 {
+	int r;
+
 	if (die__lacks(&die->d, name)) {
 		ret->name = name;
 		ret->form = 0;
 		return false;
 	}
-	return cu__attr_read(w, die, name, ret);
+	r = die__attr(die->du, &die->d, name, ret);
+	if (r < 0)
+		cu__attr_failed(w, die);
+	return r > 0;
 }
 
 /*
  * As dwarf_attr_integrate(): die's attribute, else that of the DIE its
  * DW_AT_abstract_origin or DW_AT_specification leads to, and so on.
- * *owner: the DIE that has it (its references are read with it).
+ * *owner: the DIE that has it (its references are read with it).  Inline
+ * for the common case, a DIE that has it itself.
  */
-bool cu__attr_integrate(struct cu *w, const struct cu_die *die, unsigned int name,
+bool cu__attr_inherited(struct cu *w, const struct cu_die *die, unsigned int name,
 			struct die_attr *ret, struct cu_die *owner);
+static inline bool cu__attr_integrate(struct cu *w, const struct cu_die *die, unsigned int name,
+				      struct die_attr *ret, struct cu_die *owner)
+{
+	if (cu__attr(w, die, name, ret)) {
+		if (owner)
+			*owner = *die;
+		return true;
+	}
+	return cu__attr_inherited(w, die, name, ret, owner);
+}
 /*
  * The DIE that reference a, an attribute of owner, points at (as
  * dwarf_formref_die()): false if a is no reference or leads nowhere
@@ -187,9 +203,19 @@ bool cu__ref(struct cu *w, const struct cu_die *owner, const struct die_attr *a,
 bool cu__ref_attr(struct cu *w, const struct cu_die *owner, unsigned int name,
 		  struct cu_die *ret);
 /* a's string (as dwarf_formstring()), or NULL. */
-const char *cu__str(struct cu *w, const struct die_attr *a);
+const char *cu__alt_str(struct cu *w, const struct die_attr *a);
+static inline const char *cu__str(struct cu *w, const struct die_attr *a)
+{
+	return a->str ? a->str : cu__alt_str(w, a);
+}
+
 /* As dwarf_diename(): DW_AT_name, integrated; NULL if none. */
-const char *cu__name(struct cu *w, const struct cu_die *die);
+static inline const char *cu__name(struct cu *w, const struct cu_die *die)
+{
+	struct die_attr a;
+
+	return cu__attr_integrate(w, die, DW_AT_name, &a, NULL) ? cu__str(w, &a) : NULL;
+}
 /* A flag of die's own (as dwarf_formflag() of dwarf_attr()); inline for
  * the common answer, a flag the abbreviation lacks. */
 bool cu__flag_read(struct cu *w, const struct cu_die *die, unsigned int name);
