@@ -450,6 +450,18 @@ static __attribute__((noinline)) int attr_search(struct die_unit *u, const struc
 	return attr_slow(u, d, a, i, ret);
 }
 
+int die_attr_at(struct die_unit *u, const struct die *d, uint32_t i, struct die_attr *ret)
+{
+	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev_attr *at = &u->attrs[a->first + i];
+
+	ret->name = at->name;
+	ret->form = 0;
+	if (at->fixed_off != VAR_OFF && decode_fast(u, at->form, d->attrs + at->fixed_off, ret))
+		return 1;
+	return attr_slow(u, d, a, i, ret);
+}
+
 /*
  * One attribute: a hot one's position is kept by its abbreviation, and
  * one at an offset the abbreviation fixes is decoded there; the rest as

@@ -54,7 +54,7 @@ struct skip_op {
 	uint8_t skip;		/* enum skip */
 };
 
-enum { ABBREV_HOT = 16 };
+enum { ABBREV_HOT = 17 };
 
 struct abbrev {
 	uint64_t code;
@@ -94,6 +94,7 @@ static inline int abbrev_hot(unsigned int name)
 	case DW_AT_low_pc:			return 13;
 	case DW_AT_location:			return 14;
 	case DW_AT_linkage_name:		return 15;
+	case DW_AT_data_bit_offset:		return 16;
 	default:				return -1;
 	}
 }
@@ -279,6 +280,8 @@ int die_unit_err(struct die_unit *u, int err, const uint8_t *die, const char *fm
 /* How a form is skipped in this unit; false if the form is unknown. */
 bool die_form_shape(unsigned int form, const struct die_unit_header *h, uint8_t *skip,
 		    uint8_t *size);
+/* Attribute i of d's abbreviation (its first of that name), as die__attr(). */
+int die_attr_at(struct die_unit *u, const struct die *d, uint32_t i, struct die_attr *ret);
 /* skip_one() for the rarer shapes: blocks, DW_FORM_indirect, unknown forms. */
 int die_skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
 		  unsigned int skip, const uint8_t **p, const uint8_t *end);

@@ -914,18 +914,19 @@ static inline int skip_ops(struct die_unit *u, const uint8_t *die, const struct 
 	return 0;
 }
 /* The DIE at p (a non-null entry, p < u->end), all its bytes checked. */
-static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
+/* read_die() past its common case: a long code, an error, a DIE whose
+ * attributes' sizes vary (out of line: the common case then saves no
+ * registers it does not use). */
+static __attribute__((noinline)) int read_die_slow(struct die_unit *u, const uint8_t *p,
+						   struct die *ret)
 {
 	const uint8_t *q = p;
 	const struct abbrev *a;
 	uint64_t code;
 	int err;
 
-	if (*q < 0x80) {
-		code = *q++;
-	} else if (uleb(&q, u->end, &code)) {
+	if (uleb(&q, u->end, &code))
 		return die_unit_err(u, -EINVAL, p, "abbreviation code runs past the unit's end");
-	}
 	a = find_abbrev(u, code);
 	if (!a)
 		return die_unit_err(u, -EINVAL, p, "abbreviation code %llu is not in the unit's table",
@@ -945,6 +946,25 @@ static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 	err = skip_ops(u, p, a, &q, u->end);
 	ret->end = q;
 	return err;
+}
+
+static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
+{
+	const struct abbrev *a;
+
+	if (*p >= 0x80)
+		return read_die_slow(u, p, ret);
+	a = find_abbrev(u, *p);
+	if (!a || a->fixed_size == VAR_SIZE || (size_t)(u->end - p - 1) < a->fixed_size)
+		return read_die_slow(u, p, ret);
+	ret->off = p - u->base;
+	ret->tag = a->tag;
+	ret->has_children = a->has_children;
+	ret->abbrev = (uint32_t)(a - u->abbrevs);
+	ret->names = a->names;
+	ret->attrs = p + 1;
+	ret->end = p + 1 + a->fixed_size;
+	return 0;
 }
 
 /*
@@ -1144,7 +1164,7 @@ static int after_subtree(struct die_unit *u, const struct die *d, const uint8_t 
 	if (a->sibling != NO_ATTR) {
 		struct die_attr sib;
 
-		err = die__attr(u, d, DW_AT_sibling, &sib);
+		err = die_attr_at(u, d, a->sibling, &sib);
 		if (err < 0)
 			return err;
 		if (sib.form != DW_FORM_ref_addr && !die_form_is_unit_ref(sib.form))
