@@ -222,6 +222,15 @@ const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
 	return (const struct d2b_type *)(btf->words + off);
 }
 
+void btf_view_init(struct btf_view *v, const struct d2b_btf *btf)
+{
+	v->btf = btf;
+	v->words = btf->words;
+	v->offs = btf->offs;
+	v->start_id = btf->start_id;
+	v->nr = (uint32_t)btf->nr;
+}
+
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id)
 {
 	if (id < btf->start_id)

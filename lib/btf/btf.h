@@ -19,6 +19,30 @@ enum {
 	BTF_MAX_RESOLVE_DEPTH = 64,		/* typedefs, modifiers, arrays followed for a size */
 };
 
+/*
+ * A read-only view of a BTF's types for hot loops: d2b_btf__type() without
+ * the call, for IDs of the BTF's own; a base's go through the call.  Valid
+ * until the BTF gets another type (its arrays may move): take it again then.
+ */
+struct btf_view {
+	const struct d2b_btf *btf;
+	const uint32_t *words;
+	const uint32_t *offs;	/* per own type: its first word, or UINT32_MAX if reserved */
+	uint32_t start_id, nr;
+};
+
+void btf_view_init(struct btf_view *v, const struct d2b_btf *btf);
+
+static inline const struct d2b_type *btf_view_type(const struct btf_view *v, uint32_t id)
+{
+	uint32_t i = id - v->start_id, off;
+
+	if (id < v->start_id || i >= v->nr)
+		return d2b_btf__type(v->btf, id);	/* void, a base's, or none */
+	off = v->offs[i];
+	return off == UINT32_MAX ? NULL : (const struct d2b_type *)(v->words + off);
+}
+
 /* Number of 32-bit words a type occupies, header included. */
 size_t btf_type_words(const struct d2b_type *t);
 

@@ -132,6 +132,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 
 	memset(m, 0, sizeof(*m));
 	m->dst = dst;
+	btf_view_init(&m->vd, dst);
 	m->base = base;
 	m->base_over = base_over;
 	m->append_only = append_only;
@@ -185,6 +186,8 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	int err;
 
 	m->src = src;
+	btf_view_init(&m->vs, src);
+	btf_view_init(&m->vd, m->dst);
 	m->alias = alias;
 	m->s_start = d2b_btf__start_id(src);
 	m->s_end = d2b_btf__end_id(src);
@@ -506,6 +509,7 @@ static int pass_append(struct merge *m)
 		id = d2b_btf__add_raw(m->dst, (const struct d2b_type *)m->fa.p);
 		if (id < 0)
 			return id;
+		btf_view_init(&m->vd, m->dst);
 		if ((uint32_t)id != m->real[i])
 			return -EINVAL;
 	}

@@ -116,6 +116,7 @@ struct merge {
 	size_t shape_cap;
 
 	struct form fa, fb;
+	struct btf_view vd, vs;	/* of dst (taken again as it grows) and src */
 };
 
 /* ---- kinds ---- */
@@ -209,8 +210,8 @@ static inline bool is_unmapped(const struct merge *m, uint32_t id)
 static inline const struct d2b_type *type_of(const struct merge *m, uint32_t id)
 {
 	if (!is_virt(m, id))
-		return d2b_btf__type(m->dst, id);
-	return d2b_btf__type(m->src, vslot(m, id) + m->s_start);
+		return btf_view_type(&m->vd, id);
+	return btf_view_type(&m->vs, vslot(m, id) + m->s_start);
 }
 
 /* The destination ID of a combined ID, once the source is appended. */
