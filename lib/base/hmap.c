@@ -17,6 +17,7 @@ enum {
 	HMAP_MIN_CAP = 64,	/* slots of the first table */
 	HMAP_LOAD_NUM = 1,	/* grow past HMAP_LOAD_NUM / HMAP_LOAD_DEN full */
 	HMAP_LOAD_DEN = 2,
+	HMAP_SHRINK = 16,	/* clear() gives back a table used below 1/HMAP_SHRINK */
 };
 
 /* hash_bytes()'s odd multipliers (64-bit primes; too wide for an enum) */
@@ -37,8 +38,17 @@ void hmap__release(struct hmap *m)
 	m->cap = m->len = 0;
 }
 
+/*
+ * A table far larger than what it held (one large unit, then many small
+ * ones) is given back rather than wiped: wiping costs its whole size each
+ * time, growing again only what is used.
+ */
 void hmap__clear(struct hmap *m)
 {
+	if (m->cap > HMAP_MIN_CAP && m->len * HMAP_SHRINK < m->cap) {
+		hmap__release(m);
+		return;
+	}
 	if (m->slots)
 		memset(m->slots, 0xff, m->cap * sizeof(*m->slots));
 	m->len = 0;
@@ -46,7 +56,7 @@ void hmap__clear(struct hmap *m)
 
 static int hmap_grow(struct hmap *m)
 {
-	size_t new_cap = m->cap ? m->cap * 2 : HMAP_MIN_CAP, i;
+	size_t new_cap = m->cap ? m->cap * 2 : HMAP_MIN_CAP, i, n, start;
 	struct hmap_entry *old = m->slots, *slots;
 
 	if (new_cap > SIZE_MAX / sizeof(*slots))
@@ -55,9 +65,16 @@ static int hmap_grow(struct hmap *m)
 	if (!slots)
 		return -ENOMEM;
 	memset(slots, 0xff, new_cap * sizeof(*slots));
-	for (i = 0; i < m->cap; i++) {
+	/* entries of one key lie in one run of full slots, in the order they
+	 * were added: start past an empty slot (a half-full table has one), so
+	 * that every run is moved from its start, which keeps that order even
+	 * for a run that wraps past the table's end */
+	for (start = 0; m->cap && old[start].val != HMAP_EMPTY; start++)
+		;
+	for (n = 0; n < m->cap; n++) {
 		size_t pos;
 
+		i = (start + 1 + n) & (m->cap - 1);
 		if (old[i].val == HMAP_EMPTY)
 			continue;
 		pos = hash_mix64(old[i].key) & (new_cap - 1);

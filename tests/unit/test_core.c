@@ -76,6 +76,55 @@ static void test_hmap_values(void)
 	hmap__release(&m);
 }
 
+/* values sharing a key come back in the order they were added, also after
+ * the table grew while their run of slots wrapped past its end */
+static void test_hmap_grow_order(void)
+{
+	struct hmap m;
+	struct hmap_iter it;
+	uint64_t v, i, key;
+
+	for (key = 0; key < 64; key++) {
+		hmap__init(&m, false);
+		for (i = 0; i < 3000; i++)
+			CHECK_EQ(hmap__add(&m, key, i), 0);
+		hmap__iter_init(&m, key, &it);
+		for (i = 0; hmap__next(&m, &it, &v) && v == i; i++)
+			;
+		CHECK_EQ(i, 3000);
+		hmap__release(&m);
+	}
+}
+
+/* clear() empties a table whatever it held: a large one mostly unused is
+ * given back, one mostly used is wiped; either way it fills again, and
+ * values sharing a key come back in the order they were added */
+static void test_hmap_clear(void)
+{
+	struct hmap m;
+	struct hmap_iter it;
+	uint64_t v, i, round, big;
+
+	hmap__init(&m, false);
+	for (i = 0; i < 5000; i++)
+		CHECK_EQ(hmap__add(&m, i, i), 0);
+	big = m.cap;
+	for (round = 0; round < 3; round++) {
+		hmap__clear(&m);
+		CHECK_EQ(m.len, 0);
+		CHECK(!hmap__find(&m, 7, &v));
+		for (i = 0; i < (round == 1 ? 4000 : 10); i++)
+			CHECK_EQ(hmap__add(&m, 42, i), 0);
+		hmap__iter_init(&m, 42, &it);
+		for (i = 0; hmap__next(&m, &it, &v); i++)
+			CHECK_EQ(v, i);
+		CHECK_EQ(i, round == 1 ? 4000 : 10);
+	}
+	/* wiped after 4,000 of them, given back after 10: small again */
+	CHECK(m.cap < big);
+	hmap__release(&m);
+}
+
 /* hash_bytes: every length's tail is hashed, and equal bytes hash equal */
 static void test_hash_bytes(void)
 {
@@ -462,6 +511,8 @@ int main(void)
 	RUN(test_hmap);
 	RUN(test_hmap_forced_collisions);
 	RUN(test_hmap_values);
+	RUN(test_hmap_grow_order);
+	RUN(test_hmap_clear);
 	RUN(test_hash_bytes);
 	RUN(test_ptr_cache);
 	RUN(test_pages);
