@@ -570,7 +570,7 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 		for (i = 0; i < m->n; i++)
 			map_out[m->s_start + i] = final_id(m, translate(m, m->s_start + i));
 	}
-	if (m->append_only) {
+	if (m->append_only || m->last) {
 		m->dst_end = d2b_btf__end_id(m->dst);
 		return 0;
 	}
@@ -793,6 +793,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 		d->final_map[id] = id;
 	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only,
 			 &d->base_index, &d->base_over, false);
+	fm.last = true;		/* no merge after it: its index is never read */
 	if (!err)
 		err = merge_source(&fm, d->work, alias, d->final_map);
 	merge_release(&fm);

@@ -74,6 +74,7 @@ struct merge {
 	struct hmap index;	/* destination types, the base's excepted: key -> ID */
 	struct over_index over;	/* the same, for the unnamed refs */
 	bool append_only;
+	bool last;		/* the last source: what it appends is not indexed */
 	uint32_t dst_start;	/* the destination's first own ID (after its base) */
 
 	/* forward declarations resolved by walks, for good (see the theory) */
