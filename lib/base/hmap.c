@@ -54,9 +54,9 @@ void hmap__clear(struct hmap *m)
 	m->len = 0;
 }
 
-static int hmap_grow(struct hmap *m)
+static int hmap_grow_to(struct hmap *m, size_t new_cap)
 {
-	size_t new_cap = m->cap ? m->cap * 2 : HMAP_MIN_CAP, i, n, start;
+	size_t i, n, start;
 	struct hmap_entry *old = m->slots, *slots;
 
 	if (new_cap > SIZE_MAX / sizeof(*slots))
@@ -86,6 +86,25 @@ static int hmap_grow(struct hmap *m)
 	m->slots = slots;
 	m->cap = new_cap;
 	return 0;
+}
+
+static int hmap_grow(struct hmap *m)
+{
+	return hmap_grow_to(m, m->cap ? m->cap * 2 : HMAP_MIN_CAP);
+}
+
+int hmap__reserve(struct hmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : HMAP_MIN_CAP;
+
+	if (n > SIZE_MAX / HMAP_LOAD_DEN - m->len)
+		return -EOVERFLOW;
+	while ((m->len + n) * HMAP_LOAD_DEN > cap * HMAP_LOAD_NUM) {
+		if (cap > SIZE_MAX / 2)
+			return -EOVERFLOW;
+		cap *= 2;
+	}
+	return cap > m->cap ? hmap_grow_to(m, cap) : 0;
 }
 
 int hmap__add(struct hmap *m, uint64_t key, uint64_t val)

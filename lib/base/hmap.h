@@ -40,6 +40,9 @@ struct hmap_iter {
 void hmap__init(struct hmap *m, bool force_collisions);
 void hmap__release(struct hmap *m);
 void hmap__clear(struct hmap *m);
+/* Room for n more entries without growing (one move of the table, not
+ * one per doubling). */
+int hmap__reserve(struct hmap *m, size_t n);
 /* -EINVAL for val HMAP_EMPTY */
 int hmap__add(struct hmap *m, uint64_t key, uint64_t val);
 /* Start a walk over the values stored under key. */

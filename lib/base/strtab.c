@@ -47,6 +47,12 @@ void strtab__free(struct strtab *st)
 	free(st);
 }
 
+bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t len)
+{
+	return off + len < st->len && st->data[off + len] == '\0' &&
+	       memcmp(st->data + off, s, len) == 0;
+}
+
 static int64_t strtab_lookup(const struct strtab *st, const char *s, size_t len, uint64_t h)
 {
 	struct hmap_iter it;
@@ -54,22 +60,29 @@ static int64_t strtab_lookup(const struct strtab *st, const char *s, size_t len,
 
 	hmap__iter_init(&st->index, h, &it);
 	while (hmap__next(&st->index, &it, &off)) {
-		if (off + len < st->len && st->data[off + len] == '\0' &&
-		    memcmp(st->data + off, s, len) == 0)
+		if (strtab__has_at(st, off, s, len))
 			return off;
 	}
 	return -ENOENT;
 }
 
+int64_t strtab__find_hashed(const struct strtab *st, const char *s, size_t len, uint64_t h)
+{
+	return len ? strtab_lookup(st, s, len, h) : 0;
+}
+
 int64_t strtab__add_len(struct strtab *st, const char *s, size_t len)
 {
-	uint64_t h;
+	return len ? strtab__add_hashed(st, s, len, hash_bytes(s, len, 0)) : 0;
+}
+
+int64_t strtab__add_hashed(struct strtab *st, const char *s, size_t len, uint64_t h)
+{
 	int64_t off;
 	int err;
 
 	if (len == 0)
 		return 0;
-	h = hash_bytes(s, len, 0);
 	off = strtab_lookup(st, s, len, h);
 	if (off >= 0)
 		return off;
@@ -104,7 +117,8 @@ int64_t strtab__find(const struct strtab *st, const char *s)
 
 int strtab__load(struct strtab *st, const char *data, size_t len)
 {
-	size_t i, start;
+	const char *p;
+	size_t i, start, n;
 	int err;
 
 	if (st->len != 1 || st->index.len)
@@ -118,8 +132,13 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 		return err;
 	memcpy(st->data, data, len);
 	st->len = len;
+	/* one table for them all: as many entries as NULs, at most */
+	for (n = 0, p = data; (p = memchr(p, '\0', (size_t)(data + len - p))); p++)
+		n++;
+	err = hmap__reserve(&st->index, n);
+	if (err)
+		return err;
 	for (start = 0, i = 0; i < len; i++) {
-		size_t n;
 		uint64_t h;
 
 		if (data[i] != '\0')

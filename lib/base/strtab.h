@@ -19,6 +19,11 @@ int64_t strtab__add(struct strtab *st, const char *s);
 int64_t strtab__add_len(struct strtab *st, const char *s, size_t len);
 /* offset of s if present, else -ENOENT */
 int64_t strtab__find(const struct strtab *st, const char *s);
+/* The same for s of len > 0 bytes whose hash_bytes(s, len, 0) is h. */
+int64_t strtab__find_hashed(const struct strtab *st, const char *s, size_t len, uint64_t h);
+int64_t strtab__add_hashed(struct strtab *st, const char *s, size_t len, uint64_t h);
+/* Whether the string at off is s (len bytes). */
+bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t len);
 /* Fill a new table with raw table data (from a parsed BTF) byte for byte,
  * indexing every string; a duplicate inside data keeps its first offset in
  * the index.  data must end with a NUL.  -EBUSY if the table is not new. */

@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "base/hmap.h"
 #include "base/ptr_cache.h"
+#include "base/str_memo.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
@@ -38,6 +40,7 @@ struct d2b_btf {
 	uint32_t define_id;	/* next add_*() defines this reserved ID */
 	uint32_t open_id;	/* type accepting members/values/params, or 0 */
 	struct ptr_cache *memo;	/* base string offsets of stable pointers, or NULL */
+	struct str_memo *base_memo;	/* lookups in base (which has none), or NULL */
 	/* with memo: the names' section, and whether each of its strings is
 	 * there once (a linked file's merged .debug_str): a string that starts
 	 * there is then its own first occurrence, at base offset 1 + its offset */
@@ -339,6 +342,17 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		ptr_cache__put(btf->memo, s, v);
 		return (int)v;
 	}
+	if (btf->base_memo) {
+		/* over one base: its lookups through the memo, the hash kept */
+		size_t len = strlen(s);
+		uint64_t h = hash_bytes(s, len, 0);
+
+		off = str_memo__find(btf->base_memo, btf->base->strs, s, len, h);
+		if (off > 0)
+			return (int)off;
+		off = strtab__add_hashed(btf->strs, s, len, h);
+		goto added;
+	}
 	for (b = btf->base; b; b = b->base) {
 		off = strtab__find(b->strs, s);
 		if (off > 0)
@@ -346,6 +360,7 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 	}
 own:
 	off = strtab__add(btf->strs, s);
+added:
 	if (off < 0)
 		return (int)off;
 	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
@@ -381,8 +396,18 @@ struct d2b_btf *btf_new_names(const char *data, size_t len)
 	return btf;
 }
 
+int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo)
+{
+	if (!btf->base || btf->base->base || btf->base->start_str || btf->memo)
+		return -EINVAL;
+	btf->base_memo = memo;
+	return 0;
+}
+
 int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo)
 {
+	if (btf->base_memo)
+		return -EINVAL;
 	if (!btf->base || btf->base->base || btf->base->nr ||
 	    ptr_cache__size(memo) + 2 != strtab__size(btf->base->strs))
 		return -EINVAL;

@@ -157,6 +157,13 @@ struct d2b_btf *btf_new_names(const char *data, size_t len);
  */
 struct ptr_cache;
 int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
+/*
+ * Look strings up in btf's base through memo (one thread's): for a BTF
+ * over a base of types that has no base itself, without a names memo.
+ * The offsets are those the base's own lookups give.  -EINVAL otherwise.
+ */
+struct str_memo;
+int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
 
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);

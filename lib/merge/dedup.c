@@ -144,6 +144,8 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	if (append_only)
 		return 0;
 	/* the base's types (split BTF) are candidates like our own */
+	if (fill_base && start > 1)
+		err = hmap__reserve(base, start - 1);
 	for (id = 1; id < start && fill_base && !err; id++) {
 		err = merge_index_type(m, base, id);
 		if (!err)

@@ -95,6 +95,7 @@ struct unit_walker {
 	const struct d2b_btf *names;
 	struct ptr_cache *memo;
 	const struct d2b_btf *base;	/* or units' BTFs split over this one */
+	struct str_memo *base_memo;	/* then: lookups of names in base */
 };
 
 struct cu {

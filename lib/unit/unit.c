@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/ptr_cache.h"
+#include "base/str_memo.h"
 #include "base/vec.h"
 #include "btf/btf.h"
 #include "dwarf/dwarf_ext.h"
@@ -422,6 +423,10 @@ static void unload_unit(struct cu *w)
 	uw->far_used = 0;
 }
 
+enum {
+	BASE_MEMO_ORDER = 14,	/* 16,384 base names remembered per thread (256 KiB) */
+};
+
 int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	       const struct unit_func_filter *filter, struct unit_walker *uw,
 	       const struct unit_ref *ref)
@@ -444,6 +449,14 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 		d2b_btf__free(u->btf);
 		u->btf = NULL;
 		return -EINVAL;
+	}
+	/* a module's names, looked up in its base unit after unit: through a
+	 * memo where the base allows one (no memory: no memo, the same answers) */
+	if (!uw->names && uw->base) {
+		if (!uw->base_memo)
+			uw->base_memo = str_memo__new(BASE_MEMO_ORDER);
+		if (uw->base_memo)
+			(void)btf_set_base_memo(u->btf, uw->base_memo);
 	}
 	w.btf = u->btf;
 	hmap__init(&w.far_ids, false);
@@ -519,6 +532,7 @@ void unit_walker__free(struct unit_walker *uw)
 		return;
 	ptr_cache__free(uw->memo);
 	ptr_cache__free(uw->want_memo);
+	str_memo__free(uw->base_memo);
 	for (i = 0; i < uw->nr_far; i++)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);

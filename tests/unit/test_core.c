@@ -14,6 +14,7 @@
 #include "base/hmap.h"
 #include "base/pages.h"
 #include "base/ptr_cache.h"
+#include "base/str_memo.h"
 #include "base/strtab.h"
 #include "test.h"
 
@@ -141,6 +142,39 @@ static void test_hash_bytes(void)
 	}
 	CHECK_EQ(hash_str("abc"), hash_bytes("abc", 3, 0));
 	CHECK(hash_bytes("abc", 3, 0) != hash_bytes("abc", 3, 1));
+}
+
+/* str_memo answers as the table does: found strings (then from the memo,
+ * checked), strings the table lacks, a slot another string holds (order 0:
+ * one slot for all), and another table */
+static void test_str_memo(void)
+{
+	static const char data[] = "\0alpha\0beta\0gamma";
+	struct strtab *st = strtab__new(false), *other = strtab__new(false);
+	struct str_memo *m = str_memo__new(0);
+	static const char *const words[] = { "alpha", "beta", "gamma", "delta", "alp" };
+	size_t i, round;
+
+	REQUIRE(st && other && m);
+	CHECK_EQ(strtab__load(st, data, sizeof(data)), 0);
+	CHECK(strtab__add(other, "beta") > 0);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+			const char *w = words[i];
+			size_t len = strlen(w);
+			uint64_t h = hash_bytes(w, len, 0);
+
+			CHECK_EQ(str_memo__find(m, st, w, len, h), strtab__find(st, w));
+			CHECK_EQ(str_memo__find(m, st, w, len, h), strtab__find(st, w));
+		}
+	}
+	CHECK_EQ(str_memo__find(m, other, "beta", 4, hash_bytes("beta", 4, 0)),
+		 strtab__find(other, "beta"));
+	CHECK_EQ(str_memo__find(m, other, "alpha", 5, hash_bytes("alpha", 5, 0)), -ENOENT);
+	CHECK(!str_memo__new(25));
+	str_memo__free(m);
+	strtab__free(st);
+	strtab__free(other);
 }
 
 static void test_ptr_cache(void)
@@ -514,6 +548,7 @@ int main(void)
 	RUN(test_hmap_grow_order);
 	RUN(test_hmap_clear);
 	RUN(test_hash_bytes);
+	RUN(test_str_memo);
 	RUN(test_ptr_cache);
 	RUN(test_pages);
 	RUN(test_names_base);
