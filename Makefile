@@ -16,7 +16,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 DEVELOPER ?= 1
 
-CFLAGS ?= -O2 -g
+CFLAGS ?= -O3 -g
 WARNINGS := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wvla -Wformat=2 \
 	    -Wno-missing-field-initializers
 ifneq ($(DEVELOPER),)
@@ -25,6 +25,17 @@ endif
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Ilib -D_GNU_SOURCE -pthread -MMD -MP $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDFLAGS)
 LIBS := -ldw -lelf -lz
+
+# Link-time optimization of the command, with gcc: the library's objects
+# carry their code and gcc's intermediate form both ("fat"), so the tests
+# link them as any objects, and the command is optimized across files
+# (about 7% fewer instructions on a kernel).  make LTO= turns it off; it is
+# off with clang and under sanitizers.
+LTO ?= $(if $(SANITIZE),,$(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1))
+ifneq ($(LTO),)
+OBJ_CFLAGS := -flto=auto -ffat-lto-objects
+BIN_LDFLAGS := -flto=auto
+endif
 
 ifneq ($(SANITIZE),)
 O ?= build-san
@@ -55,14 +66,14 @@ all: $(LIBA) $(BIN) $(PAHOLE_BIN)
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -c -o $@ $<
 
 $(LIBA): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJS) $(LIBA)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
 
 # the pahole-compatible command line: the same program under another name
 $(PAHOLE_BIN): $(BIN)

@@ -448,6 +448,8 @@ static int btf_new_type(struct d2b_btf *btf, size_t nwords, struct d2b_type **re
 	uint32_t id;
 	int err;
 
+	*ret = NULL;
+
 	err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
 	if (err)
 		return err;

@@ -404,7 +404,7 @@ int cu_decls__variable(struct cu *w, const struct cu_die *die)
 	const char *vals[UNIT_MAX_TAGS];
 	struct unit_var *v;
 	const char *name;
-	uint64_t addr, off;
+	uint64_t addr = 0, off = 0;
 	size_t shndx;
 	int type, name_off, n, i, err;
 

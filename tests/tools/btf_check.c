@@ -921,7 +921,8 @@ static void describe_members(const struct d2b_btf *btf, const char *prefix, uint
 			describe_members(btf, prefix, m->type, mi.bit_offset, depth + 1);
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s.%s", prefix, mn);
+		if (snprintf(path, sizeof(path), "%s.%s", prefix, mn) >= (int)sizeof(path))
+			path[sizeof(path) - 2] = '~';	/* cut: say so */
 		printf("member %s type=\"%s\"", path, describe(btf, mi.type, &b));
 		if (mi.bitfield)
 			printf(" bitfield=%u bitoffset=%u\n", mi.bitfield, mi.bit_offset);
