@@ -424,12 +424,19 @@ static __attribute__((noinline)) int attr_slow(struct die_unit *u, const struct 
 					       const struct abbrev *a, uint32_t i,
 					       struct die_attr *ret)
 {
-	const struct abbrev_attr *at = &u->attrs[a->first + i];
+	const struct abbrev_attr *at = &u->attrs[a->first];
+	const uint8_t *p;
+	uint32_t j = i;
 	int err;
 
-	if (at->fixed_off == VAR_OFF)
-		return die__attrs(u, d, ret, 1);
-	err = decode_attr(u, d, a, i, d->attrs + at->fixed_off, ret);
+	/* past a variable size: skip from the last attribute at a fixed
+	 * offset (the first always is, at 0) */
+	while (at[j].fixed_off == VAR_OFF)
+		j--;
+	p = d->attrs + at[j].fixed_off;
+	err = skip_attrs(u, u->base + d->off, a, j, i, &p, d->end);
+	if (!err)
+		err = decode_attr(u, d, a, i, p, ret);
 	return err ? err : 1;
 }
 

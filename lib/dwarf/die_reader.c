@@ -948,7 +948,7 @@ static __attribute__((noinline)) int read_die_slow(struct die_unit *u, const uin
 	return err;
 }
 
-static int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
+static inline int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 {
 	const struct abbrev *a;
 
@@ -1214,9 +1214,13 @@ int die__sibling(struct die_unit *u, const struct die *d, struct die *ret)
 
 	if (d->off == u->hdr.die_off)
 		return 0;	/* the unit DIE has none */
-	err = after_subtree(u, d, &p);
-	if (err)
-		return err;
+	if (!d->has_children) {
+		p = d->end;	/* (after_subtree()'s answer, without the call) */
+	} else {
+		err = after_subtree(u, d, &p);
+		if (err)
+			return err;
+	}
 	if (p >= u->end || !*p)
 		return 0;
 	err = read_die(u, p, ret);
