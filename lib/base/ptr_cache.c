@@ -9,8 +9,10 @@
 #include "base/hmap.h"
 #include "base/ptr_cache.h"
 
+/* 8 bytes, so that a cache of 2^16 slots fits half a MiB: offsets past
+ * 32 bits are not cached (a region that large gets its first 4 GiB). */
 struct ptr_slot {
-	uint64_t key;		/* offset in the region + 1; 0: empty */
+	uint32_t key;		/* offset in the region + 1; 0: empty */
 	uint32_t val;
 };
 
@@ -71,19 +73,28 @@ bool ptr_cache__covers(const struct ptr_cache *c, const void *p)
 	return q >= c->lo && (size_t)(q - c->lo) < c->len;
 }
 
-static struct ptr_slot *slot_of(const struct ptr_cache *c, uint64_t key)
+static struct ptr_slot *slot_of(const struct ptr_cache *c, uint32_t key)
 {
 	return &c->slots[hash_mix64(key) & c->mask];
+}
+
+/* p's key, or 0 if p is not cached */
+static uint32_t key_of(const struct ptr_cache *c, const void *p)
+{
+	const char *q = p;
+
+	if (q < c->lo || (size_t)(q - c->lo) >= c->len || (size_t)(q - c->lo) >= UINT32_MAX)
+		return 0;
+	return (uint32_t)(q - c->lo) + 1;
 }
 
 bool ptr_cache__get(const struct ptr_cache *c, const void *p, uint32_t *ret)
 {
 	const struct ptr_slot *s;
-	uint64_t key;
+	uint32_t key = key_of(c, p);
 
-	if (!ptr_cache__covers(c, p))
+	if (!key)
 		return false;
-	key = (uint64_t)((const char *)p - c->lo) + 1;
 	s = slot_of(c, key);
 	if (s->key != key)
 		return false;
@@ -94,11 +105,10 @@ bool ptr_cache__get(const struct ptr_cache *c, const void *p, uint32_t *ret)
 void ptr_cache__put(struct ptr_cache *c, const void *p, uint32_t v)
 {
 	struct ptr_slot *s;
-	uint64_t key;
+	uint32_t key = key_of(c, p);
 
-	if (!ptr_cache__covers(c, p))
+	if (!key)
 		return;
-	key = (uint64_t)((const char *)p - c->lo) + 1;
 	s = slot_of(c, key);
 	s->key = key;
 	s->val = v;

@@ -503,7 +503,7 @@ int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 }
 
 enum {
-	NAMES_MEMO_ORDER = 16,	/* 65536 names remembered per thread (1 MiB) */
+	NAMES_MEMO_ORDER = 16,	/* 65536 names remembered per thread (512 KiB) */
 };
 
 int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, const char *str,
