@@ -370,6 +370,20 @@ static int pass_prims(struct merge *m)
 
 /* ---- pass 4: reference kinds ---- */
 
+/*
+ * The destination's first type of slot k over m->fa's type, through o: it
+ * if it equals m->fa, 0 if o has none, UNSET if it is a TYPEDEF of another
+ * name (the hash index must answer).
+ */
+static uint32_t over_lookup(struct merge *m, const struct over_index *o, int k)
+{
+	uint32_t id = over_index_find(o, k, m->fa.p[2]);
+
+	if (id && k == OVER_TYPEDEF && memcmp(type_of(m, id), m->fa.p, 3 * 4))
+		return UNSET;
+	return id;
+}
+
 static int dedup_ref(struct merge *m, uint32_t i)
 {
 	const struct d2b_type *t = type_of(m, vid(m, i));
@@ -387,15 +401,16 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	k = over_slot_of((const struct d2b_type *)m->fa.p);
 	found = 0;
 	if (k >= 0 && m->fa.nw == 3) {
-		/* exact: the destination's types over a virtual ID are none */
-		uint32_t to = m->fa.p[2];
-
-		if (!is_virt(m, to)) {
-			found = over_index_find(m->base_over, k, to);
+		/* the destination's types over a virtual ID are none */
+		if (!is_virt(m, m->fa.p[2])) {
+			found = over_lookup(m, m->base_over, k);
 			if (!found)
-				found = over_index_find(&m->over, k, to);
+				found = over_lookup(m, &m->over, k);
 		}
-		if (!found) {
+		if (found == UNSET) {
+			key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
+			err = find_equal(m, key, &found);
+		} else if (!found) {
 			key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
 			err = find_local(m, key, &found);
 		}

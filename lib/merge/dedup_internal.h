@@ -52,15 +52,16 @@ struct fwd_res {
 };
 
 /*
- * An exact index of the unnamed single-reference kinds, the most common
- * types of all: first[k][T] is the first type of kind over_kinds[k] with no
- * name that refers to type T, or 0.  Such a type is equal
- * to a form exactly when kind and T are its, so a lookup is one array read
- * where the hash index costs a probe of a large table; "first" keeps the
- * answer the hash index gives for entries of one key, which it returns in
- * the order they were added.
+ * An exact index of the single-reference kinds, the most common types of
+ * all: first[k][T] is the first type of kind over_slot()'s k that refers to
+ * type T, or 0.  An unnamed one is equal to a form exactly when kind and T
+ * are its, so a lookup is one array read where the hash index costs a
+ * probe of a large table; "first" keeps the answer the hash index gives
+ * for entries of one key, which it returns in the order they were added.
+ * A TYPEDEF also has a name: the first over T answers for its own name
+ * only (for another, the hash index does).
  */
-enum { NR_OVER = 4 };
+enum { OVER_TYPEDEF = 4, NR_OVER = 5 };
 
 struct over_index {
 	uint32_t *first[NR_OVER];
@@ -257,17 +258,19 @@ static inline int over_slot(unsigned int kind)
 	case D2B_KIND_CONST:	return 1;
 	case D2B_KIND_VOLATILE:	return 2;
 	case D2B_KIND_RESTRICT:	return 3;
+	case D2B_KIND_TYPEDEF:	return OVER_TYPEDEF;
 	default:		return -1;
 	}
 }
 
 /* The slot of a type (or form) that over_index can answer for, or -1:
- * no name, and the info word a builder gives such a kind. */
+ * no name (but a TYPEDEF's), and the info word a builder gives such a kind. */
 static inline int over_slot_of(const struct d2b_type *t)
 {
 	int k = over_slot(d2b_kind(t));
 
-	if (k < 0 || t->name_off || t->info != d2b_info(d2b_kind(t), false, 0))
+	if (k < 0 || (t->name_off && k != OVER_TYPEDEF) ||
+	    t->info != d2b_info(d2b_kind(t), false, 0))
 		return -1;
 	return k;
 }

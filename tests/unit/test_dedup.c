@@ -431,7 +431,7 @@ out:
  * index answers; a named PTR is no unnamed one; a type made by one unit
  * is found by the next.
  */
-static void over_unit(struct d2b_btf *u, uint32_t *ptr)
+static void over_unit(struct d2b_btf *u, int k, uint32_t *ptr)
 {
 	uint32_t i = INT(u, "int"), p = PTR(u, i);
 
@@ -439,6 +439,12 @@ static void over_unit(struct d2b_btf *u, uint32_t *ptr)
 	ok(d2b_btf__add_ref(u, D2B_KIND_VOLATILE, NULL, p));	/* base 6 */
 	ok(d2b_btf__add_ref(u, D2B_KIND_RESTRICT, NULL, p));	/* new */
 	*ptr = PTR(u, p);					/* new */
+	/* typedefs: over int, the base's first is 'pint'; over int *, the
+	 * base has none, and the first of the output is 'x' */
+	ok(d2b_btf__add_ref(u, D2B_KIND_TYPEDEF, "pint", i));	/* base 7 */
+	ok(d2b_btf__add_ref(u, D2B_KIND_TYPEDEF, "other", i));	/* new */
+	ok(d2b_btf__add_ref(u, D2B_KIND_TYPEDEF, k ? "y" : "x", p));	/* new */
+	ok(d2b_btf__add_ref(u, D2B_KIND_TYPEDEF, "x", p));	/* new, then the first */
 }
 
 static void test_over_index(bool force)
@@ -464,7 +470,7 @@ static void test_over_index(bool force)
 	for (k = 0; k < 2; k++) {
 		u[k] = d2b_btf__new(NULL);
 		REQUIRE(u[k]);
-		over_unit(u[k], &pp[k]);
+		over_unit(u[k], k, &pp[k]);
 		map[k] = calloc(d2b_btf__end_id(u[k]), sizeof(*map[k]));
 		REQUIRE(map[k]);
 	}
@@ -477,13 +483,19 @@ static void test_over_index(bool force)
 	CHECK_EQ(err, 0);
 	if (!err) {
 		dump = dump_btf(out);
-		CHECK_STR(dump ? dump : "", "[8] RESTRICT type=2\n[9] PTR type=2\n");
+		CHECK_STR(dump ? dump : "", "[8] RESTRICT type=2\n[9] PTR type=2\n"
+			  "[10] TYPEDEF 'other' type=1\n[11] TYPEDEF 'x' type=2\n"
+			  "[12] TYPEDEF 'y' type=2\n");
 		for (k = 0; k < 2; k++) {
 			CHECK_EQ(fin[map[k][2]], 2);	/* PTR int: the first */
 			CHECK_EQ(fin[map[k][3]], 4);	/* CONST int: the first */
 			CHECK_EQ(fin[map[k][4]], 6);
 			CHECK_EQ(fin[map[k][5]], 8);
 			CHECK_EQ(fin[map[k][pp[k]]], 9);
+			CHECK_EQ(fin[map[k][7]], 7);	/* 'pint' */
+			CHECK_EQ(fin[map[k][8]], 10);	/* 'other' */
+			CHECK_EQ(fin[map[k][9]], k ? 12 : 11);
+			CHECK_EQ(fin[map[k][10]], 11);	/* 'x' */
 		}
 	}
 	free(dump);
