@@ -18,7 +18,7 @@
  * sized by it.
  *
  * Threads: jobs threads in all.  Workers (jobs - 1) claim the next unit
- * number, walk it into a slot of a ring of 2 * jobs + 2 slots, and never
+ * number, walk it into a slot of a ring of 4 * jobs + 8 slots, and never
  * run further ahead than the ring, so memory stays bounded by a few units
  * whatever the file; this thread merges the slots in order and, when the
  * next is not walked yet, claims and walks a unit itself rather than wait.
@@ -26,7 +26,8 @@
  * once made.  libdw, which still finds the units and reads location lists,
  * reads different units concurrently; the shared lazily-built state it has
  * (the unit list, dwfl's section table, the dwz file) is built before the
- * workers start.
+ * workers start.  Before them, the ELF function symbols are indexed on a
+ * thread of their own while this one builds the names base.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -417,7 +418,7 @@ static int walk_and_merge(struct conv *c)
 	}
 
 	/* jobs threads in all: this one merges, and walks while it waits */
-	c->nr_slots = 2 * jobs + 2;
+	c->nr_slots = 4 * jobs + 8;
 	c->slots = calloc(c->nr_slots, sizeof(*c->slots));
 	if (!c->slots) {
 		err = -ENOMEM;
@@ -543,6 +544,44 @@ static bool want_elf_func(void *arg, const char *name)
  * The kernel's function policy, once all units are merged: leave out the
  * functions it does not want (lib/kernel/func_policy.c), then tag kfuncs.
  */
+/* The output BTF, the names base and the merge, before any unit. */
+static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opts *dopts)
+{
+	c->out = d2b_btf__new(base);
+	c->ds = datasec_set__new();
+	if (!c->out || !c->ds)
+		return -ENOMEM;
+	/* the target's data model, whatever the host's and the base's */
+	d2b_btf__set_endian(c->out, dwarf_file__big_endian(c->df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
+	d2b_btf__set_pointer_size(c->out, dwarf_file__addr_size(c->df));
+	dopts->append_only = c->opts->no_dedup;
+	/* units share the names of .debug_str through a string-only base (not
+	 * for split BTF, whose units' strings go over the base's) */
+	if (!base && die_reader__section(c->in.r, DIE_SEC_STR)) {
+		c->names = btf_new_names(die_reader__section(c->in.r, DIE_SEC_STR),
+					 die_reader__section_size(c->in.r, DIE_SEC_STR));
+		dopts->names = c->names;
+	}
+	return dedup__new(c->out, dopts, &c->dd);
+}
+
+/* elf_funcs__new(), as a thread's job */
+struct funcs_job {
+	Elf *elf;
+	struct elf_funcs *ef;
+	int err;
+	bool started;
+	pthread_t thread;
+};
+
+static void *funcs_job_run(void *arg)
+{
+	struct funcs_job *fj = arg;
+
+	fj->err = elf_funcs__new(fj->elf, &fj->ef);
+	return NULL;
+}
+
 static int kernel_funcs(struct conv *c)
 {
 	uint32_t n = d2b_btf__nr_types(c->out), *map = NULL;
@@ -661,6 +700,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	struct conv c = { .path = path, .opts = &o };
 	const uint32_t *final_map = NULL;
 	double t0 = now(), t_open, t_finish, t_datasec;
+	struct funcs_job fj = { 0 };
 	char errbuf[256];
 	size_t shndx, i;
 	int n;
@@ -702,36 +742,32 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	err = section_table(c.df, &c.secs, &c.nr_secs);
 	if (err)
 		goto out;
+	/* the ELF function symbols, read and indexed on a thread of their own
+	 * while this one makes what follows (nothing of libelf) */
 	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
-		err = elf_funcs__new(dwarf_file__elf(c.df), &c.ef);
-		if (err) {
+		fj.elf = dwarf_file__elf(c.df);
+		fj.started = c.opts->jobs > 1 &&
+			     pthread_create(&fj.thread, NULL, funcs_job_run, &fj) == 0;
+		if (!fj.started)
+			funcs_job_run(&fj);
+	}
+	err = make_out(&c, base, &dopts);
+	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
+		if (fj.started)
+			pthread_join(fj.thread, NULL);
+		c.ef = fj.ef;
+		if (fj.err && !err) {
 			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0,
-				  "cannot read the ELF symbol table: %s", strerror(-err));
-			goto out;
+				  "cannot read the ELF symbol table: %s", strerror(-fj.err));
+			err = fj.err;
 		}
-		c.filter_ef.want = want_elf_func;
-		c.filter_ef.arg = c.ef;
-		if (elf_funcs__count(c.ef))
-			c.filter = &c.filter_ef;
+		if (!err) {
+			c.filter_ef.want = want_elf_func;
+			c.filter_ef.arg = c.ef;
+			if (elf_funcs__count(c.ef))
+				c.filter = &c.filter_ef;
+		}
 	}
-	c.out = d2b_btf__new(base);
-	c.ds = datasec_set__new();
-	if (!c.out || !c.ds) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* the target's data model, whatever the host's and the base's */
-	d2b_btf__set_endian(c.out, dwarf_file__big_endian(c.df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
-	d2b_btf__set_pointer_size(c.out, dwarf_file__addr_size(c.df));
-	dopts.append_only = c.opts->no_dedup;
-	/* units share the names of .debug_str through a string-only base (not
-	 * for split BTF, whose units' strings go over the base's) */
-	if (!base && die_reader__section(c.in.r, DIE_SEC_STR)) {
-		c.names = btf_new_names(die_reader__section(c.in.r, DIE_SEC_STR),
-					die_reader__section_size(c.in.r, DIE_SEC_STR));
-		dopts.names = c.names;
-	}
-	err = dedup__new(c.out, &dopts, &c.dd);
 	if (err)
 		goto out;
 
