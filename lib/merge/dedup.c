@@ -159,6 +159,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 static void merge_release(struct merge *m)
 {
 	free(m->shape);
+	free(m->vshape);
 	hmap__release(&m->index);
 	over_index_release(&m->over);
 	hmap__release(&m->local);
@@ -211,6 +212,8 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	if (!err)
 		err = VEC_RESERVE(m->ref_ok, m->ref_ok_cap, 0, m->n + 1);
 	if (!err)
+		err = VEC_RESERVE(m->vshape, m->vshape_cap, 0, m->n + 1);
+	if (!err)
 		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->smap_n + 1);
 	need = (size_t)m->dst_end + m->n;
 	if (!err && need > m->hypot_len) {
@@ -226,6 +229,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	memset(m->real, 0, m->n * sizeof(*m->real));
 	memset(m->busy, 0, m->n);
 	memset(m->ref_ok, 0, m->n * sizeof(*m->ref_ok));
+	memset(m->vshape, 0, m->n * sizeof(*m->vshape));
 	memset(m->smap, 0xff, m->smap_n * sizeof(*m->smap));
 	hmap__clear(&m->local);
 	m->res_unit = m->nr_res;

@@ -113,9 +113,10 @@ struct merge {
 	uint32_t *dfs;
 	size_t nr_dfs, dfs_cap;
 
-	/* member shapes of canonical non-virtual composites, by ID; 0: not yet */
-	uint64_t *shape;
-	size_t shape_cap;
+	/* member shapes of canonical non-virtual composites, by ID, and of
+	 * the source's, by slot; 0: not yet */
+	uint64_t *shape, *vshape;
+	size_t shape_cap, vshape_cap;
 
 	struct form fa, fb;
 	struct btf_view vd, vs;	/* of dst (taken again as it grows) and src */

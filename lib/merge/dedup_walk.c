@@ -445,8 +445,10 @@ static int member_shape(struct merge *m, uint32_t id, uint64_t *ret)
 	return 0;
 }
 
-/* The hash of a composite's member shapes (never 0), cached for
- * non-virtual IDs: their types never change. */
+/* The hash of a composite's member shapes (never 0), cached: by ID for
+ * the destination's types, which never change, and for the source's, which
+ * do not while it is merged (shapes follow the source's own IDs, not the
+ * mapping), by slot until the next source. */
 static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
 {
 	const struct d2b_type *t = type_of(m, id);
@@ -461,6 +463,10 @@ static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
 		*ret = m->shape[id];
 		return 0;
 	}
+	if (is_virt(m, id) && m->vshape[vslot(m, id)]) {
+		*ret = m->vshape[vslot(m, id)];
+		return 0;
+	}
 	mem = btf_members(t);
 	n = d2b_vlen(t);
 	for (j = 0; j < n; j++) {
@@ -470,7 +476,9 @@ static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
 		h = hash_combine(h, sh);
 	}
 	h |= 1;
-	if (!is_virt(m, id)) {
+	if (is_virt(m, id)) {
+		m->vshape[vslot(m, id)] = h;
+	} else {
 		if (id >= m->shape_cap) {
 			size_t cap = m->shape_cap ? m->shape_cap : 1024, old = m->shape_cap;
 			uint64_t *p;
