@@ -343,6 +343,9 @@ enum {
 	 * pages of units already merged included, so a drop right at the
 	 * last merged unit would leave some behind, mapped again */
 	DROP_LAG = 4 << 20,
+	/* and are given back 8 MiB at a time: each madvise() makes the kernel
+	 * interrupt the other threads to flush their TLBs */
+	DROP_BATCH = 8 << 20,
 };
 
 /*
@@ -368,7 +371,7 @@ static void drop_behind(struct conv *c, size_t i)
 	} else {
 		to = end;
 	}
-	if (to <= c->dropped_to || to > end)
+	if (to <= c->dropped_to || to > end || (to < end && to - c->dropped_to < DROP_BATCH))
 		return;
 	pages__drop(info + c->dropped_to, to - c->dropped_to);
 	c->dropped_to = to;

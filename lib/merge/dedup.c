@@ -561,6 +561,10 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 	int err;
 
 	err = merge_begin(m, src, alias);
+	/* the last source is the whole work BTF, nearly all of it canonical:
+	 * its index is sized once, not doubled a dozen times */
+	if (!err && m->last)
+		err = hmap__reserve(&m->local, m->n);
 	if (err)
 		return err;
 	for (i = 0; i < m->n; i++) {
