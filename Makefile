@@ -5,6 +5,7 @@
 #   make SANITIZE=address,undefined check   the same under sanitizers, in build-san/
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 #   make DEVELOPER=           distro build: no -Werror
+#   make LTO=                 no link-time optimization (on by default with gcc)
 #   make deps                 install build dependencies (Debian, as root)
 #   make fuzz                 libFuzzer targets (clang-19), FUZZ_SECONDS=60 each
 
