@@ -66,7 +66,10 @@
  * Pass 4, reference kinds (PTR TYPEDEF modifiers TYPE_TAG ARRAY FUNC_PROTO
  * FUNC DECL_TAG): depth-first, bottom-up, with an explicit stack; a type's
  * form with its referenced IDs made canonical is hashed and compared
- * exactly.  A cycle that does not pass through a struct (malformed input)
+ * exactly.  The most common of them, an unnamed PTR, CONST, VOLATILE or
+ * RESTRICT or a TYPEDEF, is first looked for in an exact index by the type
+ * it refers to (over_index, dedup_internal.h), which gives the hash
+ * index's answer without probing it.  A cycle that does not pass through a struct (malformed input)
  * is cut by declaring the type met again canonical.
  *
  * Pass 5, append: canonical source types go to the destination in source
