@@ -37,16 +37,38 @@ enum {
 
 struct entry {
 	const char *name;
+	uint64_t prefix;	/* name_prefix(name) */
 	uint32_t id;
 	uint32_t flags;
 	size_t seq;
 };
 
+/*
+ * A name's first 8 bytes (NUL-padded) as a big-endian number: two names'
+ * prefixes compare as strcmp() compares the names, unless they are equal,
+ * so the sort reads the names themselves only then.
+ */
+static uint64_t name_prefix(const char *s)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		v = v << 8 | (unsigned char)*s;
+		if (*s)
+			s++;
+	}
+	return v;
+}
+
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
-	int c = strcmp(a->name, b->name);
+	int c;
 
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	c = strcmp(a->name, b->name);
 	if (c)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
@@ -210,6 +232,7 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		e[i].name = d2b_btf__name(btf, recs[i].id);
+		e[i].prefix = e[i].name ? name_prefix(e[i].name) : 0;
 		e[i].id = recs[i].id;
 		e[i].flags = recs[i].flags;
 		e[i].seq = i;
