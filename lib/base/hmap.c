@@ -4,8 +4,8 @@
  * a miss (the common case when interning) probes about 2.5 slots of 16
  * bytes, one cache line, rather than the 8.5 slots of a 3/4 full table.  There
  * is no deletion (nothing in dwarf2btf needs it), so probing stops at the
- * first empty slot.  The order in which entries sharing a key are met is
- * a function of the insertion sequence only, so it is deterministic.
+ * first empty slot.  Entries sharing a key are met in the order they were
+ * added (growing keeps it: hmap_grow_to()), so the order is deterministic.
  */
 #include <errno.h>
 #include <stdlib.h>

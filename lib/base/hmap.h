@@ -4,10 +4,11 @@
  *
  * The key is either a full hash (callers then compare the candidates it
  * returns: strings, types) or an exact key (a DIE address).  Several
- * entries may share a key; hmap__next() walks them in a deterministic order.
- * Slots are chosen by a mix of the key, so exact keys need no hashing of
- * their own.  force_collisions stores every key as 0: all entries collide
- * and callers' equality checks, not the hash, decide — a test switch.
+ * entries may share a key; hmap__next() walks them in the order they were
+ * added.  Slots are chosen by a mix of the key, so exact keys need no
+ * hashing of their own.  force_collisions stores every key as 0: all
+ * entries collide and callers' equality checks, not the hash, decide — a
+ * test switch.
  */
 #ifndef D2B_HMAP_H
 #define D2B_HMAP_H

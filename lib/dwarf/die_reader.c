@@ -913,7 +913,6 @@ static inline int skip_ops(struct die_unit *u, const uint8_t *die, const struct 
 	}
 	return 0;
 }
-/* The DIE at p (a non-null entry, p < u->end), all its bytes checked. */
 /* read_die() past its common case: a long code, an error, a DIE whose
  * attributes' sizes vary (out of line: the common case then saves no
  * registers it does not use). */
@@ -948,6 +947,7 @@ static __attribute__((noinline)) int read_die_slow(struct die_unit *u, const uin
 	return err;
 }
 
+/* The DIE at p (a non-null entry, p < u->end), all its bytes checked. */
 static inline int read_die(struct die_unit *u, const uint8_t *p, struct die *ret)
 {
 	const struct abbrev *a;
