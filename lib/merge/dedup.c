@@ -69,8 +69,9 @@
  * exactly.  The most common of them, an unnamed PTR, CONST, VOLATILE or
  * RESTRICT or a TYPEDEF, is first looked for in an exact index by the type
  * it refers to (over_index, dedup_internal.h), which gives the hash
- * index's answer without probing it.  A cycle that does not pass through a struct (malformed input)
- * is cut by declaring the type met again canonical.
+ * index's answer without probing it.  A cycle that does not pass through
+ * a struct (malformed input) is cut by declaring the type met again
+ * canonical.
  *
  * Pass 5, append: canonical source types go to the destination in source
  * order (first met order), their IDs and strings remapped, and are indexed
