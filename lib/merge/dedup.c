@@ -406,25 +406,21 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	err = merge_form_fill(m, &m->fa, vid(m, i), FORM_RESOLVE);
 	if (err)
 		return err;
-	k = over_slot_of((const struct d2b_type *)m->fa.p);
+	/* a kind the exact index answers for: the destination's type from it
+	 * (there is none over a virtual ID), else the hash index's answer */
 	found = 0;
-	if (k >= 0 && m->fa.nw == 3) {
-		/* the destination's types over a virtual ID are none */
-		if (!is_virt(m, m->fa.p[2])) {
-			found = over_lookup(m, m->base_over, k);
-			if (!found)
-				found = over_lookup(m, &m->over, k);
-		}
-		if (found == UNSET) {
-			key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
-			err = find_equal(m, key, &found);
-		} else if (!found) {
-			key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
-			err = find_local(m, key, &found);
-		}
-	} else {
+	k = m->fa.nw == 3 ? over_slot_of((const struct d2b_type *)m->fa.p) : -1;
+	if (k >= 0 && !is_virt(m, m->fa.p[2])) {
+		found = over_lookup(m, m->base_over, k);
+		if (!found)
+			found = over_lookup(m, &m->over, k);
+	}
+	if (!found || found == UNSET) {
 		key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
-		err = find_equal(m, key, &found);
+		if (k >= 0 && found != UNSET)
+			err = find_local(m, key, &found);	/* the destination has none */
+		else
+			err = find_equal(m, key, &found);
 	}
 	if (err)
 		return err;
