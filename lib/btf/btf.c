@@ -24,7 +24,6 @@
 #include "base/strtab.h"
 #include "base/vec.h"
 
-enum { OFF_RESERVED = UINT32_MAX };
 
 struct d2b_btf {
 	const struct d2b_btf *base;
@@ -220,7 +219,7 @@ const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
 	if (id - btf->start_id >= btf->nr)
 		return NULL;
 	off = btf->offs[id - btf->start_id];
-	if (off == OFF_RESERVED)
+	if (off == BTF_OFF_RESERVED)
 		return NULL;
 	return (const struct d2b_type *)(btf->words + off);
 }
@@ -429,14 +428,14 @@ int btf_reserve(struct d2b_btf *btf)
 	err = VEC_RESERVE(btf->offs, btf->offs_cap, btf->nr, 1);
 	if (err)
 		return err;
-	btf->offs[btf->nr++] = OFF_RESERVED;
+	btf->offs[btf->nr++] = BTF_OFF_RESERVED;
 	return (int)(btf->start_id + btf->nr - 1);
 }
 
 int btf_define(struct d2b_btf *btf, uint32_t id)
 {
 	if (id < btf->start_id || id - btf->start_id >= btf->nr ||
-	    btf->offs[id - btf->start_id] != OFF_RESERVED)
+	    btf->offs[id - btf->start_id] != BTF_OFF_RESERVED)
 		return -EINVAL;
 	btf->define_id = id;
 	return 0;
@@ -478,7 +477,7 @@ static inline struct d2b_type *open_type(struct d2b_btf *btf)
 	uint32_t i = btf->open_id - btf->start_id;
 
 	if (!btf->open_id || btf->open_id < btf->start_id || i >= btf->nr ||
-	    btf->offs[i] == OFF_RESERVED)
+	    btf->offs[i] == BTF_OFF_RESERVED)
 		return NULL;
 	return (struct d2b_type *)(btf->words + btf->offs[i]);
 }

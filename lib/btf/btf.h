@@ -24,10 +24,12 @@ enum {
  * the call, for IDs of the BTF's own; a base's go through the call.  Valid
  * until the BTF gets another type (its arrays may move): take it again then.
  */
+enum { BTF_OFF_RESERVED = UINT32_MAX };	/* an ID reserved, its type not yet added */
+
 struct btf_view {
 	const struct d2b_btf *btf;
 	const uint32_t *words;
-	const uint32_t *offs;	/* per own type: its first word, or UINT32_MAX if reserved */
+	const uint32_t *offs;	/* per own type: its first word, or BTF_OFF_RESERVED */
 	uint32_t start_id, nr;
 };
 
@@ -40,7 +42,7 @@ static inline const struct d2b_type *btf_view_type(const struct btf_view *v, uin
 	if (id < v->start_id || i >= v->nr)
 		return d2b_btf__type(v->btf, id);	/* void, a base's, or none */
 	off = v->offs[i];
-	return off == UINT32_MAX ? NULL : (const struct d2b_type *)(v->words + off);
+	return off == BTF_OFF_RESERVED ? NULL : (const struct d2b_type *)(v->words + off);
 }
 
 /* Number of 32-bit words a type occupies, header included. */

@@ -71,9 +71,9 @@ struct over_index {
 struct merge {
 	struct d2b_btf *dst;
 	const struct hmap *base;	/* the base's types: key -> ID (read-only) */
-	const struct over_index *base_over;	/* the same, for the unnamed refs */
+	const struct over_index *base_over;	/* the same, for the single refs */
 	struct hmap index;	/* destination types, the base's excepted: key -> ID */
-	struct over_index over;	/* the same, for the unnamed refs */
+	struct over_index over;	/* the same, for the single refs */
 	bool append_only;
 	bool last;		/* the last source: what it appends is not indexed */
 	uint32_t dst_start;	/* the destination's first own ID (after its base) */
