@@ -5,7 +5,7 @@
 #   make SANITIZE=address,undefined check   the same under sanitizers, in build-san/
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 #   make DEVELOPER=           distro build: no -Werror
-#   make LTO=                 no link-time optimization (on by default with gcc)
+#   make LTO=0                no link-time optimization (on by default with gcc)
 #   make deps                 install build dependencies (Debian, as root)
 #   make fuzz                 libFuzzer targets (clang-19), FUZZ_SECONDS=60 each
 
@@ -30,10 +30,10 @@ LIBS := -ldw -lelf -lz
 # Link-time optimization of the command, with gcc: the library's objects
 # carry their code and gcc's intermediate form both ("fat"), so the tests
 # link them as any objects, and the command is optimized across files
-# (about 7% fewer instructions on a kernel).  make LTO= turns it off; it is
-# off with clang and under sanitizers.
+# (about 7% fewer instructions on a kernel).  make LTO= or LTO=0 turns it
+# off; it is off with clang and under sanitizers.
 LTO ?= $(if $(SANITIZE),,$(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1))
-ifneq ($(LTO),)
+ifneq ($(filter-out 0,$(LTO)),)
 OBJ_CFLAGS := -flto=auto -ffat-lto-objects
 BIN_LDFLAGS := -flto=auto
 endif
