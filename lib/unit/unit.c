@@ -423,8 +423,10 @@ static void unload_unit(struct cu *w)
 	uw->far_used = 0;
 }
 
+/* a thread's memos of names, in its unit_walker */
 enum {
-	BASE_MEMO_ORDER = 14,	/* 16,384 base names remembered per thread (256 KiB) */
+	NAMES_MEMO_ORDER = 16,	/* 65,536 .debug_str names (512 KiB) */
+	BASE_MEMO_ORDER = 14,	/* 16,384 names of a module's base (256 KiB) */
 };
 
 int unit__walk(struct unit *u, const struct d2b_opts *opts,
@@ -501,10 +503,6 @@ int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 	*ret = uw;
 	return 0;
 }
-
-enum {
-	NAMES_MEMO_ORDER = 16,	/* 65536 names remembered per thread (512 KiB) */
-};
 
 int unit_walker__set_names(struct unit_walker *uw, const struct d2b_btf *names, const char *str,
 			   size_t len)
