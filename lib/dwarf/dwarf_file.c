@@ -7,6 +7,14 @@
  * that a variable's DW_OP_addr names its section, and it follows
  * .gnu_debuglink / build-id to a separate debug file.  libdw itself inflates
  * SHF_COMPRESSED and legacy .zdebug sections.
+ *
+ * But libdwfl relocates every section of an ET_REL file, code and data
+ * too, one gelf_update_rela() at a time.  So an ET_REL file that holds its
+ * own DWARF, for a target elf_reloc.c knows (x86-64, AArch64: kernel
+ * modules, objects), is opened without it: libelf maps it copy-on-write,
+ * elf_reloc.c lays out its sections and relocates only its debug sections,
+ * and dwarf_begin_elf() reads them.  Every other file, and one whose
+ * relocations elf_reloc.c declines, goes through libdwfl.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,12 +27,16 @@
 #include <dwarf.h>
 
 #include "dwarf/dwarf_file.h"
+#include "dwarf/elf_reloc.h"
 #include "base/elf_ident.h"
 #include "base/hmap.h"
 
 struct dwarf_file {
-	Dwfl *dwfl;
+	Dwfl *dwfl;		/* NULL when opened without libdwfl: */
 	Dwfl_Module *mod;
+	int fd;			/* then this file, */
+	char *path;		/* its path, */
+	struct elf_reloc *reloc;	/* and its layout */
 	Dwarf *dw;
 	Dwarf_Addr bias;
 	Elf *elf;		/* the main file */
@@ -132,6 +144,92 @@ int dwarf_file__symbol_section(struct dwarf_file *df, const char *name, size_t *
 	return -ENOENT;
 }
 
+/* Whether elf holds DWARF itself (libdwfl looks there before any
+ * separate debug file too). */
+static bool has_debug_info(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS || !shdr.sh_size ||
+		    (shdr.sh_flags & SHF_GROUP))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			return true;
+	}
+	return false;
+}
+
+/* An ET_REL file with its own DWARF, relocated by elf_reloc.c: 0, or
+ * -EOPNOTSUPP (nothing kept) to go through libdwfl instead. */
+static int open_rel(struct dwarf_file *df, const char *path, int fd)
+{
+	GElf_Ehdr ehdr;
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EOPNOTSUPP;
+	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (!elf)
+		return -EOPNOTSUPP;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL ||
+	    !has_debug_info(elf) || elf_reloc__new(elf, &df->reloc) != 0)
+		goto fail;
+	df->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	df->path = strdup(path);
+	if (!df->dw || !df->path)
+		goto fail;
+	df->elf = elf;
+	df->fd = fd;
+	return 0;
+fail:
+	if (df->dw)
+		dwarf_end(df->dw);
+	df->dw = NULL;
+	free(df->path);
+	df->path = NULL;
+	elf_reloc__free(df->reloc);
+	df->reloc = NULL;
+	elf_end(elf);
+	return -EOPNOTSUPP;
+}
+
+/* Everything else: libdwfl (which owns fd from here on, on success and
+ * failure alike). */
+static int open_dwfl(struct dwarf_file *df, const char *path, int fd, char *errbuf,
+		     size_t errlen)
+{
+	df->dwfl = dwfl_begin(&offline_callbacks);
+	if (!df->dwfl) {
+		close(fd);
+		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		return -ENOMEM;
+	}
+	dwfl_report_begin(df->dwfl);
+	df->mod = dwfl_report_offline(df->dwfl, path, path, fd);
+	if (!df->mod) {
+		snprintf(errbuf, errlen, "cannot read ELF: %s", dwfl_errmsg(-1));
+		return -ENOEXEC;
+	}
+	if (dwfl_report_end(df->dwfl, NULL, NULL) != 0) {
+		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		return -EINVAL;
+	}
+	df->elf = dwfl_module_getelf(df->mod, &df->bias);
+	if (!df->elf) {
+		snprintf(errbuf, errlen, "cannot read ELF header: %s", dwfl_errmsg(-1));
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
 int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen)
 {
 	struct dwarf_file *df;
@@ -155,29 +253,15 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 		close(fd);
 		return -ENOMEM;
 	}
-	df->dwfl = dwfl_begin(&offline_callbacks);
-	if (!df->dwfl) {
-		close(fd);
-		err = -ENOMEM;
-		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
-		goto fail;
+	df->fd = -1;
+	hmap__init(&df->syms, false);
+	if (open_rel(df, path, fd) != 0) {
+		err = open_dwfl(df, path, fd, errbuf, errlen);
+		if (err)
+			goto fail;
 	}
-	dwfl_report_begin(df->dwfl);
-	/* dwfl owns fd from here on, on success and failure alike */
-	df->mod = dwfl_report_offline(df->dwfl, path, path, fd);
-	if (!df->mod) {
-		snprintf(errbuf, errlen, "cannot read ELF: %s", dwfl_errmsg(-1));
-		err = -ENOEXEC;
-		goto fail;
-	}
-	if (dwfl_report_end(df->dwfl, NULL, NULL) != 0) {
-		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
-		err = -EINVAL;
-		goto fail;
-	}
-	df->elf = dwfl_module_getelf(df->mod, &df->bias);
-	if (!df->elf || !gelf_getehdr(df->elf, &ehdr)) {
-		snprintf(errbuf, errlen, "cannot read ELF header: %s", dwfl_errmsg(-1));
+	if (!gelf_getehdr(df->elf, &ehdr)) {
+		snprintf(errbuf, errlen, "cannot read ELF header: %s", elf_errmsg(-1));
 		err = -ENOEXEC;
 		goto fail;
 	}
@@ -189,7 +273,6 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 	df->big_endian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	df->addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
 	df->is_rel = ehdr.e_type == ET_REL;
-	hmap__init(&df->syms, false);
 	if (df->is_rel) {
 		err = index_symbols(df);
 		if (err) {
@@ -197,7 +280,8 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 			goto fail;
 		}
 	}
-	df->dw = dwfl_module_getdwarf(df->mod, &df->bias);
+	if (df->dwfl)
+		df->dw = dwfl_module_getdwarf(df->mod, &df->bias);
 	if (!df->dw) {
 		int e = dwfl_errno();
 
@@ -218,8 +302,18 @@ void dwarf_file__free(struct dwarf_file *df)
 	if (!df)
 		return;
 	hmap__release(&df->syms);
-	if (df->dwfl)
+	if (df->dwfl) {
 		dwfl_end(df->dwfl);
+	} else {
+		if (df->dw)
+			dwarf_end(df->dw);
+		if (df->elf)
+			elf_end(df->elf);
+		if (df->fd >= 0)
+			close(df->fd);
+	}
+	elf_reloc__free(df->reloc);
+	free(df->path);
 	free(df);
 }
 
@@ -227,6 +321,8 @@ const char *dwarf_file__debug_path(const struct dwarf_file *df)
 {
 	const char *main_file = NULL, *debug_file = NULL;
 
+	if (!df->dwfl)
+		return df->path;
 	dwfl_module_info(df->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
 	return debug_file ? debug_file : main_file;
 }
@@ -235,6 +331,8 @@ const char *dwarf_file__main_path(const struct dwarf_file *df)
 {
 	const char *main_file = NULL;
 
+	if (!df->dwfl)
+		return df->path;
 	dwfl_module_info(df->mod, NULL, NULL, NULL, NULL, NULL, &main_file, NULL);
 	return main_file;
 }
@@ -307,9 +405,12 @@ int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_s
 			     uint64_t *ret_off)
 {
 	Dwarf_Addr a = addr + df->bias, bias;
-	Elf_Scn *scn = dwfl_module_address_section(df->mod, &a, &bias);
+	Elf_Scn *scn;
 	GElf_Shdr shdr;
 
+	if (df->reloc)
+		return elf_reloc__section(df->reloc, addr, ret_shndx, ret_off);
+	scn = dwfl_module_address_section(df->mod, &a, &bias);
 	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
 		return -ENOENT;
 	*ret_shndx = elf_ndxscn(scn);
@@ -327,6 +428,11 @@ unsigned int dwarf_file__machine(const struct dwarf_file *df)
 Elf *dwarf_file__elf(const struct dwarf_file *df)
 {
 	return df->elf;
+}
+
+bool dwarf_file__own_relocation(const struct dwarf_file *df)
+{
+	return df->reloc != NULL;
 }
 
 size_t dwarf_file__nr_sections(const struct dwarf_file *df)

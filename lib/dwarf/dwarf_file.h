@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * struct dwarf_file: an ELF file opened for its DWARF through libdwfl, so
- * that ET_REL objects get their debug sections relocated, compressed
- * sections are inflated, and a .gnu_debuglink'ed debug file is found.
+ * struct dwarf_file: an ELF file opened for its DWARF, so that ET_REL
+ * objects get their debug sections relocated (elf_reloc.c, or libdwfl),
+ * compressed sections are inflated, and a .gnu_debuglink'ed debug file is
+ * found (libdwfl).
  */
 #ifndef D2B_DWARF_FILE_H
 #define D2B_DWARF_FILE_H
@@ -55,6 +56,9 @@ int dwarf_file__addr_section(struct dwarf_file *df, uint64_t addr, size_t *ret_s
  */
 int dwarf_file__symbol_section(struct dwarf_file *df, const char *name, size_t *ret_shndx,
 			       uint64_t *ret_off);
+/* Whether elf_reloc.c relocated the file's debug sections (an ET_REL
+ * file of a target it knows), rather than libdwfl. */
+bool dwarf_file__own_relocation(const struct dwarf_file *df);
 /* How many sections the main ELF file has (indices 0 .. n-1). */
 size_t dwarf_file__nr_sections(const struct dwarf_file *df);
 /* Name and size of a section of the main ELF file, by index. */
