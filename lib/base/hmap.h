@@ -68,6 +68,19 @@ static inline uint64_t hash_mix64(uint64_t x)
 }
 
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
+
+/*
+ * Start loading the slot where key's entries begin, for a table about to
+ * take or be asked for many keys spread at random: callers that know their
+ * next keys early (a whole table's worth) prefetch a few ahead, so the
+ * cache misses overlap instead of coming one after the other.
+ */
+static inline void hmap__prefetch(const struct hmap *m, uint64_t key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[hash_mix64(m->force_collisions ? 0 : key) &
+					     (m->cap - 1)]);
+}
 uint64_t hash_str(const char *s);
 static inline uint64_t hash_combine(uint64_t h, uint64_t v)
 {

@@ -115,10 +115,29 @@ int64_t strtab__find(const struct strtab *st, const char *s)
 	return strtab_lookup(st, s, len, hash_bytes(s, len, 0));
 }
 
+/* strtab__load() indexes each string this many strings after hashing it
+ * and prefetching its slot (hmap__prefetch()) */
+enum { LOAD_AHEAD = 16 };
+
+struct load_pending {
+	size_t start, n;
+	uint64_t h;
+};
+
+static int load_index(struct strtab *st, const struct load_pending *p)
+{
+	if (strtab_lookup(st, st->data + p->start, p->n, p->h) >= 0) {
+		st->dups = true;
+		return 0;
+	}
+	return hmap__add(&st->index, p->h, p->start);
+}
+
 int strtab__load(struct strtab *st, const char *data, size_t len)
 {
+	struct load_pending ring[LOAD_AHEAD];
+	size_t i, start, n, head = 0, queued = 0;
 	const char *p;
-	size_t i, start, n;
 	int err;
 
 	if (st->len != 1 || st->index.len)
@@ -138,21 +157,35 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	err = hmap__reserve(&st->index, n);
 	if (err)
 		return err;
+	/* in order, each string LOAD_AHEAD strings after its slot was
+	 * prefetched: the table does not move (reserved), and the first
+	 * offset of a duplicate is the one indexed, as without the delay */
 	for (start = 0, i = 0; i < len; i++) {
-		uint64_t h;
+		struct load_pending *q;
 
 		if (data[i] != '\0')
 			continue;
 		n = i - start;
-		h = hash_bytes(data + start, n, 0);
-		if (n && strtab_lookup(st, data + start, n, h) < 0) {
-			err = hmap__add(&st->index, h, start);
-			if (err)
-				return err;
-		} else if (n) {
-			st->dups = true;
+		if (n) {
+			if (queued == LOAD_AHEAD) {
+				err = load_index(st, &ring[head]);
+				if (err)
+					return err;
+				queued--;
+				head = (head + 1) % LOAD_AHEAD;
+			}
+			q = &ring[(head + queued++) % LOAD_AHEAD];
+			q->start = start;
+			q->n = n;
+			q->h = hash_bytes(data + start, n, 0);
+			hmap__prefetch(&st->index, q->h);
 		}
 		start = i + 1;
+	}
+	for (; queued; queued--, head = (head + 1) % LOAD_AHEAD) {
+		err = load_index(st, &ring[head]);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -124,6 +124,43 @@ struct dedup {
 
 /* ---- setup ---- */
 
+/* index_base() indexes each type this many types after hashing it and
+ * prefetching its slot (hmap__prefetch()) */
+enum { INDEX_AHEAD = 16 };
+
+/*
+ * Index the base's types 1 .. start - 1, in ID order, as merge_index_type()
+ * would one by one; but the keys of INDEX_AHEAD types are made (and their
+ * slots prefetched) before any of them is added, so that the cache misses
+ * of the adds overlap.  The table is reserved first and does not move.
+ */
+static int index_base(struct merge *m, struct hmap *base, struct over_index *base_over,
+		      uint32_t start)
+{
+	uint64_t keys[INDEX_AHEAD];
+	uint32_t id, j, n;
+	int err;
+
+	err = hmap__reserve(base, start - 1);
+	for (id = 1; id < start && !err; id += n) {
+		n = start - id < INDEX_AHEAD ? start - id : INDEX_AHEAD;
+		for (j = 0; j < n && !err; j++) {
+			err = merge_type_key(m, &m->fa, id + j, &keys[j]);
+			hmap__prefetch(base, keys[j]);
+		}
+		for (j = 0; j < n && !err; j++) {
+			const struct d2b_type *t = d2b_btf__type(m->dst, id + j);
+
+			err = hmap__add(base, keys[j], id + j);
+			if (!err && is_full_enum(t) && t->name_off)
+				err = hmap__add(base, enum_name_key(t->name_off), id + j);
+			if (!err)
+				err = over_index_add(base_over, t, id + j);
+		}
+	}
+	return err;
+}
+
 /*
  * base: the index of dst's base's types (split BTF), which dst's merges
  * share; filled here if fill_base (the first merge over that base).
@@ -149,12 +186,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 		return 0;
 	/* the base's types (split BTF) are candidates like our own */
 	if (fill_base && start > 1)
-		err = hmap__reserve(base, start - 1);
-	for (id = 1; id < start && fill_base && !err; id++) {
-		err = merge_index_type(m, base, id);
-		if (!err)
-			err = over_index_add(base_over, d2b_btf__type(dst, id), id);
-	}
+		err = index_base(m, base, base_over, start);
 	for (id = start; id < m->dst_end && !err; id++)
 		err = merge_index_type(m, &m->index, id);
 	return err;

@@ -298,6 +298,50 @@ static void test_names_base_unique(void)
 	ptr_cache__free(memo);
 }
 
+/*
+ * strtab__load() indexes each string some strings after reading it (to
+ * prefetch): many strings, duplicates near and far from their first copy,
+ * each with and without forced collisions, still find their first offset.
+ */
+static void test_strtab_load_many(void)
+{
+	enum { N = 300 };
+	char data[N * 8], name[16];
+	int64_t first[N];
+	size_t len = 1, i;
+	int fc;
+
+	data[0] = 0;
+	for (i = 0; i < N; i++) {
+		/* a copy of string i % 97 (far), or pairs side by side (near) */
+		size_t k = i >= 200 ? 1000 + i / 2 : i % 97;
+
+		snprintf(name, sizeof(name), "s%zu", k);
+		first[i] = len;
+		memcpy(data + len, name, strlen(name) + 1);
+		len += strlen(name) + 1;
+	}
+	for (fc = 0; fc < 2; fc++) {
+		struct strtab *st = strtab__new(fc);
+
+		CHECK_EQ(strtab__load(st, data, len), 0);
+		CHECK(strtab__loaded_dups(st));
+		CHECK_EQ(strtab__size(st), len);
+		for (i = 0; i < N; i++) {
+			size_t k = i >= 200 ? 1000 + i / 2 : i % 97;
+			size_t j;
+
+			/* the first string with this text */
+			for (j = 0; strcmp(data + first[j], data + first[i]); j++)
+				;
+			snprintf(name, sizeof(name), "s%zu", k);
+			CHECK_EQ(strtab__find(st, name), first[j]);
+		}
+		CHECK_EQ(strtab__find(st, "s97"), -ENOENT);
+		strtab__free(st);
+	}
+}
+
 static void test_strtab(void)
 {
 	struct strtab *st = strtab__new(false), *st2 = strtab__new(true);
@@ -337,6 +381,7 @@ static void test_strtab(void)
 	CHECK(!strtab__loaded_dups(st2));
 	strtab__free(st);
 	strtab__free(st2);
+	test_strtab_load_many();
 }
 
 static void test_builder_kinds(void)
