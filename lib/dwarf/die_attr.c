@@ -398,9 +398,8 @@ int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, s
 			;
 		if (i == a->nattr)
 			continue;
-		if (at[i].fixed_off != VAR_OFF) {
-			q = d->attrs + at[i].fixed_off;
-		} else {
+		q = attr_fixed_pos(&at[i], d);
+		if (!q) {
 			if (i < done) {
 				p = d->attrs;
 				done = 0;
@@ -425,16 +424,18 @@ static __attribute__((noinline)) int attr_slow(struct die_unit *u, const struct 
 					       struct die_attr *ret)
 {
 	const struct abbrev_attr *at = &u->attrs[a->first];
-	const uint8_t *p;
+	const uint8_t *p = attr_fixed_pos(&at[i], d);
 	uint32_t j = i;
-	int err;
+	int err = 0;
 
 	/* past a variable size: skip from the last attribute at a fixed
 	 * offset (the first always is, at 0) */
-	while (at[j].fixed_off == VAR_OFF)
-		j--;
-	p = d->attrs + at[j].fixed_off;
-	err = skip_attrs(u, u->base + d->off, a, j, i, &p, d->end);
+	if (!p) {
+		while (at[j].fixed_off == VAR_OFF)
+			j--;
+		p = d->attrs + at[j].fixed_off;
+		err = skip_attrs(u, u->base + d->off, a, j, i, &p, d->end);
+	}
 	if (!err)
 		err = decode_attr(u, d, a, i, p, ret);
 	return err ? err : 1;
@@ -446,13 +447,15 @@ static __attribute__((noinline)) int attr_search(struct die_unit *u, const struc
 						 struct die_attr *ret)
 {
 	const struct abbrev_attr *at = &u->attrs[a->first];
+	const uint8_t *p;
 	uint32_t i;
 
 	for (i = 0; i < a->nattr && at[i].name != name; i++)
 		;
 	if (i == a->nattr)
 		return 0;
-	if (at[i].fixed_off != VAR_OFF && decode_fast(u, at[i].form, d->attrs + at[i].fixed_off, ret))
+	p = attr_fixed_pos(&at[i], d);
+	if (p && decode_fast(u, at[i].form, p, ret))
 		return 1;
 	return attr_slow(u, d, a, i, ret);
 }
@@ -461,10 +464,11 @@ int die_attr_at(struct die_unit *u, const struct die *d, uint32_t i, struct die_
 {
 	const struct abbrev *a = &u->abbrevs[d->abbrev];
 	const struct abbrev_attr *at = &u->attrs[a->first + i];
+	const uint8_t *p = attr_fixed_pos(at, d);
 
 	ret->name = at->name;
 	ret->form = 0;
-	if (at->fixed_off != VAR_OFF && decode_fast(u, at->form, d->attrs + at->fixed_off, ret))
+	if (p && decode_fast(u, at->form, p, ret))
 		return 1;
 	return attr_slow(u, d, a, i, ret);
 }
@@ -479,6 +483,7 @@ int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct
 {
 	const struct abbrev *a = &u->abbrevs[d->abbrev];
 	const struct abbrev_attr *at;
+	const uint8_t *p;
 	int h;
 
 	ret->name = name;
@@ -489,7 +494,8 @@ int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct
 	if (h < 0 || !a->hot[h])
 		return a->nattr ? attr_search(u, d, a, name, ret) : 0;
 	at = &u->attrs[a->first + a->hot[h] - 1u];
-	if (at->fixed_off != VAR_OFF && decode_fast(u, at->form, d->attrs + at->fixed_off, ret))
+	p = attr_fixed_pos(at, d);
+	if (p && decode_fast(u, at->form, p, ret))
 		return 1;
 	return attr_slow(u, d, a, a->hot[h] - 1u, ret);
 }

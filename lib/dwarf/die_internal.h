@@ -32,7 +32,7 @@ enum skip {
 };
 
 enum {
-	VAR_OFF = UINT16_MAX,		/* abbrev_attr.fixed_off: not fixed */
+	VAR_OFF = UINT16_MAX,		/* abbrev_attr.fixed_off, tail_off: not fixed */
 	VAR_SIZE = UINT32_MAX,		/* abbrev.fixed_size: not fixed */
 	NO_ATTR = UINT16_MAX,		/* abbrev.sibling: no DW_AT_sibling */
 	DENSE_SLACK = 64,		/* dense code table while max code <= 2n + this */
@@ -43,6 +43,11 @@ struct abbrev_attr {
 	uint16_t name;
 	uint16_t form;
 	uint16_t fixed_off;
+	/* or, when only attributes of fixed sizes follow it (itself
+	 * included), how far before the DIE's end it starts: past a name
+	 * written in place (DW_FORM_string), gcc's other attributes are
+	 * found without skipping it */
+	uint16_t tail_off;
 	uint8_t skip;		/* enum skip */
 	uint8_t size;		/* SKIP_FIXED: bytes */
 };
@@ -103,6 +108,17 @@ static inline int abbrev_hot(unsigned int name)
 static inline bool abbrev_lacks(const struct abbrev *a, unsigned int name)
 {
 	return name < 128 && !(a->names[name >> 6] >> (name & 63) & 1);
+}
+
+/* Where attribute at of d starts, if its abbreviation fixes that (from
+ * the first attribute byte, or back from the end); else NULL. */
+static inline const uint8_t *attr_fixed_pos(const struct abbrev_attr *at, const struct die *d)
+{
+	if (at->fixed_off != VAR_OFF)
+		return d->attrs + at->fixed_off;
+	if (at->tail_off != VAR_OFF)
+		return d->end - at->tail_off;
+	return NULL;
 }
 
 struct code_index {

@@ -39,7 +39,8 @@
  * bit set of its attribute names below 128, so that asking for an absent
  * attribute, the common case, costs one test), struct abbrev_attr (name,
  * form, how to skip it, and its offset from the DIE's first attribute byte
- * when every attribute before it has a fixed size) and a skip program of
+ * when every attribute before it has a fixed size, or back from the DIE's
+ * end when every attribute from it on has one) and a skip program of
  * struct skip_op, in which runs of fixed-size attributes are merged into
  * one step.  An abbreviation whose attributes all have fixed sizes records
  * the total, so reading past such a DIE is one addition.  Codes map to
@@ -687,6 +688,7 @@ static int add_attr(struct die_unit *u, uint64_t name, uint64_t form, int64_t im
 	if (form > UINT16_MAX || !die_form_shape((unsigned int)form, &u->hdr, &at->skip, &at->size))
 		at->skip = SKIP_BAD;
 	at->fixed_off = VAR_OFF;
+	at->tail_off = VAR_OFF;
 	u->implicit[u->nr_attrs++] = implicit;
 	return 0;
 }
@@ -735,6 +737,16 @@ static int abbrev_layout(struct die_unit *u, struct abbrev *a)
 	}
 	a->nops = (uint16_t)(u->nr_ops - a->first_op);
 	a->fixed_size = fixed ? off : VAR_SIZE;
+	/* back from the end, over the attributes of fixed sizes after the
+	 * last one whose size varies */
+	for (off = 0, i = a->nattr; !fixed && i-- > 0;) {
+		struct abbrev_attr *at = &u->attrs[a->first + i];
+
+		if (at->skip != SKIP_FIXED || off + at->size >= VAR_OFF)
+			break;
+		off += at->size;
+		at->tail_off = (uint16_t)off;
+	}
 	return 0;
 }
 
