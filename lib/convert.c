@@ -677,21 +677,75 @@ static int dwarf_elf_type(struct dwarf_file *df)
 	return elf && gelf_getehdr(elf, &ehdr) ? ehdr.e_type : ET_NONE;
 }
 
-/* The input's section table, for the DATASECs (*ret freed by the caller). */
-static int section_table(struct dwarf_file *df, struct datasec_section **ret, size_t *ret_nr)
+/*
+ * The input's section table, for the DATASECs, with its names copied (the
+ * file may be closed before the DATASECs are made): *ret, and the names
+ * in *ret_names, freed by the caller.
+ */
+static int section_table(struct dwarf_file *df, struct datasec_section **ret, size_t *ret_nr,
+			 char **ret_names)
 {
-	size_t i, n = dwarf_file__nr_sections(df);
+	size_t i, n = dwarf_file__nr_sections(df), len = 0, at = 0;
 	struct datasec_section *secs = calloc(n ? n : 1, sizeof(*secs));
+	char *names;
 
 	if (!secs)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		if (dwarf_file__section(df, i, &secs[i].name, &secs[i].size) != 0)
 			secs[i].name = NULL;
+		else
+			len += strlen(secs[i].name) + 1;
+	}
+	names = malloc(len ? len : 1);
+	if (!names) {
+		free(secs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		if (!secs[i].name)
+			continue;
+		memcpy(names + at, secs[i].name, strlen(secs[i].name) + 1);
+		secs[i].name = names + at;
+		at += strlen(names + at) + 1;
 	}
 	*ret = secs;
 	*ret_nr = n;
+	*ret_names = names;
 	return 0;
+}
+
+/*
+ * Closing the input (the DIE readers, libdw's and libelf's state: tens of
+ * milliseconds for a vmlinux, most of it libdw freeing its caches), on a
+ * thread of its own once every unit is walked, when there are threads to
+ * spare: nothing after the walk reads the input.
+ */
+struct close_job {
+	struct unit_inputs in;
+	struct dwarf_file *df;
+	bool started;
+	pthread_t thread;
+};
+
+static void *close_job_run(void *arg)
+{
+	struct close_job *cj = arg;
+
+	unit_inputs__release(&cj->in);
+	dwarf_file__free(cj->df);
+	return NULL;
+}
+
+/* Hand the input over to cj, and close it there (a thread if jobs > 1). */
+static void close_input(struct conv *c, struct close_job *cj)
+{
+	unit_inputs__take(&c->in, &cj->in);
+	cj->df = c->df;
+	c->df = NULL;
+	cj->started = c->opts->jobs > 1 && pthread_create(&cj->thread, NULL, close_job_run, cj) == 0;
+	if (!cj->started)
+		close_job_run(cj);
 }
 
 int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
@@ -704,6 +758,8 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	const uint32_t *final_map = NULL;
 	double t0 = now(), t_open, t_finish, t_datasec;
 	struct funcs_job fj = { 0 };
+	struct close_job cj = { 0 };
+	char *secnames = NULL;
 	char errbuf[256];
 	size_t shndx, i;
 	int n;
@@ -742,7 +798,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	dwarf_file__addr_section(c.df, 0, &shndx, &off);
 	t_open = now() - t0;
 
-	err = section_table(c.df, &c.secs, &c.nr_secs);
+	err = section_table(c.df, &c.secs, &c.nr_secs, &secnames);
 	if (err)
 		goto out;
 	/* the ELF function symbols, read and indexed on a thread of their own
@@ -781,6 +837,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
 			  "partial units imported by no unit converted: %zu of %zu left out",
 			  c.in.nr_partial - c.nr_seen, c.in.nr_partial);
+	close_input(&c, &cj);
 
 	t0 = now();
 	err = dedup__finish(c.dd, &final_map);
@@ -855,7 +912,10 @@ out:
 	free(c.imports);
 	free(c.seen);
 	hmap__release(&c.imported);
+	if (cj.started)
+		pthread_join(cj.thread, NULL);
 	unit_inputs__release(&c.in);
 	dwarf_file__free(c.df);
+	free(secnames);
 	return err;
 }

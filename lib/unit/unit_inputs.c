@@ -231,6 +231,17 @@ int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struc
 	return err;
 }
 
+void unit_inputs__take(struct unit_inputs *in, struct unit_inputs *ret)
+{
+	*ret = *in;
+	in->r = NULL;
+	in->alt = NULL;
+	in->refs = NULL;
+	in->cap_refs = 0;
+	in->alt_file = NULL;
+	in->split = NULL;
+}
+
 void unit_inputs__release(struct unit_inputs *in)
 {
 	free(in->refs);

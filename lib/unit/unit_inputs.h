@@ -42,5 +42,8 @@ typedef void (*unit_inputs_note_fn)(void *arg, enum d2b_level level, const char 
 int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
 		      unit_inputs_note_fn note, void *arg);
 void unit_inputs__release(struct unit_inputs *in);
+/* Move in's readers and files to *ret (to release there); in keeps its
+ * counts only. */
+void unit_inputs__take(struct unit_inputs *in, struct unit_inputs *ret);
 
 #endif
