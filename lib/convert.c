@@ -18,7 +18,8 @@
  * sized by it.
  *
  * Threads: jobs threads in all.  Workers (jobs - 1) claim the next unit
- * number, walk it into a slot of a ring of 4 * jobs + 8 slots, and never
+ * number, walk it into a slot of a ring of 4 * jobs + 8 slots (and make
+ * the merge's check of it, dedup__check_unit(), there too), and never
  * run further ahead than the ring, so memory stays bounded by a few units
  * whatever the file; this thread merges the slots in order and, when the
  * next is not walked yet, claims and walks a unit itself rather than wait.
@@ -60,6 +61,7 @@ struct slot {
 	struct unit u;
 	int err;
 	bool done;
+	struct dedup_unit_check check;	/* the merge's check, made by the walker */
 };
 
 struct conv {
@@ -212,6 +214,9 @@ static bool walk_next(struct conv *c, struct unit_walker *uw)
 
 	s = &c->slots[i % c->nr_slots];
 	err = unit__walk(&s->u, c->opts, c->filter, uw, &c->units[i]);
+	/* (the dedup is only read: the merge does not change what it checks) */
+	if (!err && !s->u.skipped)
+		dedup__check_unit(c->dd, s->u.btf, &s->check);
 
 	pthread_mutex_lock(&c->lock);
 	s->err = err;
@@ -267,9 +272,12 @@ static int note_imports(struct conv *c, const struct unit *w)
 	return 0;
 }
 
-/* Merge one walked unit into the output, then hand its diagnostics on. */
-static int merge_unit(struct conv *c, struct unit *w, int walk_err)
+/* Merge one walked unit into the output, then hand its diagnostics on;
+ * check is the merge's check of it (dedup__check_unit()), or NULL. */
+static int merge_unit(struct conv *c, struct unit *w, int walk_err,
+		      const struct dedup_unit_check *check)
 {
+	struct dedup_unit_check here;
 	const char *cu = w->name;
 	uint32_t n;
 	size_t i;
@@ -301,7 +309,11 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err)
 		c->map = m;
 		c->map_cap = n;
 	}
-	err = dedup__add_unit(c->dd, w->btf, c->map);
+	if (!check) {
+		dedup__check_unit(c->dd, w->btf, &here);
+		check = &here;
+	}
+	err = dedup__add_checked_unit(c->dd, w->btf, check, c->map);
 	if (err < 0) {
 		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "merging compile unit %s: %s",
 			  cu ?: "(unnamed)", strerror(-err));
@@ -412,7 +424,7 @@ static int walk_and_merge(struct conv *c)
 			err = unit__walk(&u, c->opts, c->filter, workers[0].uw, &c->units[i]);
 			c->t_walk += now() - t0;
 			t0 = now();
-			err = merge_unit(c, &u, err);
+			err = merge_unit(c, &u, err, NULL);
 			c->t_merge += now() - t0;
 			unit__release(&u);
 			drop_behind(c, i + 1);
@@ -447,7 +459,7 @@ static int walk_and_merge(struct conv *c)
 		c->t_walk += now() - t0;	/* time spent walking or waiting for walkers */
 
 		t0 = now();
-		err = merge_unit(c, &s->u, s->err);
+		err = merge_unit(c, &s->u, s->err, &s->check);
 		c->t_merge += now() - t0;
 		unit__release(&s->u);
 		drop_behind(c, i + 1);

@@ -689,52 +689,54 @@ const struct d2b_btf *dedup__btf(const struct dedup *d)
 }
 
 /* Check unit as dedup__add_unit() wants it; count its types per kind. */
-static int check_unit(struct dedup *d, const struct d2b_btf *unit)
+int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
+		      struct dedup_unit_check *ret)
 {
-	uint64_t in[D2B_KIND_MAX + 1] = { 0 };
 	uint32_t id, end = d2b_btf__end_id(unit);
-	unsigned int k;
-
 	const struct d2b_btf *ubase = d2b_btf__base(unit);
 
+	memset(ret, 0, sizeof(*ret));
+	ret->err = -EINVAL;
 	/* over names, or over nothing; without names, over out's base too:
 	 * the base's strings then map to themselves */
 	if ((ubase != d->opts.names && (d->opts.names || ubase != d2b_btf__base(d->out))) ||
 	    d2b_btf__start_id(unit) != (ubase ? d2b_btf__end_id(ubase) : 1))
-		return -EINVAL;
+		return ret->err;
 	/* one pointer size for all: BTF cannot say which PTR has which */
 	if (d2b_btf__pointer_size(unit) != d2b_btf__pointer_size(d->out))
-		return -EINVAL;
+		return ret->err;
 	for (id = d2b_btf__start_id(unit); id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(unit, id);
 		struct btf_field_iter it;
 		uint32_t *p;
 
 		if (!t || kclass(t) == KC_BAD)
-			return -EINVAL;
-		in[d2b_kind(t)]++;
+			return ret->err;
+		ret->in[d2b_kind(t)]++;
 		btf_field_iter__init(&it, (struct d2b_type *)t, BTF_FIELD_IDS);
 		while ((p = btf_field_iter__next(&it))) {
 			if (*p >= end)
-				return -EINVAL;
+				return ret->err;
 		}
 	}
-	for (k = 0; k <= D2B_KIND_MAX; k++)
-		d->stats.in[k] += in[k];
+	ret->err = 0;
 	return 0;
 }
 
-int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
+int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
+			    const struct dedup_unit_check *check, uint32_t *map)
 {
+	unsigned int k;
 	int err;
 
 	if (d->finished || d->failed)
 		return -EINVAL;
-	err = check_unit(d, unit);
-	if (err) {
+	if (check->err) {
 		d->failed = true;
-		return err;
+		return check->err;
 	}
+	for (k = 0; k <= D2B_KIND_MAX; k++)
+		d->stats.in[k] += check->in[k];
 	err = merge_source(&d->m, unit, NULL, map);
 	if (err) {
 		d->failed = true;
@@ -743,6 +745,14 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 	if (map)
 		map[0] = 0;
 	return 0;
+}
+
+int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
+{
+	struct dedup_unit_check check;
+
+	dedup__check_unit(d, unit, &check);
+	return dedup__add_checked_unit(d, unit, &check, map);
 }
 
 /*

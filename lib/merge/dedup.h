@@ -60,6 +60,23 @@ const struct d2b_btf *dedup__btf(const struct dedup *d);
 int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
 
 /*
+ * What dedup__add_unit() checks of a unit before merging it (its base,
+ * pointer size, kinds and IDs), done ahead of it: on a walker's thread,
+ * while this one merges other units (d is only read; out's model and base
+ * do not change until dedup__finish()).  0 or -EINVAL, kept in *ret.
+ */
+struct dedup_unit_check {
+	uint64_t in[D2B_KIND_MAX + 1];	/* its types per kind */
+	int err;
+};
+
+int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
+		      struct dedup_unit_check *ret);
+/* dedup__add_unit() of a unit dedup__check_unit() checked into *check. */
+int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
+			    const struct dedup_unit_check *check, uint32_t *map);
+
+/*
  * Resolve forward declarations (to the definition a graph walk paired them
  * with, else to the one STRUCT/UNION of that name when there is exactly
  * one), merge the types that became equal and

@@ -576,6 +576,40 @@ static void test_stats(void)
 	d2b_btf__free(u1);
 }
 
+/*
+ * The check a walker makes ahead of the merge (dedup__check_unit()) gives
+ * what dedup__add_unit() would: the counts, and a refusal that fails the
+ * merge when the checked unit is added.
+ */
+static void test_checked_units(void)
+{
+	struct d2b_btf *out = d2b_btf__new(NULL), *u0 = d2b_btf__new(NULL), *bad = d2b_btf__new(NULL);
+	struct dedup_unit_check ok, no;
+	struct dedup_stats st;
+	struct dedup *d = NULL;
+	uint32_t map[4];
+
+	REQUIRE(out && u0 && bad);
+	cases[0].build(u0, 0);
+	CHECK(d2b_btf__add_ref(bad, D2B_KIND_PTR, NULL, 7) > 0);	/* past its end */
+	REQUIRE(dedup__new(out, NULL, &d) == 0);
+	CHECK_EQ(dedup__check_unit(d, u0, &ok), 0);
+	CHECK_EQ(ok.err, 0);
+	CHECK_EQ(ok.in[D2B_KIND_STRUCT], 1);
+	CHECK_EQ(dedup__check_unit(d, bad, &no), -EINVAL);
+	CHECK_EQ(no.err, -EINVAL);
+	CHECK_EQ(dedup__add_checked_unit(d, u0, &ok, NULL), 0);
+	dedup__stats(d, &st);
+	CHECK_EQ(st.in[D2B_KIND_STRUCT], 1);
+	CHECK_EQ(dedup__add_checked_unit(d, bad, &no, map), -EINVAL);
+	CHECK_EQ(dedup__add_checked_unit(d, u0, &ok, NULL), -EINVAL);	/* failed before */
+	CHECK_EQ(dedup__finish(d, NULL), -EINVAL);
+	dedup__free(d);
+	d2b_btf__free(out);
+	d2b_btf__free(u0);
+	d2b_btf__free(bad);
+}
+
 /* The work BTF and the units share out's pointer size: a unit of another
  * one is refused (BTF cannot tell which PTR has which size). */
 static void test_pointer_size(void)
@@ -617,6 +651,7 @@ int main(void)
 	RUN(test_over_index_collisions);
 	RUN(test_errors);
 	RUN(test_stats);
+	RUN(test_checked_units);
 	RUN(test_pointer_size);
 	return test_done();
 }
