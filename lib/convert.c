@@ -28,7 +28,10 @@
  * reads different units concurrently; the shared lazily-built state it has
  * (the unit list, dwfl's section table, the dwz file) is built before the
  * workers start.  Before them, the ELF function symbols are indexed on a
- * thread of their own while this one builds the names base.
+ * thread of their own while this one builds the names base; with a base
+ * (split BTF), the base's types are indexed on another while the first
+ * units are walked, and waited for before the first merge.  Once every
+ * unit is walked, the input is closed on a thread too (close_input()).
  */
 #include <errno.h>
 #include <gelf.h>
@@ -84,6 +87,10 @@ struct conv {
 	bool drop_pages;		/* give merged units' .debug_info pages back */
 	uint64_t dropped_to;		/* .debug_info given back below this offset */
 	struct dedup *dd;
+	/* split BTF with threads: the base's index made beside the walk */
+	bool base_job_started;
+	int base_job_err;
+	pthread_t base_job;
 	struct datasec_set *ds;
 	struct datasec_section *secs;	/* the input's sections, by index */
 	size_t nr_secs;
@@ -272,6 +279,24 @@ static int note_imports(struct conv *c, const struct unit *w)
 	return 0;
 }
 
+static void *base_job_run(void *arg)
+{
+	struct conv *c = arg;
+
+	c->base_job_err = dedup__index_base(c->dd);
+	return NULL;
+}
+
+/* Wait for the base's index, if a thread makes it: before any merge. */
+static int base_job_join(struct conv *c)
+{
+	if (!c->base_job_started)
+		return 0;
+	pthread_join(c->base_job, NULL);
+	c->base_job_started = false;
+	return c->base_job_err;
+}
+
 /* Merge one walked unit into the output, then hand its diagnostics on;
  * check is the merge's check of it (dedup__check_unit()), or NULL. */
 static int merge_unit(struct conv *c, struct unit *w, int walk_err,
@@ -313,7 +338,9 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err,
 		dedup__check_unit(c->dd, w->btf, &here);
 		check = &here;
 	}
-	err = dedup__add_checked_unit(c->dd, w->btf, check, c->map);
+	err = base_job_join(c);
+	if (!err)
+		err = dedup__add_checked_unit(c->dd, w->btf, check, c->map);
 	if (err < 0) {
 		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "merging compile unit %s: %s",
 			  cu ?: "(unnamed)", strerror(-err));
@@ -570,6 +597,9 @@ static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opt
 	d2b_btf__set_endian(c->out, dwarf_file__big_endian(c->df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
 	d2b_btf__set_pointer_size(c->out, dwarf_file__addr_size(c->df));
 	dopts->append_only = c->opts->no_dedup;
+	/* the base's index: on a thread of its own, beside the first units'
+	 * walks (d2b_convert_file()) */
+	dopts->defer_base_index = base && c->opts->jobs > 1;
 	/* units share the names of .debug_str through a string-only base (not
 	 * for split BTF, whose units' strings go over the base's) */
 	if (!base && die_reader__section(c->in.r, DIE_SEC_STR)) {
@@ -823,6 +853,8 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 			funcs_job_run(&fj);
 	}
 	err = make_out(&c, base, &dopts);
+	if (!err && dopts.defer_base_index)
+		c.base_job_started = pthread_create(&c.base_job, NULL, base_job_run, &c) == 0;
 	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
 		if (fj.started)
 			pthread_join(fj.thread, NULL);
@@ -852,7 +884,9 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	close_input(&c, &cj);
 
 	t0 = now();
-	err = dedup__finish(c.dd, &final_map);
+	err = base_job_join(&c);
+	if (!err)
+		err = dedup__finish(c.dd, &final_map);
 	if (err) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "deduplication failed: %s", strerror(-err));
 		goto out;
@@ -906,6 +940,7 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	*ret = c.out;
 	c.out = NULL;
 out:
+	base_job_join(&c);	/* (its dedup is freed below) */
 	/* every failure says why (the one contract of dwarf2btf.h) */
 	if (err == -ENOMEM)
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");

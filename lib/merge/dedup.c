@@ -118,6 +118,7 @@ struct dedup {
 	struct over_index base_over;
 	struct merge m;
 	uint32_t *final_map;
+	bool base_indexed;	/* base_index and base_over are made */
 	bool finished, failed;
 	struct dedup_stats stats;
 };
@@ -662,13 +663,29 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	btf_copy_model(d->work, out);
 	hmap__init(&d->base_index, d->opts.force_collisions);
 	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, &d->base_over, true);
+			 &d->base_index, &d->base_over, !d->opts.defer_base_index);
+	d->base_indexed = !d->opts.defer_base_index;
 	if (err) {
 		dedup__free(d);
 		return err;
 	}
 	*ret = d;
 	return 0;
+}
+
+int dedup__index_base(struct dedup *d)
+{
+	uint32_t start = d2b_btf__start_id(d->out);
+	int err = 0;
+
+	if (d->base_indexed)
+		return 0;
+	d->base_indexed = true;
+	if (!d->opts.append_only && start > 1)
+		err = index_base(&d->m, &d->base_index, &d->base_over, start);
+	if (err)
+		d->failed = true;
+	return err;
 }
 
 void dedup__free(struct dedup *d)
@@ -731,6 +748,9 @@ int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
 
 	if (d->finished || d->failed)
 		return -EINVAL;
+	err = dedup__index_base(d);
+	if (err)
+		return err;
 	if (check->err) {
 		d->failed = true;
 		return check->err;
@@ -842,6 +862,9 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 		*final_map = NULL;
 	if (d->finished || d->failed)
 		return -EINVAL;
+	err = dedup__index_base(d);
+	if (err)
+		return err;
 	d->finished = true;
 	if (!d->opts.append_only) {
 		err = resolve_fwds(d, &alias);

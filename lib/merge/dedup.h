@@ -36,6 +36,12 @@ struct dedup_opts {
 	 * share are never copied or looked up until dedup__finish().
 	 */
 	const struct d2b_btf *names;
+	/*
+	 * Split BTF: leave the index of out's base types to
+	 * dedup__index_base(), which the caller may run on another thread
+	 * (while units are walked); else dedup__new() makes it.
+	 */
+	bool defer_base_index;
 };
 
 /* Per-kind counters, for --stats */
@@ -47,6 +53,14 @@ struct dedup_stats {
 /* out must have no types of its own; it may be split over a base. */
 int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup **ret);
 void dedup__free(struct dedup *d);
+
+/*
+ * Index out's base types, if dedup__new() left that to it (opts.
+ * defer_base_index): on any one thread, before the first unit is added;
+ * d is not otherwise touched meanwhile (dedup__check_unit() excepted).
+ * A unit added before it (or a second call) does it first (or nothing).
+ */
+int dedup__index_base(struct dedup *d);
 
 /* The work BTF the IDs of dedup__add_unit()'s map refer to, until finish. */
 const struct d2b_btf *dedup__btf(const struct dedup *d);

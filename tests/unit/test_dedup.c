@@ -157,10 +157,15 @@ static void check_map(const struct d2b_btf *unit, uint32_t u, const struct d2b_b
 	CHECK(ka == kb);
 }
 
+/* run_dedup()'s base index: 0 made by dedup__new(); 1 deferred and made
+ * by the first unit's merge; 2 deferred and made by dedup__index_base() */
+static int run_defer;
+
 static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *base,
 		     struct d2b_btf **ret, bool check)
 {
-	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only };
+	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only,
+				   .defer_base_index = run_defer != 0 };
 	struct d2b_btf *units[MAX_UNITS] = { 0 }, *out = d2b_btf__new(base);
 	uint32_t *maps[MAX_UNITS] = { 0 };
 	const uint32_t *final_map;
@@ -185,6 +190,8 @@ static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *ba
 	if (err)
 		goto out;
 	err = dedup__new(out, &opts, &d);
+	if (!err && run_defer == 2)
+		err = dedup__index_base(d);
 	for (k = 0; !err && k < c->nunits; k++)
 		err = dedup__add_unit(d, units[k], maps[k]);
 	if (!err)
@@ -412,6 +419,14 @@ static void test_split(bool force)
 	CHECK(strtab__find(btf_strtab(out), "bar") < 0);
 	err = run_dedup(&split_case, force, base, &again, false);
 	CHECK(!err && same_encoding(out, again));
+	/* the base's index made later (on a thread, in convert.c) */
+	for (run_defer = 1; run_defer <= 2; run_defer++) {
+		d2b_btf__free(again);
+		again = NULL;
+		err = run_dedup(&split_case, force, base, &again, false);
+		CHECK(!err && same_encoding(out, again));
+	}
+	run_defer = 0;
 out:
 	printf("%s dedup_split%s%s\n", test_failed_now ? "FAIL" : "PASS", force ? "_collisions" : "",
 	       test_failed_now ? ": see above" : "");
