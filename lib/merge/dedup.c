@@ -116,6 +116,7 @@ struct dedup {
 	struct dedup_opts opts;
 	struct hmap base_index;	/* the base's types (split BTF), for every merge */
 	struct over_index base_over;
+	struct base_buckets base_buckets;
 	struct merge m;
 	uint32_t *final_map;
 	bool base_indexed;	/* base_index and base_over are made */
@@ -167,7 +168,8 @@ static int index_base(struct merge *m, struct hmap *base, struct over_index *bas
  * share; filled here if fill_base (the first merge over that base).
  */
 static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool append_only,
-		      struct hmap *base, struct over_index *base_over, bool fill_base)
+		      struct hmap *base, struct over_index *base_over, struct base_buckets *bb,
+		      bool fill_base)
 {
 	uint32_t id, start = d2b_btf__start_id(dst);
 	int err = 0;
@@ -177,6 +179,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	btf_view_init(&m->vd, dst);
 	m->base = base;
 	m->base_over = base_over;
+	m->bb = bb;
 	m->append_only = append_only;
 	hmap__init(&m->index, force_collisions);
 	hmap__init(&m->local, force_collisions);
@@ -662,8 +665,10 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	}
 	btf_copy_model(d->work, out);
 	hmap__init(&d->base_index, d->opts.force_collisions);
+	hmap__init(&d->base_buckets.state, false);
+	hmap__init(&d->base_buckets.by_shape, false);
 	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, &d->base_over, !d->opts.defer_base_index);
+			 &d->base_index, &d->base_over, &d->base_buckets, !d->opts.defer_base_index);
 	d->base_indexed = !d->opts.defer_base_index;
 	if (err) {
 		dedup__free(d);
@@ -695,6 +700,8 @@ void dedup__free(struct dedup *d)
 	merge_release(&d->m);
 	hmap__release(&d->base_index);
 	over_index_release(&d->base_over);
+	hmap__release(&d->base_buckets.state);
+	hmap__release(&d->base_buckets.by_shape);
 	d2b_btf__free(d->work);
 	free(d->final_map);
 	free(d);
@@ -882,7 +889,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 	for (id = 0; id < start; id++)
 		d->final_map[id] = id;
 	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, &d->base_over, false);
+			 &d->base_index, &d->base_over, &d->base_buckets, false);
 	fm.last = true;		/* no merge after it: its index is never read */
 	if (!err)
 		err = merge_source(&fm, d->work, alias, d->final_map);

@@ -68,10 +68,22 @@ struct over_index {
 	size_t cap;		/* entries of each first[k] */
 };
 
+/*
+ * The base's composites again, for the shallow keys that many of them
+ * share (dedup_walk.c, base_bucket()): by key and member shape.  The base
+ * never changes and a base type's shape does not depend on the merge, so
+ * one set serves every merge over that base; filled as keys are met.
+ */
+struct base_buckets {
+	struct hmap state;	/* shallow key -> BUCKET_SMALL or BUCKET_BUILT */
+	struct hmap by_shape;	/* hash_combine(key, shape) -> base ID, in ID order */
+};
+
 struct merge {
 	struct d2b_btf *dst;
 	const struct hmap *base;	/* the base's types: key -> ID (read-only) */
 	const struct over_index *base_over;	/* the same, for the single refs */
+	struct base_buckets *bb;	/* the same, by shape, where keys are shared */
 	struct hmap index;	/* destination types, the base's excepted: key -> ID */
 	struct over_index over;	/* the same, for the single refs */
 	bool append_only;

@@ -498,20 +498,81 @@ static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
 	return 0;
 }
 
+/*
+ * Base buckets: a module's composite can share its shallow key with
+ * hundreds of the base's (vmlinux's anonymous unions), each of which the
+ * shapes then skip, unit after unit: over a million candidates for
+ * xfs.ko.  The first time a key is looked up in the base, its entries are
+ * counted; past BUCKET_MIN, the base's composites under it are indexed
+ * again by hash_combine(key, shape) (m->bb), in the base's order, and
+ * lookups of that key take only the candidates of their own shape.  That
+ * leaves out the early candidates the plain lookup walks before shapes
+ * filter (SHAPE_AFTER), walks that fail: the answer is the same.
+ */
+enum {
+	BUCKET_SMALL = 1,	/* m->bb->state: iterate the base's entries */
+	BUCKET_BUILT = 2,	/* m->bb->state: take them from by_shape */
+	BUCKET_MIN = 16,	/* entries under a key past which it is built */
+};
+
+static int base_bucket(struct merge *m, uint64_t key, uint64_t *ret)
+{
+	struct hmap_iter it;
+	uint64_t v, sh;
+	size_t n = 0;
+	int err;
+
+	if (hmap__find(&m->bb->state, key, ret))
+		return 0;
+	hmap__iter_init(m->base, key, &it);
+	while (n <= BUCKET_MIN && hmap__next(m->base, &it, &v))
+		n++;
+	*ret = n > BUCKET_MIN ? BUCKET_BUILT : BUCKET_SMALL;
+	hmap__iter_init(m->base, key, &it);
+	while (*ret == BUCKET_BUILT && hmap__next(m->base, &it, &v)) {
+		const struct d2b_type *t = type_of(m, (uint32_t)v);
+
+		if (!t || !btf_kind_is_composite(d2b_kind(t)))
+			continue;
+		err = composite_shape(m, (uint32_t)v, &sh);
+		if (!err)
+			err = hmap__add(&m->bb->by_shape, hash_combine(key, sh), v);
+		if (err)
+			return err;
+	}
+	return hmap__add(&m->bb->state, key, *ret);
+}
+
 static int dedup_composite(struct merge *m, uint32_t i)
 {
 	const struct hmap *maps[3] = { m->base, &m->index, &m->local };
 	struct hmap_iter it;
 	unsigned int h, tried = 0;
-	uint64_t key, v, shape = 0, cshape;
+	uint64_t key, v, shape = 0, cshape, state = BUCKET_SMALL;
 	int err;
 
 	err = merge_type_key(m, &m->fa, vid(m, i), &key);
 	if (err)
 		return err;
+	if (m->bb && m->dst_start > 1) {
+		err = base_bucket(m, key, &state);
+		if (!err && state == BUCKET_BUILT)
+			err = composite_shape(m, vid(m, i), &shape);
+		if (err)
+			return err;
+	}
 	for (h = 0; h < 3; h++) {
-		hmap__iter_init(maps[h], key, &it);
-		while (hmap__next(maps[h], &it, &v)) {
+		const struct hmap *map = maps[h];
+
+		if (h == 0 && state == BUCKET_BUILT) {
+			map = &m->bb->by_shape;
+			hmap__iter_init(map, hash_combine(key, shape), &it);
+			/* the shapes filter from the first candidate on */
+			tried = SHAPE_AFTER;
+		} else {
+			hmap__iter_init(map, key, &it);
+		}
+		while (hmap__next(map, &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
 
 			if (!t || !btf_kind_is_composite(d2b_kind(t)) || !is_canon(m, v))

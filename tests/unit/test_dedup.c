@@ -592,6 +592,82 @@ static void test_stats(void)
 }
 
 /*
+ * Base buckets (dedup_walk.c): a base with more than BUCKET_MIN anonymous
+ * unions of one shallow key (one pointer member "a", size 8), each over
+ * a struct of its own; a module's copies of the 2nd and the 18th map to
+ * the base's, in every merge (units and finish), and one over a struct
+ * the base lacks is new.  With and without forced collisions.
+ */
+static void base_bucket_unit(struct d2b_btf *u, const char *sname, uint32_t *ret_union)
+{
+	uint32_t i = INT(u, "int"), st = STRUCT(u, sname, 4), p;
+
+	MEMBER(u, "x", i, 0);
+	p = PTR(u, st);
+	*ret_union = UNION(u, NULL, 8);
+	MEMBER(u, "a", p, 0);
+}
+
+static void test_base_buckets(bool force)
+{
+	enum { N = 20 };
+	struct d2b_btf *base = d2b_btf__new(NULL), *out = NULL, *u[3] = { 0 };
+	static const char *const names[3] = { "s1", "s17", "elsewhere" };
+	struct dedup_opts opts = { .force_collisions = force };
+	uint32_t unions[N], ui[3], *maps[3] = { 0 }, i, k, ip;
+	const uint32_t *final_map;
+	struct dedup *d = NULL;
+	char name[16];
+
+	REQUIRE(base);
+	build_err = 0;
+	ip = INT(base, "int");
+	for (k = 0; k < N; k++) {
+		snprintf(name, sizeof(name), "s%u", k);
+		i = STRUCT(base, name, 4);
+		MEMBER(base, "x", ip, 0);
+		i = PTR(base, i);
+		unions[k] = UNION(base, NULL, 8);
+		MEMBER(base, "a", i, 0);
+	}
+	out = d2b_btf__new(base);
+	REQUIRE(out && !build_err);
+	for (k = 0; k < 3; k++) {
+		u[k] = d2b_btf__new(NULL);
+		REQUIRE(u[k]);
+		base_bucket_unit(u[k], names[k], &ui[k]);
+		maps[k] = calloc(d2b_btf__end_id(u[k]), sizeof(*maps[k]));
+		REQUIRE(maps[k] && !build_err);
+	}
+	REQUIRE(dedup__new(out, &opts, &d) == 0);
+	for (k = 0; k < 3; k++)
+		CHECK_EQ(dedup__add_unit(d, u[k], maps[k]), 0);
+	CHECK_EQ(dedup__finish(d, &final_map), 0);
+	CHECK_EQ(final_map[maps[0][ui[0]]], unions[1]);
+	CHECK_EQ(final_map[maps[1][ui[1]]], unions[17]);
+	CHECK(final_map[maps[2][ui[2]]] >= d2b_btf__start_id(out));
+	/* struct elsewhere, its pointer and the union over it */
+	CHECK_EQ(d2b_btf__nr_types(out), 3);
+	dedup__free(d);
+	for (k = 0; k < 3; k++) {
+		d2b_btf__free(u[k]);
+		free(maps[k]);
+	}
+	d2b_btf__free(out);
+	d2b_btf__free(base);
+}
+
+static void test_base_buckets_plain(void)
+{
+	test_base_buckets(false);
+}
+
+static void test_base_buckets_collisions(void)
+{
+	test_base_buckets(true);
+}
+
+/*
  * The check a walker makes ahead of the merge (dedup__check_unit()) gives
  * what dedup__add_unit() would: the counts, and a refusal that fails the
  * merge when the checked unit is added.
@@ -667,6 +743,8 @@ int main(void)
 	RUN(test_errors);
 	RUN(test_stats);
 	RUN(test_checked_units);
+	RUN(test_base_buckets_plain);
+	RUN(test_base_buckets_collisions);
 	RUN(test_pointer_size);
 	return test_done();
 }
