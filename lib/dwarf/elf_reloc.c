@@ -176,10 +176,21 @@ static int read_symbols(Elf *elf, size_t nr_sections, const uint64_t *addr, stru
 	return 0;
 }
 
-static void put(uint8_t *p, uint64_t v, int size, bool big_endian)
+static inline void put(uint8_t *p, uint64_t v, int size, bool big_endian)
 {
 	int i;
 
+	if (big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {
+		/* the host's order: one store (memcpy of the low bytes) */
+		if (size == 8) {
+			memcpy(p, &v, 8);
+		} else {
+			uint32_t w = (uint32_t)v;
+
+			memcpy(p, &w, 4);
+		}
+		return;
+	}
 	for (i = 0; i < size; i++) {
 		int shift = big_endian ? (size - 1 - i) * 8 : i * 8;
 
