@@ -801,6 +801,12 @@ int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *src)
 
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map)
 {
+	return btf_add_copy_memo(dst, src, id, map, NULL);
+}
+
+int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id,
+		      const uint32_t *map, uint32_t *smemo)
+{
 	const struct d2b_type *t = d2b_btf__type(src, id);
 	struct btf_field_iter it;
 	struct d2b_type *nt;
@@ -821,9 +827,17 @@ int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, co
 		*f = map[*f];
 	btf_field_iter__init(&it, nt, BTF_FIELD_STRS);
 	while ((f = btf_field_iter__next(&it)) != NULL) {
+		if (!*f)
+			continue;	/* "" is "" everywhere */
+		if (smemo && *f < btf_end_str(src) && smemo[*f]) {
+			*f = smemo[*f];
+			continue;
+		}
 		r = d2b_btf__add_str(dst, d2b_btf__str(src, *f));
 		if (r < 0)
 			return r;
+		if (smemo && *f < btf_end_str(src))
+			smemo[*f] = (uint32_t)r;
 		*f = (uint32_t)r;
 	}
 	return nid;

@@ -167,6 +167,11 @@ int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
 struct str_memo;
 int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
+/* The same, with smemo[o] (btf_end_str(src) entries, zeroed by the caller
+ * for a new dst) keeping the dst offset of each src string offset o met,
+ * so that a string copied again is not looked up again. */
+int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id,
+		      const uint32_t *map, uint32_t *smemo);
 
 void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which);
 /* The next field, NULL after the last (inline: the merge's inner loop) */

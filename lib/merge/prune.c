@@ -9,7 +9,7 @@
  * prototype stay: they are the units' types, as pahole keeps them.)
  * Pass 2, copy: the types that stay, in order, into a new BTF over the same
  * base, their type IDs translated and their strings added anew (so strings
- * only dropped types used are gone).
+ * only dropped types used are gone), each string offset looked up once.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -53,21 +53,26 @@ static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
 		struct d2b_btf *out)
 {
 	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id, next = start;
-	int r;
+	/* each string once: the same offset is the same string */
+	uint32_t *smemo = calloc(btf_end_str(btf) + 1, sizeof(*smemo));
+	int r = 0;
 
 	for (id = 0; id < start; id++)
 		map[id] = id;
 	for (id = start; id < end; id++)
 		map[id] = drop[id - start] ? 0 : next++;
-	for (id = start; id < end; id++) {
+	if (!smemo)
+		return -ENOMEM;
+	for (id = start; id < end && r >= 0; id++) {
 		if (drop[id - start])
 			continue;
-		r = btf_add_copy(out, btf, id, map);
-		if (r < 0)
-			return r;
-		if ((uint32_t)r != map[id])
-			return -EINVAL;
+		r = btf_add_copy_memo(out, btf, id, map, smemo);
+		if (r >= 0 && (uint32_t)r != map[id])
+			r = -EINVAL;
 	}
+	free(smemo);
+	if (r < 0)
+		return r;
 	return 0;
 }
 
