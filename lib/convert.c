@@ -630,6 +630,7 @@ static void *funcs_job_run(void *arg)
 static int kernel_funcs(struct conv *c)
 {
 	uint32_t n = d2b_btf__nr_types(c->out), *map = NULL;
+	struct func_kfuncs kfuncs = { 0 };
 	struct elf_funcs *ef = c->ef;
 	struct d2b_btf *pruned;
 	uint8_t *drop = NULL;
@@ -642,7 +643,7 @@ static int kernel_funcs(struct conv *c)
 		goto out;
 	}
 	err = func_policy__select(c->out, c->funcs, c->nr_funcs, ef, c->opts->consistent_funcs,
-				  drop, datasec_note, c);
+				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
 	if (err > 0) {
 		err = prune__funcs(c->out, drop, &pruned, &map);
 		if (err)
@@ -653,12 +654,15 @@ static int kernel_funcs(struct conv *c)
 		for (i = 0; i < c->nr_funcs; i++)
 			c->funcs[i].id = map[c->funcs[i].id];
 	}
-	if (err >= 0 && c->opts->kfunc_tags)
-		err = func_policy__tag_kfuncs(c->out, ef, !c->opts->skip_decl_tags,
+	if (err >= 0 && c->opts->kfunc_tags) {
+		func_kfuncs__remap(&kfuncs, map);
+		err = func_policy__tag_kfuncs(c->out, &kfuncs, !c->opts->skip_decl_tags,
 					      c->opts->kfunc_attributes);
+	}
 	if (err > 0)
 		err = 0;
 out:
+	func_kfuncs__release(&kfuncs);
 	free(map);
 	free(drop);
 	return err;

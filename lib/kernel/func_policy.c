@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "base/vec.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
 #include "unit/unit.h"
@@ -175,7 +176,7 @@ static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb)
 /* Decide one name's records [first, end). */
 static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t n,
 		       const struct elf_funcs *ef, bool consistent, uint8_t *drop,
-		       func_policy_note_fn note, void *note_arg)
+		       func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
 {
 	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
 	struct elf_func_info info = { 0 };
@@ -207,6 +208,12 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 		note(note_arg, "function '%s' left out: %s", e[0].name, why);
 		keep = 0;
 	}
+	if (kfuncs && keep >= start && info.kfunc) {
+		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
+			return -ENOMEM;
+		kfuncs->v[kfuncs->nr].id = keep;
+		kfuncs->v[kfuncs->nr++].flags = info.kfunc_flags;
+	}
 	for (i = 0; i < n; i++) {
 		/* a FUNC the merge found in the base (split BTF) is not ours to
 		 * drop: it only took part in the comparison */
@@ -222,7 +229,7 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
 			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
-			func_policy_note_fn note, void *note_arg)
+			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
 {
 	struct entry *e = calloc(nr ? nr : 1, sizeof(*e));
 	size_t i, j;
@@ -245,11 +252,45 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 	for (i = 0; i < nr; i = j) {
 		for (j = i + 1; j < nr && !strcmp(e[j].name, e[i].name); j++)
 			;
-		r = select_name(btf, &e[i], j - i, ef, consistent, drop, note, note_arg);
+		r = select_name(btf, &e[i], j - i, ef, consistent, drop, note, note_arg, kfuncs);
+		if (r < 0) {
+			free(e);
+			return r;
+		}
 		dropped += r;
 	}
 	free(e);
 	return dropped;
+}
+
+void func_kfuncs__release(struct func_kfuncs *kf)
+{
+	free(kf->v);
+	memset(kf, 0, sizeof(*kf));
+}
+
+static int kfunc_cmp(const void *pa, const void *pb)
+{
+	const struct func_kfunc *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void func_kfuncs__remap(struct func_kfuncs *kf, const uint32_t *map)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < kf->nr; i++) {
+		uint32_t id = map ? map[kf->v[i].id] : kf->v[i].id;
+
+		if (id) {
+			kf->v[n].id = id;
+			kf->v[n++].flags = kf->v[i].flags;
+		}
+	}
+	kf->nr = n;
+	if (n)
+		qsort(kf->v, n, sizeof(*kf->v), kfunc_cmp);
 }
 
 /*
@@ -356,35 +397,33 @@ static int tag_arena(struct d2b_btf *btf, uint32_t id, uint32_t flags)
 	return 0;
 }
 
-int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef, bool decl_tags,
+int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct func_kfuncs *kfuncs, bool decl_tags,
 			    bool arena_attrs)
 {
-	uint32_t id, end = d2b_btf__end_id(btf);
-	int err, tagged = 0;
+	size_t i;
+	int err;
 
-	for (id = d2b_btf__start_id(btf); id < end; id++) {
+	for (i = 0; i < kfuncs->nr; i++) {
+		uint32_t id = kfuncs->v[i].id, flags = kfuncs->v[i].flags;
 		const struct d2b_type *t = d2b_btf__type(btf, id);
-		struct elf_func_info info;
 
-		if (d2b_kind(t) != D2B_KIND_FUNC ||
-		    !elf_funcs__find(ef, d2b_btf__name(btf, id), &info) || !info.kfunc)
-			continue;
-		if (arena_attrs && (info.kfunc_flags & ELF_KF_ARENA_MASK)) {
-			err = tag_arena(btf, id, info.kfunc_flags);
+		if (!t || d2b_kind(t) != D2B_KIND_FUNC)
+			return -EINVAL;
+		if (arena_attrs && (flags & ELF_KF_ARENA_MASK)) {
+			err = tag_arena(btf, id, flags);
 			if (err < 0)
 				return err;
 		}
-		tagged++;
 		if (!decl_tags)
 			continue;
 		err = d2b_btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
 		if (err < 0)
 			return err;
-		if (info.kfunc_flags & ELF_KF_FASTCALL) {
+		if (flags & ELF_KF_FASTCALL) {
 			err = d2b_btf__add_decl_tag(btf, "bpf_fastcall", id, -1);
 			if (err < 0)
 				return err;
 		}
 	}
-	return tagged;
+	return (int)kfuncs->nr;
 }

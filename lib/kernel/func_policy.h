@@ -25,22 +25,41 @@ struct func_rec {
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The kfuncs among the FUNCs that stay: each FUNC, and its flags from
+ * .BTF_ids (enum elf_kf_flags); by FUNC ID once func_kfuncs__remap()ped. */
+struct func_kfunc {
+	uint32_t id;
+	uint32_t flags;
+};
+
+struct func_kfuncs {
+	struct func_kfunc *v;
+	size_t nr, cap;
+};
+
+void func_kfuncs__release(struct func_kfuncs *kf);
+/* The FUNCs renumbered by map (ID -> new ID, 0: gone), in ID order. */
+void func_kfuncs__remap(struct func_kfuncs *kf, const uint32_t *map);
+
 /*
  * Decide which FUNCs of btf stay: drop[id - start_id] is set for each FUNC
  * to leave out (drop has d2b_btf__nr_types(btf) entries, zeroed by the
- * caller).  Returns the number of FUNCs dropped, or a negative errno.
+ * caller).  Each FUNC that stays (btf's own: not its base's) and that ef
+ * lists as a kfunc is added to *kfuncs, if not NULL (the lookup is made
+ * for the decision anyway).  Returns the number of FUNCs dropped, or a
+ * negative errno.
  */
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
 			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
-			func_policy_note_fn note, void *note_arg);
+			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs);
 
 /*
- * The FUNCs of btf that ef lists as kfuncs: with decl_tags, add DECL_TAG
- * "bpf_kfunc" (and "bpf_fastcall"); with arena_attrs, give the pointers an
- * arena kfunc's flags name (KF_ARENA_RET/ARG1/ARG2) the attribute
- * TYPE_TAG "address_space(1)".  Returns how many kfuncs there are.
+ * The kfuncs (in ID order): with decl_tags, add DECL_TAG "bpf_kfunc" (and
+ * "bpf_fastcall"); with arena_attrs, give the pointers an arena kfunc's
+ * flags name (KF_ARENA_RET/ARG1/ARG2) the attribute TYPE_TAG
+ * "address_space(1)".  Returns how many kfuncs there are.
  */
-int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct elf_funcs *ef, bool decl_tags,
+int func_policy__tag_kfuncs(struct d2b_btf *btf, const struct func_kfuncs *kfuncs, bool decl_tags,
 			    bool arena_attrs);
 
 #endif

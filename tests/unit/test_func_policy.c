@@ -196,13 +196,13 @@ static void test_select_and_prune(void)
 	recs[6] = (struct func_rec){ reg, UNIT_FUNC_UNEXPECTED_REG };
 
 	/* without consistency: one FUNC per name with a symbol */
-	n = func_policy__select(btf, recs, 7, ef, false, drop, note, NULL);
+	n = func_policy__select(btf, recs, 7, ef, false, drop, note, NULL, NULL);
 	CHECK_EQ(n, 3);		/* foo2 bar2 baz */
 	CHECK(!drop[foo1 - 1] && drop[foo2 - 1] && !drop[bar1 - 1] && drop[bar2 - 1]);
 	CHECK(drop[baz - 1] && !drop[dup - 1] && !drop[reg - 1]);
 
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, recs, 7, ef, true, drop, note, NULL);
+	n = func_policy__select(btf, recs, 7, ef, true, drop, note, NULL, NULL);
 	CHECK_EQ(n, 6);		/* foo2, both bars, baz, dup, reg */
 	CHECK(!drop[foo1 - 1] && drop[bar1 - 1] && drop[bar2 - 1] && drop[dup - 1] && drop[reg - 1]);
 
@@ -245,11 +245,11 @@ static void test_split_base_func(void)
 	mfoo = add_func(mod, "foo", lng);
 	recs[0] = (struct func_rec){ bfoo, 0 };
 	recs[1] = (struct func_rec){ mfoo, 0 };
-	n = func_policy__select(mod, recs, 2, ef, true, drop, note, NULL);
+	n = func_policy__select(mod, recs, 2, ef, true, drop, note, NULL, NULL);
 	CHECK_EQ(n, 1);		/* the module's foo differs: it goes */
 	CHECK(drop[mfoo - d2b_btf__start_id(mod)]);
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(mod, recs, 2, ef, false, drop, note, NULL);
+	n = func_policy__select(mod, recs, 2, ef, false, drop, note, NULL, NULL);
 	CHECK_EQ(n, 1);		/* one per name: the base's */
 	d2b_btf__free(mod);
 	d2b_btf__free(base);
