@@ -160,11 +160,11 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	/* in order, each string LOAD_AHEAD strings after its slot was
 	 * prefetched: the table does not move (reserved), and the first
 	 * offset of a duplicate is the one indexed, as without the delay */
-	for (start = 0, i = 0; i < len; i++) {
+	for (start = 0; start < len; start = i + 1) {
 		struct load_pending *q;
 
-		if (data[i] != '\0')
-			continue;
+		/* (data ends with a NUL) */
+		i = (size_t)((const char *)memchr(data + start, '\0', len - start) - data);
 		n = i - start;
 		if (n) {
 			if (queued == LOAD_AHEAD) {
@@ -180,7 +180,6 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 			q->h = hash_bytes(data + start, n, 0);
 			hmap__prefetch(&st->index, q->h);
 		}
-		start = i + 1;
 	}
 	for (; queued; queued--, head = (head + 1) % LOAD_AHEAD) {
 		err = load_index(st, &ring[head]);
