@@ -38,38 +38,47 @@ enum {
 
 struct entry {
 	const char *name;
-	uint64_t prefix;	/* name_prefix(name) */
+	uint64_t prefix[2];	/* name_prefix(name) */
 	uint32_t id;
 	uint32_t flags;
-	size_t seq;
+	uint32_t seq;
 };
 
 /*
- * A name's first 8 bytes (NUL-padded) as a big-endian number: two names'
- * prefixes compare as strcmp() compares the names, unless they are equal,
- * so the sort reads the names themselves only then.
+ * A name's first 16 bytes (NUL-padded) as two big-endian numbers: two
+ * names' prefixes compare as strcmp() compares the names, unless they are
+ * equal, so the sort reads the names themselves only then (kernel function
+ * names share their first 8 bytes often: __x64_sys_, trace_event_).
  */
-static uint64_t name_prefix(const char *s)
+static void name_prefix(const char *s, uint64_t ret[2])
 {
-	uint64_t v = 0;
-	int i;
+	int i, w;
 
-	for (i = 0; i < 8; i++) {
-		v = v << 8 | (unsigned char)*s;
-		if (*s)
-			s++;
+	for (w = 0; w < 2; w++) {
+		ret[w] = 0;
+		for (i = 0; i < 8; i++) {
+			ret[w] = ret[w] << 8 | (unsigned char)*s;
+			if (*s)
+				s++;
+		}
 	}
-	return v;
+}
+
+/* strcmp(a->name, b->name), from the prefixes where they differ */
+static int entry_name_cmp(const struct entry *a, const struct entry *b)
+{
+	if (a->prefix[0] != b->prefix[0])
+		return a->prefix[0] < b->prefix[0] ? -1 : 1;
+	if (a->prefix[1] != b->prefix[1])
+		return a->prefix[1] < b->prefix[1] ? -1 : 1;
+	return strcmp(a->name, b->name);
 }
 
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
-	int c;
+	int c = entry_name_cmp(a, b);
 
-	if (a->prefix != b->prefix)
-		return a->prefix < b->prefix ? -1 : 1;
-	c = strcmp(a->name, b->name);
 	if (c)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
@@ -239,18 +248,18 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		e[i].name = d2b_btf__name(btf, recs[i].id);
-		e[i].prefix = e[i].name ? name_prefix(e[i].name) : 0;
-		e[i].id = recs[i].id;
-		e[i].flags = recs[i].flags;
-		e[i].seq = i;
-		if (!e[i].name) {
+		if (!e[i].name || i >= UINT32_MAX) {
 			free(e);
 			return -EINVAL;
 		}
+		name_prefix(e[i].name, e[i].prefix);
+		e[i].id = recs[i].id;
+		e[i].flags = recs[i].flags;
+		e[i].seq = (uint32_t)i;
 	}
 	qsort(e, nr, sizeof(*e), entry_cmp);
 	for (i = 0; i < nr; i = j) {
-		for (j = i + 1; j < nr && !strcmp(e[j].name, e[i].name); j++)
+		for (j = i + 1; j < nr && !entry_name_cmp(&e[j], &e[i]); j++)
 			;
 		r = select_name(btf, &e[i], j - i, ef, consistent, drop, note, note_arg, kfuncs);
 		if (r < 0) {
