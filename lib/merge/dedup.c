@@ -144,6 +144,8 @@ static int index_base(struct merge *m, struct hmap *base, struct over_index *bas
 	int err;
 
 	err = hmap__reserve(base, start - 1);
+	if (!err)
+		err = over_index_reserve(base_over, start - 1);
 	for (id = 1; id < start && !err; id += n) {
 		n = start - id < INDEX_AHEAD ? start - id : INDEX_AHEAD;
 		for (j = 0; j < n && !err; j++) {

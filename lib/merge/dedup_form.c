@@ -138,28 +138,37 @@ void over_index_release(struct over_index *o)
 	memset(o, 0, sizeof(*o));
 }
 
+int over_index_reserve(struct over_index *o, uint32_t type)
+{
+	size_t cap = o->cap ? o->cap : 1024;
+	int j;
+
+	if (type < o->cap)
+		return 0;
+	while (cap <= type)
+		cap *= 2;
+	for (j = 0; j < NR_OVER; j++) {
+		uint32_t *f = realloc(o->first[j], cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
+		o->first[j] = f;
+	}
+	o->cap = cap;
+	return 0;
+}
+
 int over_index_add(struct over_index *o, const struct d2b_type *t, uint32_t id)
 {
 	int k = over_slot_of(t);
+	int err;
 
 	if (k < 0)
 		return 0;
-	if (t->type >= o->cap) {
-		size_t cap = o->cap ? o->cap : 1024;
-		int j;
-
-		while (cap <= t->type)
-			cap *= 2;
-		for (j = 0; j < NR_OVER; j++) {
-			uint32_t *f = realloc(o->first[j], cap * sizeof(*f));
-
-			if (!f)
-				return -ENOMEM;
-			memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
-			o->first[j] = f;
-		}
-		o->cap = cap;
-	}
+	err = over_index_reserve(o, t->type);
+	if (err)
+		return err;
 	if (!o->first[k][t->type])
 		o->first[k][t->type] = id;
 	return 0;

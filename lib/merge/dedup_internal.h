@@ -292,6 +292,8 @@ static inline int over_slot_of(const struct d2b_type *t)
 void over_index_release(struct over_index *o);
 /* Add type id (t) if it is of the kinds indexed and the first over its type. */
 int over_index_add(struct over_index *o, const struct d2b_type *t, uint32_t id);
+/* Room for types referring to IDs up to type, at once (not doubling). */
+int over_index_reserve(struct over_index *o, uint32_t type);
 /* The first type of slot k over type, or 0. */
 static inline uint32_t over_index_find(const struct over_index *o, int k, uint32_t type)
 {
