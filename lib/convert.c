@@ -60,6 +60,43 @@
 #include "base/strtab.h"
 #include "unit/unit_inputs.h"
 
+/*
+ * Work that can run beside this thread's: on a thread of its own when the
+ * caller allows one (jobs > 1) and one can be made, else here and now.
+ * job_wait() before reading what it made; a job not started or already
+ * waited for is waited for at once.
+ */
+struct job {
+	void (*run)(void *arg);
+	void *arg;
+	bool started;
+	pthread_t thread;
+};
+
+static void *job_thread(void *p)
+{
+	struct job *j = p;
+
+	j->run(j->arg);
+	return NULL;
+}
+
+static void job_start(struct job *j, void (*run)(void *arg), void *arg, bool thread)
+{
+	j->run = run;
+	j->arg = arg;
+	j->started = thread && pthread_create(&j->thread, NULL, job_thread, j) == 0;
+	if (!j->started)
+		run(arg);
+}
+
+static void job_wait(struct job *j)
+{
+	if (j->started)
+		pthread_join(j->thread, NULL);
+	j->started = false;
+}
+
 struct slot {
 	struct unit u;
 	int err;
@@ -87,10 +124,9 @@ struct conv {
 	bool drop_pages;		/* give merged units' .debug_info pages back */
 	uint64_t dropped_to;		/* .debug_info given back below this offset */
 	struct dedup *dd;
-	/* split BTF with threads: the base's index made beside the walk */
-	bool base_job_started;
+	/* split BTF: the base's index, made beside the first walks */
+	struct job base_job;
 	int base_job_err;
-	pthread_t base_job;
 	struct datasec_set *ds;
 	struct datasec_section *secs;	/* the input's sections, by index */
 	size_t nr_secs;
@@ -279,21 +315,17 @@ static int note_imports(struct conv *c, const struct unit *w)
 	return 0;
 }
 
-static void *base_job_run(void *arg)
+static void base_job_run(void *arg)
 {
 	struct conv *c = arg;
 
 	c->base_job_err = dedup__index_base(c->dd);
-	return NULL;
 }
 
-/* Wait for the base's index, if a thread makes it: before any merge. */
+/* Wait for the base's index, if a job makes it: before any merge. */
 static int base_job_join(struct conv *c)
 {
-	if (!c->base_job_started)
-		return 0;
-	pthread_join(c->base_job, NULL);
-	c->base_job_started = false;
+	job_wait(&c->base_job);
 	return c->base_job_err;
 }
 
@@ -582,10 +614,6 @@ static bool want_elf_func(void *arg, const char *name)
 	return elf_funcs__find(arg, name, &info);
 }
 
-/*
- * The kernel's function policy, once all units are merged: leave out the
- * functions it does not want (lib/kernel/func_policy.c), then tag kfuncs.
- */
 /* The output BTF, the names base and the merge, before any unit. */
 static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opts *dopts)
 {
@@ -610,23 +638,25 @@ static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opt
 	return dedup__new(c->out, dopts, &c->dd);
 }
 
-/* elf_funcs__new(), as a thread's job */
+/* elf_funcs__new(), as a job */
 struct funcs_job {
+	struct job job;
 	Elf *elf;
 	struct elf_funcs *ef;
 	int err;
-	bool started;
-	pthread_t thread;
 };
 
-static void *funcs_job_run(void *arg)
+static void funcs_job_run(void *arg)
 {
 	struct funcs_job *fj = arg;
 
 	fj->err = elf_funcs__new(fj->elf, &fj->ef);
-	return NULL;
 }
 
+/*
+ * The kernel's function policy, once all units are merged: leave out the
+ * functions it does not want (lib/kernel/func_policy.c), then tag kfuncs.
+ */
 static int kernel_funcs(struct conv *c)
 {
 	uint32_t n = d2b_btf__nr_types(c->out), *map = NULL;
@@ -749,11 +779,13 @@ static int section_table(struct dwarf_file *df, struct datasec_section **ret, si
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		if (!secs[i].name)
+		size_t l = secs[i].name ? strlen(secs[i].name) + 1 : 0;
+
+		if (!l)
 			continue;
-		memcpy(names + at, secs[i].name, strlen(secs[i].name) + 1);
+		memcpy(names + at, secs[i].name, l);
 		secs[i].name = names + at;
-		at += strlen(names + at) + 1;
+		at += l;
 	}
 	*ret = secs;
 	*ret_nr = n;
@@ -768,19 +800,17 @@ static int section_table(struct dwarf_file *df, struct datasec_section **ret, si
  * spare: nothing after the walk reads the input.
  */
 struct close_job {
+	struct job job;
 	struct unit_inputs in;
 	struct dwarf_file *df;
-	bool started;
-	pthread_t thread;
 };
 
-static void *close_job_run(void *arg)
+static void close_job_run(void *arg)
 {
 	struct close_job *cj = arg;
 
 	unit_inputs__release(&cj->in);
 	dwarf_file__free(cj->df);
-	return NULL;
 }
 
 /* Hand the input over to cj, and close it there (a thread if jobs > 1). */
@@ -789,9 +819,7 @@ static void close_input(struct conv *c, struct close_job *cj)
 	unit_inputs__take(&c->in, &cj->in);
 	cj->df = c->df;
 	c->df = NULL;
-	cj->started = c->opts->jobs > 1 && pthread_create(&cj->thread, NULL, close_job_run, cj) == 0;
-	if (!cj->started)
-		close_job_run(cj);
+	job_start(&cj->job, close_job_run, cj, c->opts->jobs > 1);
 }
 
 int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
@@ -851,17 +879,13 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	 * while this one makes what follows (nothing of libelf) */
 	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
 		fj.elf = dwarf_file__elf(c.df);
-		fj.started = c.opts->jobs > 1 &&
-			     pthread_create(&fj.thread, NULL, funcs_job_run, &fj) == 0;
-		if (!fj.started)
-			funcs_job_run(&fj);
+		job_start(&fj.job, funcs_job_run, &fj, c.opts->jobs > 1);
 	}
 	err = make_out(&c, base, &dopts);
 	if (!err && dopts.defer_base_index)
-		c.base_job_started = pthread_create(&c.base_job, NULL, base_job_run, &c) == 0;
+		job_start(&c.base_job, base_job_run, &c, true);
 	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
-		if (fj.started)
-			pthread_join(fj.thread, NULL);
+		job_wait(&fj.job);
 		c.ef = fj.ef;
 		if (fj.err && !err) {
 			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0,
@@ -963,8 +987,7 @@ out:
 	free(c.imports);
 	free(c.seen);
 	hmap__release(&c.imported);
-	if (cj.started)
-		pthread_join(cj.thread, NULL);
+	job_wait(&cj.job);
 	unit_inputs__release(&c.in);
 	dwarf_file__free(c.df);
 	free(secnames);

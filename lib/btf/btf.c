@@ -24,7 +24,6 @@
 #include "base/strtab.h"
 #include "base/vec.h"
 
-
 struct d2b_btf {
 	const struct d2b_btf *base;
 	uint32_t start_id;
@@ -808,9 +807,9 @@ int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t i
 		      const uint32_t *map, uint32_t *smemo)
 {
 	const struct d2b_type *t = d2b_btf__type(src, id);
+	uint32_t *f, end_str = btf_end_str(src);
 	struct btf_field_iter it;
 	struct d2b_type *nt;
-	uint32_t *f;
 	size_t n;
 	int r, nid;
 
@@ -829,14 +828,14 @@ int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t i
 	while ((f = btf_field_iter__next(&it)) != NULL) {
 		if (!*f)
 			continue;	/* "" is "" everywhere */
-		if (smemo && *f < btf_end_str(src) && smemo[*f]) {
+		if (smemo && *f < end_str && smemo[*f]) {
 			*f = smemo[*f];
 			continue;
 		}
 		r = d2b_btf__add_str(dst, d2b_btf__str(src, *f));
 		if (r < 0)
 			return r;
-		if (smemo && *f < btf_end_str(src))
+		if (smemo && *f < end_str)
 			smemo[*f] = (uint32_t)r;
 		*f = (uint32_t)r;
 	}

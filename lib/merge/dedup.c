@@ -152,15 +152,9 @@ static int index_base(struct merge *m, struct hmap *base, struct over_index *bas
 			err = merge_type_key(m, &m->fa, id + j, &keys[j]);
 			hmap__prefetch(base, keys[j]);
 		}
-		for (j = 0; j < n && !err; j++) {
-			const struct d2b_type *t = d2b_btf__type(m->dst, id + j);
-
-			err = hmap__add(base, keys[j], id + j);
-			if (!err && is_full_enum(t) && t->name_off)
-				err = hmap__add(base, enum_name_key(t->name_off), id + j);
-			if (!err)
-				err = over_index_add(base_over, t, id + j);
-		}
+		for (j = 0; j < n && !err; j++)
+			err = merge_index_keyed(base, base_over, d2b_btf__type(m->dst, id + j),
+						id + j, keys[j]);
 	}
 	return err;
 }

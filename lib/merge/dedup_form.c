@@ -174,24 +174,30 @@ int over_index_add(struct over_index *o, const struct d2b_type *t, uint32_t id)
 	return 0;
 }
 
+int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_type *t,
+		      uint32_t id, uint64_t key)
+{
+	int err = hmap__add(h, key, id);
+
+	if (!err && over)
+		err = over_index_add(over, t, id);
+	if (!err && is_full_enum(t) && t->name_off)
+		err = hmap__add(h, enum_name_key(t->name_off), id);
+	return err;
+}
+
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
 {
-	const struct d2b_type *t;
 	uint64_t key;
 	int err;
 
 	err = merge_type_key(m, &m->fa, id, &key);
 	if (err)
 		return err;
-	err = hmap__add(h, key, id);
-	if (!err && h == &m->index)
-		err = over_index_add(&m->over, type_of(m, id), id);
-	if (err)
-		return err;
-	t = (const struct d2b_type *)m->fa.p;
-	if (is_full_enum(t) && t->name_off)
-		err = hmap__add(h, enum_name_key(t->name_off), id);
-	return err;
+	/* (for the kinds over indexes, a destination type's form is the type
+	 * itself) */
+	return merge_index_keyed(h, h == &m->index ? &m->over : NULL,
+				 (const struct d2b_type *)m->fa.p, id, key);
 }
 
 int merge_make_canonical(struct merge *m, uint32_t i)

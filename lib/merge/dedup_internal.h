@@ -306,6 +306,10 @@ int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode
 int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret);
 /* Index a canonical type (a destination ID in m->index, a virtual one in local). */
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id);
+/* The same with its key made (from t, its form): in h, the enum name key
+ * of a full enum too, and in over if not NULL. */
+int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_type *t,
+		      uint32_t id, uint64_t key);
 /* Source type i becomes canonical: it maps to itself and is indexed. */
 int merge_make_canonical(struct merge *m, uint32_t i);
 

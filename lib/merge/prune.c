@@ -71,9 +71,7 @@ static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
 			r = -EINVAL;
 	}
 	free(smemo);
-	if (r < 0)
-		return r;
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 int prune__funcs(const struct d2b_btf *btf, uint8_t *drop, struct d2b_btf **ret,
