@@ -2,6 +2,17 @@
 /*
  * The index maps a string's hash to its offset; the buffer is the truth.
  * Keys are offsets, never pointers, because the buffer moves as it grows.
+ *
+ * The index is an open-addressing table of its own rather than an hmap:
+ * a table holds each string once, so it needs no multimap, and a slot
+ * is 8 bytes, not 16 -- the offset and 32 bits of the hash (the tag),
+ * from which the slot is chosen, so the table grows without hashing a
+ * string again.  For a kernel's base BTF (about 100,000 strings) that
+ * halves the memory the index touches and the cache lines its probes
+ * miss.  It is kept at most half full; probing is linear and stops at
+ * the first empty slot (offset 0, which is "" and never indexed).  An
+ * insertion probes once: the empty slot ending a failed search is where
+ * the string goes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,12 +24,20 @@
 
 enum {
 	STRTAB_INIT_CAP = 256,	/* bytes of a new table's buffer */
+	INDEX_MIN_SLOTS = 64,	/* slots of the first index */
+};
+
+struct str_slot {
+	uint32_t off;		/* 0: empty */
+	uint32_t tag;		/* the hash's low 32 bits */
 };
 
 struct strtab {
 	char *data;
 	size_t len, cap;
-	struct hmap index;	/* hash -> offset */
+	struct str_slot *slots;	/* the index: nslots (a power of two, or 0) */
+	size_t nslots, nused;
+	bool force_collisions;	/* every tag 0: all strings collide (tests) */
 	bool dups;		/* strtab__load() met a string twice */
 };
 
@@ -28,7 +47,7 @@ struct strtab *strtab__new(bool force_collisions)
 
 	if (!st)
 		return NULL;
-	hmap__init(&st->index, force_collisions);
+	st->force_collisions = force_collisions;
 	if (VEC_RESERVE(st->data, st->cap, 0, STRTAB_INIT_CAP)) {
 		free(st);
 		return NULL;
@@ -42,7 +61,7 @@ void strtab__free(struct strtab *st)
 {
 	if (!st)
 		return;
-	hmap__release(&st->index);
+	free(st->slots);
 	free(st->data);
 	free(st);
 }
@@ -53,22 +72,78 @@ bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t
 	       memcmp(st->data + off, s, len) == 0;
 }
 
-static int64_t strtab_lookup(const struct strtab *st, const char *s, size_t len, uint64_t h)
+static uint32_t tag_of(const struct strtab *st, uint64_t h)
 {
-	struct hmap_iter it;
-	uint64_t off;
+	return st->force_collisions ? 0 : (uint32_t)h;
+}
 
-	hmap__iter_init(&st->index, h, &it);
-	while (hmap__next(&st->index, &it, &off)) {
-		if (strtab__has_at(st, off, s, len))
-			return off;
+/* Room for n more strings in an index at most half full. */
+static int index_reserve(struct strtab *st, size_t n)
+{
+	size_t nslots = st->nslots ? st->nslots : INDEX_MIN_SLOTS, i, pos, mask;
+	struct str_slot *slots;
+
+	if (n > SIZE_MAX / 4 - st->nused)
+		return -EOVERFLOW;
+	while ((st->nused + n) * 2 > nslots)
+		nslots *= 2;
+	if (nslots == st->nslots)
+		return 0;
+	if (nslots > SIZE_MAX / sizeof(*slots))
+		return -EOVERFLOW;
+	slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	mask = nslots - 1;
+	for (i = 0; i < st->nslots; i++) {
+		if (!st->slots[i].off)
+			continue;
+		for (pos = st->slots[i].tag & mask; slots[pos].off; pos = (pos + 1) & mask)
+			;
+		slots[pos] = st->slots[i];
 	}
-	return -ENOENT;
+	free(st->slots);
+	st->slots = slots;
+	st->nslots = nslots;
+	return 0;
+}
+
+/*
+ * The offset of s (len > 0 bytes, hash h), or -ENOENT with *slot the empty
+ * slot where it would go (NULL: no index yet).
+ */
+static int64_t index_probe(const struct strtab *st, const char *s, size_t len, uint64_t h,
+			   struct str_slot **slot)
+{
+	uint32_t tag = tag_of(st, h);
+	size_t mask = st->nslots - 1, pos;
+
+	*slot = NULL;
+	if (!st->nslots)
+		return -ENOENT;
+	for (pos = tag & mask;; pos = (pos + 1) & mask) {
+		struct str_slot *e = &st->slots[pos];
+
+		if (!e->off) {
+			*slot = e;
+			return -ENOENT;
+		}
+		if (e->tag == tag && strtab__has_at(st, e->off, s, len))
+			return e->off;
+	}
+}
+
+static void index_prefetch(const struct strtab *st, uint64_t h)
+{
+	if (st->nslots)
+		__builtin_prefetch(&st->slots[tag_of(st, h) & (st->nslots - 1)]);
 }
 
 int64_t strtab__find_hashed(const struct strtab *st, const char *s, size_t len, uint64_t h)
 {
-	return len ? strtab_lookup(st, s, len, h) : 0;
+	struct str_slot *slot;
+
+	return len ? index_probe(st, s, len, h, &slot) : 0;
 }
 
 int64_t strtab__add_len(struct strtab *st, const char *s, size_t len)
@@ -78,12 +153,17 @@ int64_t strtab__add_len(struct strtab *st, const char *s, size_t len)
 
 int64_t strtab__add_hashed(struct strtab *st, const char *s, size_t len, uint64_t h)
 {
+	struct str_slot *slot;
 	int64_t off;
 	int err;
 
 	if (len == 0)
 		return 0;
-	off = strtab_lookup(st, s, len, h);
+	/* grown first, so that the slot the probe ends at stays the one */
+	err = index_reserve(st, 1);
+	if (err)
+		return err;
+	off = index_probe(st, s, len, h, &slot);
 	if (off >= 0)
 		return off;
 	if (st->len + len + 1 > (size_t)INT32_MAX)
@@ -94,9 +174,9 @@ int64_t strtab__add_hashed(struct strtab *st, const char *s, size_t len, uint64_
 	off = st->len;
 	memcpy(st->data + off, s, len);
 	st->data[off + len] = '\0';
-	err = hmap__add(&st->index, h, off);
-	if (err)
-		return err;
+	slot->off = (uint32_t)off;
+	slot->tag = tag_of(st, h);
+	st->nused++;
 	st->len += len + 1;
 	return off;
 }
@@ -112,11 +192,11 @@ int64_t strtab__find(const struct strtab *st, const char *s)
 
 	if (len == 0)
 		return 0;
-	return strtab_lookup(st, s, len, hash_bytes(s, len, 0));
+	return strtab__find_hashed(st, s, len, hash_bytes(s, len, 0));
 }
 
 /* strtab__load() indexes each string this many strings after hashing it
- * and prefetching its slot (hmap__prefetch()) */
+ * and prefetching its slot */
 enum { LOAD_AHEAD = 16 };
 
 struct load_pending {
@@ -124,13 +204,18 @@ struct load_pending {
 	uint64_t h;
 };
 
-static int load_index(struct strtab *st, const struct load_pending *p)
+/* the first offset of a duplicate stays the indexed one */
+static void load_index(struct strtab *st, const struct load_pending *p)
 {
-	if (strtab_lookup(st, st->data + p->start, p->n, p->h) >= 0) {
+	struct str_slot *slot;
+
+	if (index_probe(st, st->data + p->start, p->n, p->h, &slot) >= 0) {
 		st->dups = true;
-		return 0;
+		return;
 	}
-	return hmap__add(&st->index, p->h, p->start);
+	slot->off = (uint32_t)p->start;
+	slot->tag = tag_of(st, p->h);
+	st->nused++;
 }
 
 int strtab__load(struct strtab *st, const char *data, size_t len)
@@ -140,12 +225,14 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	const char *p;
 	int err;
 
-	if (st->len != 1 || st->index.len)
+	if (st->len != 1 || st->nused)
 		return -EBUSY;
 	if (len == 0)
 		return 0;
 	if (data[len - 1] != '\0')
 		return -EINVAL;
+	if (len > (size_t)INT32_MAX)
+		return -E2BIG;
 	err = VEC_RESERVE(st->data, st->cap, 0, len);
 	if (err)
 		return err;
@@ -154,11 +241,11 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	/* one table for them all: as many entries as NULs, at most */
 	for (n = 0, p = data; (p = memchr(p, '\0', (size_t)(data + len - p))); p++)
 		n++;
-	err = hmap__reserve(&st->index, n);
+	err = index_reserve(st, n);
 	if (err)
 		return err;
 	/* in order, each string LOAD_AHEAD strings after its slot was
-	 * prefetched: the table does not move (reserved), and the first
+	 * prefetched: the index does not move (reserved), and the first
 	 * offset of a duplicate is the one indexed, as without the delay */
 	for (start = 0; start < len; start = i + 1) {
 		struct load_pending *q;
@@ -168,9 +255,7 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 		n = i - start;
 		if (n) {
 			if (queued == LOAD_AHEAD) {
-				err = load_index(st, &ring[head]);
-				if (err)
-					return err;
+				load_index(st, &ring[head]);
 				queued--;
 				head = (head + 1) % LOAD_AHEAD;
 			}
@@ -178,14 +263,11 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 			q->start = start;
 			q->n = n;
 			q->h = hash_bytes(data + start, n, 0);
-			hmap__prefetch(&st->index, q->h);
+			index_prefetch(st, q->h);
 		}
 	}
-	for (; queued; queued--, head = (head + 1) % LOAD_AHEAD) {
-		err = load_index(st, &ring[head]);
-		if (err)
-			return err;
-	}
+	for (; queued; queued--, head = (head + 1) % LOAD_AHEAD)
+		load_index(st, &ring[head]);
 	return 0;
 }
 

@@ -342,6 +342,40 @@ static void test_strtab_load_many(void)
 	}
 }
 
+/*
+ * The index grows (rehashed from the tags it keeps) while strings are
+ * added: every string keeps its offset and is found again, with forced
+ * collisions too, and after a load as well as from empty.
+ */
+static void test_strtab_grow(void)
+{
+	enum { N = 3000 };
+	static int64_t off[N];
+	char name[16];
+	int fc, i;
+
+	for (fc = 0; fc < 2; fc++) {
+		struct strtab *st = strtab__new(fc);
+		int n = fc ? N / 10 : N;
+
+		REQUIRE(st);
+		CHECK_EQ(strtab__load(st, "\0pre\0", 5), 0);
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "n%d", i);
+			off[i] = strtab__add(st, name);
+			CHECK(off[i] > 0);
+		}
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "n%d", i);
+			CHECK_EQ(strtab__find(st, name), off[i]);
+			CHECK_EQ(strtab__add(st, name), off[i]);
+		}
+		CHECK_EQ(strtab__find(st, "pre"), 1);
+		CHECK_EQ(strtab__find(st, "n"), -ENOENT);
+		strtab__free(st);
+	}
+}
+
 static void test_strtab(void)
 {
 	struct strtab *st = strtab__new(false), *st2 = strtab__new(true);
@@ -382,6 +416,7 @@ static void test_strtab(void)
 	strtab__free(st);
 	strtab__free(st2);
 	test_strtab_load_many();
+	test_strtab_grow();
 }
 
 static void test_builder_kinds(void)
