@@ -440,6 +440,22 @@ int btf_define(struct d2b_btf *btf, uint32_t id)
 	return 0;
 }
 
+int btf_adopt_types(struct d2b_btf *btf, uint32_t *words, size_t nwords, uint32_t *offs,
+		    size_t nr)
+{
+	if (btf->nr || btf->nwords)
+		return -EBUSY;
+	if (nr && (uint64_t)btf->start_id + nr - 1 > D2B_MAX_TYPE_ID)
+		return -E2BIG;
+	free(btf->words);
+	free(btf->offs);
+	btf->words = words;
+	btf->nwords = btf->words_cap = nwords;
+	btf->offs = offs;
+	btf->nr = btf->offs_cap = nr;
+	return 0;
+}
+
 /* Start a new type of nwords words; returns its ID and a pointer to it. */
 static int btf_new_type(struct d2b_btf *btf, size_t nwords, struct d2b_type **ret)
 {

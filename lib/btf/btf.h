@@ -119,6 +119,16 @@ int btf_reserve(struct d2b_btf *btf);
 int btf_define(struct d2b_btf *btf, uint32_t id);
 
 /*
+ * Hand a BTF without types of its own nr types at once: words (nwords
+ * words, host order, every kind known) with offs[i] the word where type
+ * start_id + i starts, both from malloc() and now the BTF's to free.
+ * Checking them is the caller's work (a raw parse does it).  -EBUSY if
+ * the BTF already has types; the arrays stay the caller's then.
+ */
+int btf_adopt_types(struct d2b_btf *btf, uint32_t *words, size_t nwords, uint32_t *offs,
+		    size_t nr);
+
+/*
  * One iterator over the type-ID fields or the string-offset fields of a
  * type, so that every remapping pass is written once.
  */

@@ -40,6 +40,7 @@
 #include "base/elf_ident.h"
 #include "base/safe_file.h"
 #include "base/strtab.h"
+#include "base/vec.h"
 
 enum {
 	HDR_SIZE = sizeof(struct d2b_header),
@@ -89,6 +90,8 @@ struct raw_parse {
 	struct d2b_header hdr;
 	uint32_t *words;	/* the type section, host order */
 	size_t nwords;
+	uint32_t *offs;		/* the word where each type starts */
+	size_t nr, offs_cap;
 	uint32_t start_id, end_id;
 	uint32_t start_str, end_str;
 	char *errbuf;
@@ -182,7 +185,7 @@ static int raw_parse_sections(struct raw_parse *p)
 	return 0;
 }
 
-/* Pass 3: copy the types into host order and find where each one ends. */
+/* Pass 3: copy the types into host order and find where each one starts. */
 static int raw_parse_walk(struct raw_parse *p)
 {
 	size_t pos = 0, i;
@@ -219,6 +222,9 @@ static int raw_parse_walk(struct raw_parse *p)
 			return io_err(-EINVAL, p->errbuf, p->errlen,
 				      "type [%u] %s with vlen %u runs past the end of the type section",
 				      id, d2b_kind_name(kind), d2b_vlen(t));
+		if (VEC_RESERVE(p->offs, p->offs_cap, p->nr, 1))
+			return -ENOMEM;
+		p->offs[p->nr++] = (uint32_t)pos;
 		pos += n;
 		id++;
 	}
@@ -303,8 +309,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 		.data = data, .size = size, .base = base, .errbuf = errbuf, .errlen = errlen,
 	};
 	struct d2b_btf *btf = NULL;
-	size_t pos;
-	uint32_t id;
+	size_t i;
 	int err;
 
 	*ret = NULL;
@@ -334,20 +339,20 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 		io_err(err, errbuf, errlen, "cannot load the string section");
 		goto out;
 	}
-	for (pos = 0, id = p.start_id; pos < p.nwords; id++) {
-		struct d2b_type *t = (struct d2b_type *)(p.words + pos);
-		int r;
-
-		err = raw_parse_fields(&p, t, id);
+	/* pass 4: every field in range; then the types are the BTF's as they are */
+	for (i = 0; i < p.nr; i++) {
+		err = raw_parse_fields(&p, (struct d2b_type *)(p.words + p.offs[i]),
+				       p.start_id + (uint32_t)i);
 		if (err)
 			goto out;
-		r = d2b_btf__add_raw(btf, t);
-		if (r < 0) {
-			err = io_err(r, errbuf, errlen, "type [%u]: cannot add it", id);
-			goto out;
-		}
-		pos += btf_type_words(t);
 	}
+	err = btf_adopt_types(btf, p.words, p.nwords, p.offs, p.nr);
+	if (err) {
+		io_err(err, errbuf, errlen, "cannot add the types");
+		goto out;
+	}
+	p.words = NULL;
+	p.offs = NULL;
 	d2b_btf__set_endian(btf, p.swap ? (host_endian() == D2B_ENDIAN_LITTLE ?
 					    D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE) : host_endian());
 	btf_infer_pointer_size(btf);
@@ -356,6 +361,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 out:
 	d2b_btf__free(btf);
 	free(p.words);
+	free(p.offs);
 	return io_ensure_msg(err, errbuf, errlen);
 }
 

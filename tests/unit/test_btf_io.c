@@ -88,6 +88,12 @@ static void test_roundtrip_all_kinds(void)
 		CHECK(d1 && strstr(d1, "\t'NEG' val=-9223372036854775808LL\n"));
 		CHECK(d1 && strstr(d1, "[27] FUNC 'f_odd' type_id=23 linkage=(unknown)\n"));
 		CHECK(d1 && strstr(d1, "\ttype_id=0 offset=36 size=0 (UNKNOWN '(anon)')\n"));
+		/* the parsed types are the BTF's own (adopted, not copied):
+		 * it takes more, and refuses a second set */
+		CHECK_EQ(d2b_btf__add_int(back, "after_parse", 4, 0),
+			 SAMPLE_ALL_KINDS_NR + 1);
+		CHECK_EQ(d2b_btf__nr_types(back), SAMPLE_ALL_KINDS_NR + 1);
+		CHECK_EQ(btf_adopt_types(back, NULL, 0, NULL, 0), -EBUSY);
 	}
 	free(d1);
 	free(d2);
