@@ -20,6 +20,15 @@ enum {
 	HMAP_SHRINK = 16,	/* clear() gives back a table used below 1/HMAP_SHRINK */
 };
 
+/*
+ * A slot keeps val + 1, so that a free slot is all zeros: a new table is
+ * calloc()'s, which for a large one is fresh zero pages from the kernel,
+ * not a pass over it in memset().  (val HMAP_EMPTY, whose + 1 would be 0,
+ * is refused.)
+ */
+#define SLOT_FREE 0
+
+
 /* hash_bytes()'s odd multipliers (64-bit primes; too wide for an enum) */
 static const uint64_t HASH_K1 = 0x9e3779b185ebca87ULL;
 static const uint64_t HASH_K2 = 0xc2b2ae3d27d4eb4fULL;
@@ -50,7 +59,7 @@ void hmap__clear(struct hmap *m)
 		return;
 	}
 	if (m->slots)
-		memset(m->slots, 0xff, m->cap * sizeof(*m->slots));
+		memset(m->slots, SLOT_FREE, m->cap * sizeof(*m->slots));
 	m->len = 0;
 }
 
@@ -61,24 +70,23 @@ static int hmap_grow_to(struct hmap *m, size_t new_cap)
 
 	if (new_cap > SIZE_MAX / sizeof(*slots))
 		return -EOVERFLOW;
-	slots = malloc(new_cap * sizeof(*slots));
+	slots = calloc(new_cap, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	memset(slots, 0xff, new_cap * sizeof(*slots));
 	/* entries of one key lie in one run of full slots, in the order they
 	 * were added: start past an empty slot (a half-full table has one), so
 	 * that every run is moved from its start, which keeps that order even
 	 * for a run that wraps past the table's end */
-	for (start = 0; m->cap && old[start].val != HMAP_EMPTY; start++)
+	for (start = 0; m->cap && old[start].val != SLOT_FREE; start++)
 		;
 	for (n = 0; n < m->cap; n++) {
 		size_t pos;
 
 		i = (start + 1 + n) & (m->cap - 1);
-		if (old[i].val == HMAP_EMPTY)
+		if (old[i].val == SLOT_FREE)
 			continue;
 		pos = hash_mix64(old[i].key) & (new_cap - 1);
-		while (slots[pos].val != HMAP_EMPTY)
+		while (slots[pos].val != SLOT_FREE)
 			pos = (pos + 1) & (new_cap - 1);
 		slots[pos] = old[i];
 	}
@@ -122,10 +130,10 @@ int hmap__add(struct hmap *m, uint64_t key, uint64_t val)
 			return err;
 	}
 	pos = hash_mix64(key) & (m->cap - 1);
-	while (m->slots[pos].val != HMAP_EMPTY)
+	while (m->slots[pos].val != SLOT_FREE)
 		pos = (pos + 1) & (m->cap - 1);
 	m->slots[pos].key = key;
-	m->slots[pos].val = val;
+	m->slots[pos].val = val + 1;
 	m->len++;
 	return 0;
 }
@@ -144,12 +152,12 @@ bool hmap__next(const struct hmap *m, struct hmap_iter *it, uint64_t *val)
 	while (m->cap && it->probes < m->cap) {
 		const struct hmap_entry *e = &m->slots[it->pos];
 
-		if (e->val == HMAP_EMPTY)
+		if (e->val == SLOT_FREE)
 			return false;
 		it->pos = (it->pos + 1) & (m->cap - 1);
 		it->probes++;
 		if (e->key == it->key) {
-			*val = e->val;
+			*val = e->val - 1;
 			return true;
 		}
 	}
@@ -173,10 +181,12 @@ int hmap__set(struct hmap *m, uint64_t key, uint64_t val)
 	while (m->cap && it.probes < m->cap) {
 		struct hmap_entry *e = &m->slots[it.pos];
 
-		if (e->val == HMAP_EMPTY)
+		if (e->val == SLOT_FREE)
 			break;
 		if (e->key == k) {
-			e->val = val;
+			if (val == HMAP_EMPTY)
+				return -EINVAL;
+			e->val = val + 1;
 			return 0;
 		}
 		it.pos = (it.pos + 1) & (m->cap - 1);

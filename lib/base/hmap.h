@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A slot is empty when its val is HMAP_EMPTY, a value no caller may store. */
+/* A value no caller may store (hmap.c keeps val + 1 in a slot, 0: free). */
 #define HMAP_EMPTY UINT64_MAX
 
 struct hmap_entry {

@@ -148,11 +148,14 @@ int over_index_reserve(struct over_index *o, uint32_t type)
 	while (cap <= type)
 		cap *= 2;
 	for (j = 0; j < NR_OVER; j++) {
-		uint32_t *f = realloc(o->first[j], cap * sizeof(*f));
+		/* (the first time from calloc(): fresh zero pages, no memset) */
+		bool had = o->first[j] != NULL;
+		uint32_t *f = had ? realloc(o->first[j], cap * sizeof(*f)) : calloc(cap, sizeof(*f));
 
 		if (!f)
 			return -ENOMEM;
-		memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
+		if (had)
+			memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
 		o->first[j] = f;
 	}
 	o->cap = cap;

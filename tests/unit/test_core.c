@@ -57,7 +57,8 @@ static void test_hmap_forced_collisions(void)
 	hmap_case(true);
 }
 
-/* HMAP_EMPTY marks free slots: it cannot be stored; everything else can */
+/* HMAP_EMPTY cannot be stored (a slot keeps val + 1, 0 marking it free);
+ * everything else can, 0 included, by add() or set() */
 static void test_hmap_values(void)
 {
 	struct hmap m;
@@ -65,6 +66,11 @@ static void test_hmap_values(void)
 
 	hmap__init(&m, false);
 	CHECK_EQ(hmap__add(&m, 1, HMAP_EMPTY), -EINVAL);
+	CHECK_EQ(hmap__set(&m, 1, HMAP_EMPTY), -EINVAL);
+	CHECK_EQ(hmap__set(&m, 5, 0), 0);
+	CHECK_EQ(hmap__set(&m, 5, HMAP_EMPTY), -EINVAL);
+	CHECK(hmap__find(&m, 5, &v));
+	CHECK_EQ(v, 0);
 	CHECK_EQ(hmap__add(&m, 1, HMAP_EMPTY - 1), 0);
 	CHECK_EQ(hmap__add(&m, 2, 0), 0);
 	CHECK(hmap__find(&m, 1, &v));
