@@ -45,6 +45,8 @@ struct d2b_btf {
 	const char *names_lo;
 	size_t names_len;
 	bool names_unique;
+	/* every own string was looked for in the bases first, and missed */
+	bool strs_apart;
 };
 
 static const struct d2b_type void_type;
@@ -89,6 +91,7 @@ struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
 		return NULL;
 	}
 	btf->base = base;
+	btf->strs_apart = true;
 	btf->start_id = base ? d2b_btf__end_id(base) : 1;
 	btf->start_str = base ? btf_end_str(base) : 0;
 	if (base) {
@@ -318,6 +321,8 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 {
 	const struct d2b_btf *b;
 	int64_t off;
+	uint64_t h;
+	size_t len;
 	uint32_t v;
 
 	if (!s || !*s)
@@ -342,23 +347,52 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 	}
 	if (btf->base_memo) {
 		/* over one base: its lookups through the memo, the hash kept */
-		size_t len = strlen(s);
-		uint64_t h = hash_bytes(s, len, 0);
-
+		len = strlen(s);
+		h = hash_bytes(s, len, 0);
 		off = str_memo__find(btf->base_memo, btf->base->strs, s, len, h);
 		if (off > 0)
 			return (int)off;
 		off = strtab__add_hashed(btf->strs, s, len, h);
 		goto added;
 	}
+	/* hashed once for every table it is looked for in */
+	len = strlen(s);
+	h = hash_bytes(s, len, 0);
 	for (b = btf->base; b; b = b->base) {
-		off = strtab__find(b->strs, s);
+		off = strtab__find_hashed(b->strs, s, len, h);
 		if (off > 0)
 			return (int)(b->start_str + off);
 	}
+	off = strtab__add_hashed(btf->strs, s, len, h);
+	goto added;
 own:
+	btf->strs_apart = false;
 	off = strtab__add(btf->strs, s);
 added:
+	if (off < 0)
+		return (int)off;
+	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
+		return -E2BIG;
+	return (int)(btf->start_str + off);
+}
+
+bool btf_strs_apart(const struct d2b_btf *btf)
+{
+	return btf->strs_apart;
+}
+
+void btf_strs_mixed(struct d2b_btf *btf)
+{
+	btf->strs_apart = false;
+}
+
+int btf_add_str_apart(struct d2b_btf *btf, const char *s)
+{
+	int64_t off;
+
+	if (!s || !*s)
+		return 0;
+	off = strtab__add(btf->strs, s);
 	if (off < 0)
 		return (int)off;
 	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)

@@ -105,6 +105,20 @@ void btf_infer_pointer_size(struct d2b_btf *btf);
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);
 struct strtab *btf_strtab(const struct d2b_btf *btf);
+/*
+ * Whether every string of btf's own was added after a search of its bases
+ * that missed (d2b_btf__add_str() over a base, or with no base), so that
+ * none of them is a base's string.  btf_strs_mixed() says it may no longer
+ * hold (strings loaded from a file, or added without that search).
+ */
+bool btf_strs_apart(const struct d2b_btf *btf);
+void btf_strs_mixed(struct d2b_btf *btf);
+/*
+ * Add s to btf's own strings without looking for it in the bases: for a
+ * string the caller knows none of them has (an own string of another BTF
+ * over the same base, for which btf_strs_apart() holds).
+ */
+int btf_add_str_apart(struct d2b_btf *btf, const char *s);
 /* First string offset that is ours (the base's string size), and the end. */
 uint32_t btf_start_str(const struct d2b_btf *btf);
 uint32_t btf_end_str(const struct d2b_btf *btf);

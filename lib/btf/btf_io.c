@@ -333,6 +333,8 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 		err = -ENOMEM;
 		goto out;
 	}
+	/* (a file's strings may repeat its base's) */
+	btf_strs_mixed(btf);
 	err = strtab__load(btf_strtab(btf), (const char *)p.data + p.hdr.hdr_len + p.hdr.str_off,
 			   p.hdr.str_len);
 	if (err) {

@@ -32,7 +32,10 @@ int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
 
 		if (!s)
 			return -EINVAL;
-		r = d2b_btf__add_str(m->dst, s);
+		/* an own string of a source over dst's base that was looked
+		 * for in it already is not there */
+		r = m->s_str_start && btf_strs_apart(m->src) ? btf_add_str_apart(m->dst, s) :
+							       d2b_btf__add_str(m->dst, s);
 		if (r < 0)
 			return r;
 		m->smap[i] = r;

@@ -387,6 +387,45 @@ static void test_split_units_over_base(void)
 	d2b_btf__free(base);
 }
 
+/*
+ * A split unit read from a file may repeat its base's strings among its
+ * own (here "holder"): the merge must still find them in the base, while a
+ * unit built over the base (its own strings looked for there first) is
+ * trusted to hold none of them.
+ */
+static void test_split_unit_strings_from_file(void)
+{
+	struct d2b_btf *base = make_base(), *unit = NULL, *out = NULL;
+	struct d2b_header h = {
+		.magic = D2B_BTF_MAGIC, .version = 1, .hdr_len = 24,
+		.type_off = 0, .type_len = 12, .str_off = 12, .str_len = 8,
+	};
+	uint32_t blob[6 + 3 + 2];
+	const struct d2b_type *t;
+	char err[256];
+
+	REQUIRE(base);
+	memcpy(blob, &h, sizeof(h));
+	blob[6] = btf_end_str(base) + 1;	/* "holder", again */
+	blob[7] = d2b_info(D2B_KIND_STRUCT, false, 0);
+	blob[8] = 2;
+	memcpy(&blob[9], "\0holder", 8);	/* (with its final NUL) */
+	CHECK_EQ(d2b_btf__parse_raw(blob, sizeof(blob), base, &unit, err, sizeof(err)), 0);
+	REQUIRE(unit);
+	CHECK(!btf_strs_apart(unit));
+	out = d2b_btf__new(base);
+	REQUIRE(out);
+	CHECK_EQ(merge_one(unit, out), 0);
+	t = d2b_btf__type(out, d2b_btf__start_id(out));
+	REQUIRE(t);
+	CHECK_STR(d2b_btf__str(out, t->name_off), "holder");
+	CHECK(t->name_off < btf_start_str(out));	/* the base's copy */
+	CHECK_EQ(strtab__size(btf_strtab(out)), 1);	/* none of its own */
+	d2b_btf__free(out);
+	d2b_btf__free(unit);
+	d2b_btf__free(base);
+}
+
 static void test_split(bool force)
 {
 	struct d2b_btf *base = make_base(), *out = NULL, *again = NULL;
@@ -738,6 +777,7 @@ int main(void)
 	test_split(false);
 	test_split(true);
 	RUN(test_split_units_over_base);
+	RUN(test_split_unit_strings_from_file);
 	RUN(test_over_index_plain);
 	RUN(test_over_index_collisions);
 	RUN(test_errors);
