@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/pages.h"
 
 enum {
 	HMAP_MIN_CAP = 64,	/* slots of the first table */
@@ -22,8 +23,8 @@ enum {
 
 /*
  * A slot keeps val + 1, so that a free slot is all zeros: a new table is
- * calloc()'s, which for a large one is fresh zero pages from the kernel,
- * not a pass over it in memset().  (val HMAP_EMPTY, whose + 1 would be 0,
+ * calloc()'s (pages__zalloc()), which for a large one is fresh zero pages
+ * from the kernel, not a pass over it in memset().  (val HMAP_EMPTY, whose + 1 would be 0,
  * is refused.)
  */
 #define SLOT_FREE 0
@@ -70,7 +71,7 @@ static int hmap_grow_to(struct hmap *m, size_t new_cap)
 
 	if (new_cap > SIZE_MAX / sizeof(*slots))
 		return -EOVERFLOW;
-	slots = calloc(new_cap, sizeof(*slots));
+	slots = pages__zalloc(new_cap, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	/* entries of one key lie in one run of full slots, in the order they

@@ -6,13 +6,23 @@
  * pages it would lose data: hence pages__in_file_mapping(), which callers
  * ask once for a whole region before dropping any of it.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/pages.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+enum {
+	ZALLOC_POPULATE_MIN = 256 * 1024,	/* bytes: smaller blocks are left as they are */
+};
 
 bool pages__in_file_mapping(const void *p, size_t len)
 {
@@ -57,4 +67,27 @@ void pages__drop(const void *p, size_t len)
 	hi &= ~((uintptr_t)page - 1);
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+void *pages__zalloc(size_t n, size_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi;
+	void *p;
+
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p = calloc(n, size);
+	if (!p || n * size < ZALLOC_POPULATE_MIN || page <= 0)
+		return p;
+	lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	hi = ((uintptr_t)p + n * size) & ~((uintptr_t)page - 1);
+	if (hi > lo && madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE)) {
+		/* (zeros over zeros: only the write matters) */
+		for (; lo < hi; lo += (uintptr_t)page)
+			*(volatile char *)lo = 0;
+	}
+	return p;
 }

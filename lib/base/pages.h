@@ -20,4 +20,14 @@ bool pages__in_file_mapping(const void *p, size_t len);
 /* Drop the whole pages inside [p, p + len) from the process (MADV_DONTNEED). */
 void pages__drop(const void *p, size_t len);
 
+/*
+ * calloc(n, size), with a large block's pages made present and writable at
+ * once (MADV_POPULATE_WRITE; where the kernel lacks it, each page written
+ * once).  A large calloc() block is fresh zero pages that the kernel maps
+ * on first touch; a table that reads a slot before writing it would fault
+ * twice per page (the shared zero page, then its copy), and with threads
+ * running the second fault flushes the other CPUs' TLBs.
+ */
+void *pages__zalloc(size_t n, size_t size);
+
 #endif

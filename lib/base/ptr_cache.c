@@ -8,6 +8,7 @@
 
 #include "base/hmap.h"
 #include "base/ptr_cache.h"
+#include "base/pages.h"
 
 /* 8 bytes, so that a cache of 2^16 slots fits half a MiB: offsets past
  * 32 bits are not cached (a region that large gets its first 4 GiB). */
@@ -32,7 +33,7 @@ struct ptr_cache *ptr_cache__new(const void *lo, size_t len, unsigned int order)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->slots = calloc((size_t)1 << order, sizeof(*c->slots));
+	c->slots = pages__zalloc((size_t)1 << order, sizeof(*c->slots));
 	if (!c->slots) {
 		free(c);
 		return NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/str_memo.h"
+#include "base/pages.h"
 #include "base/strtab.h"
 
 struct memo_slot {
@@ -32,7 +33,7 @@ struct str_memo *str_memo__new(unsigned int order)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
-	m->slots = calloc((size_t)1 << order, sizeof(*m->slots));
+	m->slots = pages__zalloc((size_t)1 << order, sizeof(*m->slots));
 	if (!m->slots) {
 		free(m);
 		return NULL;

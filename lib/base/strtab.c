@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/pages.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
@@ -91,7 +92,7 @@ static int index_reserve(struct strtab *st, size_t n)
 		return 0;
 	if (nslots > SIZE_MAX / sizeof(*slots))
 		return -EOVERFLOW;
-	slots = calloc(nslots, sizeof(*slots));
+	slots = pages__zalloc(nslots, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	mask = nslots - 1;

@@ -11,6 +11,7 @@
 #include "btf/btf.h"
 #include "merge/dedup_internal.h"
 #include "base/hmap.h"
+#include "base/pages.h"
 #include "base/vec.h"
 
 /* ---- strings and forms ---- */
@@ -151,9 +152,10 @@ int over_index_reserve(struct over_index *o, uint32_t type)
 	while (cap <= type)
 		cap *= 2;
 	for (j = 0; j < NR_OVER; j++) {
-		/* (the first time from calloc(): fresh zero pages, no memset) */
+		/* (the first time fresh zero pages, no memset) */
 		bool had = o->first[j] != NULL;
-		uint32_t *f = had ? realloc(o->first[j], cap * sizeof(*f)) : calloc(cap, sizeof(*f));
+		uint32_t *f = had ? realloc(o->first[j], cap * sizeof(*f)) :
+				    pages__zalloc(cap, sizeof(*f));
 
 		if (!f)
 			return -ENOMEM;

@@ -16,6 +16,7 @@
 
 #include "btf/btf.h"
 #include "merge/prune.h"
+#include "base/pages.h"
 
 static void mark(const struct d2b_btf *btf, uint8_t *drop, uint32_t *refs)
 {
@@ -54,7 +55,7 @@ static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
 {
 	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id, next = start;
 	/* each string once: the same offset is the same string */
-	uint32_t *smemo = calloc(btf_end_str(btf) + 1, sizeof(*smemo));
+	uint32_t *smemo = pages__zalloc(btf_end_str(btf) + 1, sizeof(*smemo));
 	int r = 0;
 
 	for (id = 0; id < start; id++)
@@ -78,7 +79,7 @@ int prune__funcs(const struct d2b_btf *btf, uint8_t *drop, struct d2b_btf **ret,
 		 uint32_t **ret_map)
 {
 	uint32_t n = d2b_btf__nr_types(btf), end = d2b_btf__end_id(btf);
-	uint32_t *refs = calloc(n ? n : 1, sizeof(*refs));
+	uint32_t *refs = pages__zalloc(n ? n : 1, sizeof(*refs));
 	uint32_t *map = calloc(end, sizeof(*map));
 	struct d2b_btf *out = d2b_btf__new(d2b_btf__base(btf));
 	int err = -ENOMEM;

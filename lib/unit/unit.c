@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/ptr_cache.h"
+#include "base/pages.h"
 #include "base/str_memo.h"
 #include "base/vec.h"
 #include "btf/btf.h"
@@ -396,7 +397,8 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 	w->unit_size = size;
 	w->steps_left = CU_STEPS_PER_BYTE * size;
 	if (size > uw->ids_cap) {
-		uint32_t *ids = calloc(size, sizeof(*ids));
+		/* (read before written: present at once, pages__zalloc()) */
+		uint32_t *ids = pages__zalloc(size, sizeof(*ids));
 
 		if (!ids)
 			return -ENOMEM;

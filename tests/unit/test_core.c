@@ -241,6 +241,38 @@ static void test_pages(void)
 	free(buf);
 }
 
+/*
+ * pages__zalloc(): zeroed like calloc(), and a large block's pages are
+ * present before the first touch (mincore() says so; a plain calloc() of
+ * fresh pages leaves them absent), so that reading a slot before writing
+ * it costs no second fault.  Sizes whose product overflows are refused.
+ */
+static void test_pages_zalloc(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n = 4 << 20, i, inner, absent = 0;
+	unsigned char *p = pages__zalloc(n, 1), *lo, *vec;
+
+	REQUIRE(p && page > 0);
+	lo = (unsigned char *)(((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1));
+	inner = (size_t)(p + n - lo) / (size_t)page;
+	vec = malloc(inner);
+	REQUIRE(vec);
+	CHECK_EQ(mincore(lo, inner * (size_t)page, vec), 0);
+	for (i = 0; i < inner; i++)
+		absent += !(vec[i] & 1);
+	CHECK_EQ(absent, 0);
+	for (i = 0; i < n; i += 4093)
+		CHECK_EQ(p[i], 0);
+	p[n - 1] = 1;
+	free(vec);
+	free(p);
+	p = pages__zalloc(3, 5);
+	CHECK(p && !p[14]);
+	free(p);
+	CHECK(!pages__zalloc(SIZE_MAX / 2, 3));
+}
+
 /* The names base: equal strings get their first offset; BTFs over it use
  * its offsets, and a memo gives the same answers as the lookup */
 static void test_names_base(void)
@@ -637,6 +669,7 @@ int main(void)
 	RUN(test_str_memo);
 	RUN(test_ptr_cache);
 	RUN(test_pages);
+	RUN(test_pages_zalloc);
 	RUN(test_names_base);
 	RUN(test_names_base_unique);
 	RUN(test_strtab);
