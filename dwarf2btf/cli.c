@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +66,71 @@ void cli_print_diag(const struct d2b_diag *d, void *arg)
 	fprintf(stderr, "%s\n", d->msg);
 }
 
+static void print_load_error(const char *path, int r, const char *err)
+{
+	fprintf(stderr, "%s: %s: %s\n", prog, path, err[0] ? err : strerror(-r));
+}
+
 int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret)
 {
 	char err[512] = "";
 	int r = d2b_btf__load_file(path, base, ret, err, sizeof(err));
 
 	if (r < 0)
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err[0] ? err : strerror(-r));
+		print_load_error(path, r, err);
+	return r;
+}
+
+/* a base loaded on a thread of its own, handed over when the library asks */
+struct base_loader {
+	pthread_t thread;
+	const char *path;
+	struct d2b_btf *btf;
+	char err[512];
+	int r;
+	bool joined;
+};
+
+static void *base_loader_run(void *arg)
+{
+	struct base_loader *l = arg;
+
+	l->r = d2b_btf__load_file(l->path, NULL, &l->btf, l->err, sizeof(l->err));
+	return NULL;
+}
+
+static const struct d2b_btf *base_loader_join(void *arg)
+{
+	struct base_loader *l = arg;
+
+	if (!l->joined) {
+		pthread_join(l->thread, NULL);
+		l->joined = true;
+	}
+	return l->r < 0 ? NULL : l->btf;
+}
+
+int cli_convert(const char *file, const char *base_path, const struct d2b_opts *opts,
+		struct d2b_btf **base, struct d2b_btf **btf)
+{
+	struct base_loader l = { .path = base_path };
+	struct d2b_base_later later = { .get = base_loader_join, .arg = &l };
+	int r;
+
+	*base = NULL;
+	*btf = NULL;
+	if (!base_path)
+		return d2b_convert_file(file, NULL, opts, btf);
+	/* one thread asked for (or none to be had): the base first */
+	if (opts->jobs <= 1 || pthread_create(&l.thread, NULL, base_loader_run, &l)) {
+		r = cli_load_btf(base_path, NULL, base);
+		return r < 0 ? r : d2b_convert_file(file, *base, opts, btf);
+	}
+	r = d2b_convert_file_later_base(file, &later, opts, btf);
+	base_loader_join(&l);
+	*base = l.btf;
+	if (l.r < 0)
+		print_load_error(base_path, l.r, l.err);
 	return r;
 }
 

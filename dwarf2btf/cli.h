@@ -22,6 +22,14 @@ struct cli {
 void cli_print_diag(const struct d2b_diag *d, void *arg);
 /* Load a raw BTF or ELF .BTF file, printing the error. */
 int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret);
+/*
+ * Convert file, over the base BTF in base_path if not NULL, every error
+ * printed.  With opts->jobs > 1 the base is loaded on a thread of its own
+ * while the library opens file.  *base gets the base, to be freed after
+ * *btf.
+ */
+int cli_convert(const char *file, const char *base_path, const struct d2b_opts *opts,
+		struct d2b_btf **base, struct d2b_btf **btf);
 /* Write btf raw to output, or (output NULL) as .BTF (and base_btf, if not
  * NULL, as .BTF.base) into the ELF file file, printing the error. */
 int cli_write_btf(const char *file, const char *output, const struct d2b_btf *btf,

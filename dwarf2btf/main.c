@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 	}
 	file = argv[optind];
 
-	if (base_path && cli_load_btf(base_path, NULL, &base) < 0)
+	if (base_path && (compare || dump) && cli_load_btf(base_path, NULL, &base) < 0)
 		goto out;
 
 	if (compare) {
@@ -296,8 +296,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (d2b_convert_file(file, base, &opts, &btf) < 0)
-		goto out;	/* the library reported the error */
+	if (cli_convert(file, base_path, &opts, &base, &btf) < 0)
+		goto out;
 
 	if (cli_write_btf(file, output, btf, NULL) < 0)
 		goto out;

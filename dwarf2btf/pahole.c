@@ -328,10 +328,8 @@ static int encode(struct pahole_cli *p, const char *file)
 	int err, rc = 1;
 
 	to_opts(p, &opts);
-	if (p->base_path && cli_load_btf(p->base_path, NULL, &base) < 0)
+	if (cli_convert(file, p->base_path, &opts, &base, &btf) < 0)
 		goto out;
-	if (d2b_convert_file(file, base, &opts, &btf) < 0)
-		goto out;	/* the library reported the error */
 	/* as pahole: a distilled .BTF.base goes with split BTF written into
 	 * the ELF file, never with raw output */
 	if (p->on[F_DISTILLED_BASE] && base && !p->detached) {

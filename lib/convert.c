@@ -32,6 +32,9 @@
  * (split BTF), the base's types are indexed on another while the first
  * units are walked, and waited for before the first merge.  Once every
  * unit is walked, the input is closed on a thread too (close_input()).
+ * A caller may load the base on a thread of its own while the input is
+ * opened (d2b_convert_file_later_base()): it is asked for once the input
+ * is open, before anything needs it.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -822,8 +825,9 @@ static void close_input(struct conv *c, struct close_job *cj)
 	job_start(&cj->job, close_job_run, cj, c->opts->jobs > 1);
 }
 
-int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
-		     struct d2b_btf **ret)
+static int convert(const char *path, const struct d2b_btf *base,
+		   const struct d2b_base_later *later, const struct d2b_opts *opts,
+		   struct d2b_btf **ret)
 {
 	static const struct d2b_opts default_opts;
 	struct d2b_opts o = opts ? *opts : default_opts;
@@ -841,10 +845,6 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	int err;
 
 	*ret = NULL;
-	/* over a base that writes multi-dimensional arrays flat (pahole's),
-	 * write ours flat too, or none of the types above them would match */
-	if (base && !o.flatten_arrays && !has_chained_arrays(base))
-		o.flatten_arrays = true;
 	err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
 	if (err) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
@@ -881,7 +881,19 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 		fj.elf = dwarf_file__elf(c.df);
 		job_start(&fj.job, funcs_job_run, &fj, c.opts->jobs > 1);
 	}
-	err = make_out(&c, base, &dopts);
+	/* a base loaded meanwhile by the caller is needed from here on */
+	if (later && !later->get) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no function to get the base with");
+		err = -EINVAL;
+	} else if (later && !(base = later->get(later->arg))) {
+		err = -ECANCELED;
+	}
+	/* over a base that writes multi-dimensional arrays flat (pahole's),
+	 * write ours flat too, or none of the types above them would match */
+	if (base && !o.flatten_arrays && !has_chained_arrays(base))
+		o.flatten_arrays = true;
+	if (!err)
+		err = make_out(&c, base, &dopts);
 	if (!err && dopts.defer_base_index)
 		job_start(&c.base_job, base_job_run, &c, true);
 	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
@@ -969,8 +981,11 @@ int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct 
 	c.out = NULL;
 out:
 	base_job_join(&c);	/* (its dedup is freed below) */
-	/* every failure says why (the one contract of dwarf2btf.h) */
-	if (err == -ENOMEM)
+	/* every failure says why (the one contract of dwarf2btf.h), but the
+	 * caller's own: a base it could not load */
+	if (err == -ECANCELED && later && later->get && !base)
+		;
+	else if (err == -ENOMEM)
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");
 	else if (err < 0 && !c.nr_errors)
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "conversion failed: %s",
@@ -992,4 +1007,18 @@ out:
 	dwarf_file__free(c.df);
 	free(secnames);
 	return err;
+}
+
+int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
+		     struct d2b_btf **ret)
+{
+	return convert(path, base, NULL, opts, ret);
+}
+
+int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *later,
+				const struct d2b_opts *opts, struct d2b_btf **ret)
+{
+	static const struct d2b_base_later none;
+
+	return convert(path, NULL, later ? later : &none, opts, ret);
 }

@@ -429,6 +429,23 @@ struct d2b_opts {
 int d2b_convert_file(const char *path, const struct d2b_btf *base,
 		     const struct d2b_opts *opts, struct d2b_btf **ret);
 
+/*
+ * A base still being loaded (on a thread of the caller's) when the
+ * conversion starts: get(arg) is called once, after path is opened and
+ * before the base is first needed, and returns the base -- or NULL if it
+ * could not be had, and then the conversion fails with -ECANCELED without
+ * a message of its own (the caller says why).  get() is not called if the
+ * conversion fails before.  The base must outlive the result.
+ */
+struct d2b_base_later {
+	const struct d2b_btf *(*get)(void *arg);
+	void *arg;
+};
+
+/* d2b_convert_file() over the base that later->get() hands over. */
+int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *later,
+				const struct d2b_opts *opts, struct d2b_btf **ret);
+
 /* ---------------------------------------------------------------------
  * ELF output
  * ------------------------------------------------------------------- */

@@ -303,6 +303,25 @@ refused options/btf_base/missing "nonexistent.btf" --btf_base nonexistent.btf --
 n=$(grep -o nonexistent.btf options_btf_base_missing.err | wc -l)
 if [ "$n" -eq 1 ]; then pass options/btf_base/missing-named-once
 else fail options/btf_base/missing-named-once "the path appears $n times"; show options_btf_base_missing.err; fi
+# with -j2 the base is loaded on a thread of its own while the input is
+# opened (cli_convert()): the same bytes, and the same errors
+encodes "options/btf_base -j2" -j2 "$KFLAGS" --btf_base kbase.elf --btf_encode_detached=split5.btf kmodule.o
+same_bytes "options/btf_base: -j2 = -j1" split1.btf split5.btf
+refused options/btf_base/missing-j2 "nonexistent.btf" -j2 --btf_base nonexistent.btf --btf_encode_detached=x.btf kmodule.o
+n=$(grep -o nonexistent.btf options_btf_base_missing-j2.err | wc -l)
+if [ "$n" -eq 1 ]; then pass options/btf_base/missing-j2-named-once
+else fail options/btf_base/missing-j2-named-once "the path appears $n times"; show options_btf_base_missing-j2.err; fi
+refused options/btf_base/not-btf-j2 "kmodule.o: no .BTF section" -j2 --btf_base kmodule.o --btf_encode_detached=x.btf kmodule.o
+# both files missing: each is named
+if refused options/btf_base/both-missing-j2 "nonexistent.btf" -j2 --btf_base nonexistent.btf \
+	--btf_encode_detached=x.btf nonexistent.o; then
+	if grep -q "nonexistent.o" options_btf_base_both-missing-j2.err; then
+		pass options/btf_base/both-missing-j2-input-named
+	else
+		fail options/btf_base/both-missing-j2-input-named "the input is not named"
+		show options_btf_base_both-missing-j2.err
+	fi
+fi
 
 # ---- options: -j ----------------------------------------------------------------
 

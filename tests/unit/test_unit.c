@@ -672,6 +672,83 @@ static void find_dwarfgen(void)
 		no_dwarfgen = "no as";
 }
 
+/* ---- a base handed over later (d2b_convert_file_later_base()) ---- */
+
+struct later_arg {
+	const struct d2b_btf *base;
+	unsigned int calls;
+};
+
+static const struct d2b_btf *later_get(void *arg)
+{
+	struct later_arg *a = arg;
+
+	a->calls++;
+	return a->base;
+}
+
+static void count_errors(const struct d2b_diag *d, void *arg)
+{
+	if (d->level <= D2B_ERROR)
+		(*(unsigned int *)arg)++;
+}
+
+/*
+ * Over a base the caller hands over when asked: the same BTF as over the
+ * base given at once, get() called once; get() returning NULL fails the
+ * conversion with -ECANCELED and no message of the library's; no get()
+ * at all is an error it reports.
+ */
+static void test_later_base(void)
+{
+	struct d2b_opts opts = { .diag = count_errors };
+	struct d2b_btf *base = NULL, *now = NULL, *later = NULL;
+	struct later_arg a = { 0 };
+	struct d2b_base_later l = { .get = later_get, .arg = &a };
+	void *raw1 = NULL, *raw2 = NULL;
+	size_t n1 = 0, n2 = 0;
+	unsigned int errors = 0;
+	char obj[1024];
+
+	opts.diag_arg = &errors;
+	snprintf(obj, sizeof(obj), "%s/%s.o", tmpdir, cases[0].name);
+	REQUIRE(d2b_convert_file(obj, NULL, &opts, &base) == 0);
+	CHECK_EQ(d2b_convert_file(obj, base, &opts, &now), 0);
+	a.base = base;
+	CHECK_EQ(d2b_convert_file_later_base(obj, &l, &opts, &later), 0);
+	CHECK_EQ(a.calls, 1);
+	REQUIRE(now && later);
+	CHECK_EQ(d2b_btf__encode(now, &raw1, &n1), 0);
+	CHECK_EQ(d2b_btf__encode(later, &raw2, &n2), 0);
+	CHECK(n1 == n2 && raw1 && raw2 && !memcmp(raw1, raw2, n1));
+	CHECK_EQ(errors, 0);
+	d2b_btf__free(later);
+	later = NULL;
+
+	a.base = NULL;
+	a.calls = 0;
+	CHECK_EQ(d2b_convert_file_later_base(obj, &l, &opts, &later), -ECANCELED);
+	CHECK(!later);
+	CHECK_EQ(a.calls, 1);
+	CHECK_EQ(errors, 0);
+
+	l.get = NULL;
+	CHECK_EQ(d2b_convert_file_later_base(obj, &l, &opts, &later), -EINVAL);
+	CHECK(!later);
+	CHECK_EQ(errors, 1);
+	/* a file that cannot be opened: get() is never called */
+	l.get = later_get;
+	a.calls = 0;
+	errors = 0;
+	CHECK(d2b_convert_file_later_base("/nonexistent/x.o", &l, &opts, &later) < 0);
+	CHECK_EQ(a.calls, 0);
+	CHECK_EQ(errors, 1);
+	free(raw1);
+	free(raw2);
+	d2b_btf__free(now);
+	d2b_btf__free(base);
+}
+
 int main(void)
 {
 	char cmd[256];
@@ -690,6 +767,8 @@ int main(void)
 		cur = &cases[i];
 		test_run(run_case, cases[i].name);
 	}
+	if (!no_dwarfgen)
+		test_run(test_later_base, "later_base");	/* (over cases[0]'s object) */
 	run_gcc_cases();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
