@@ -465,6 +465,13 @@ int btf_reserve(struct d2b_btf *btf)
 	return (int)(btf->start_id + btf->nr - 1);
 }
 
+int btf_reserve_room(struct d2b_btf *btf, size_t nwords, size_t ntypes)
+{
+	int err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
+
+	return err ? err : VEC_RESERVE(btf->offs, btf->offs_cap, btf->nr, ntypes);
+}
+
 int btf_define(struct d2b_btf *btf, uint32_t id)
 {
 	if (id < btf->start_id || id - btf->start_id >= btf->nr ||

@@ -131,6 +131,10 @@ uint32_t btf_end_str(const struct d2b_btf *btf);
  */
 int btf_reserve(struct d2b_btf *btf);
 int btf_define(struct d2b_btf *btf, uint32_t id);
+/* Room for nwords more words of types and ntypes more types, at once (a
+ * BTF about to be built from input of a known size, not grown by
+ * doubling and copying). */
+int btf_reserve_room(struct d2b_btf *btf, size_t nwords, size_t ntypes);
 
 /*
  * Hand a BTF without types of its own nr types at once: words (nwords

@@ -425,6 +425,12 @@ static void unload_unit(struct cu *w)
 	uw->far_used = 0;
 }
 
+/* a unit's BTF reserved per byte of its DWARF (unit__walk()) */
+enum {
+	UNIT_BYTES_PER_WORD = 4,
+	UNIT_BYTES_PER_TYPE = 32,
+};
+
 /* a thread's memos of names, in its unit_walker */
 enum {
 	NAMES_MEMO_ORDER = 16,	/* 65,536 .debug_str names (512 KiB) */
@@ -468,6 +474,13 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	hmap__init(&w.scoped_units, false);
 	w.ref = ref;
 	err = load_unit(&w, ref);
+	if (err)
+		goto out;
+	/* the unit's BTF sized from its DWARF (the kernel's units make about
+	 * 0.22 words and 0.024 types per byte, rarely twice that): most
+	 * units then never grow it */
+	err = btf_reserve_room(u->btf, w.unit_size / UNIT_BYTES_PER_WORD,
+			       w.unit_size / UNIT_BYTES_PER_TYPE);
 	if (err)
 		goto out;
 	u->name = cu__name(&w, &w.root);

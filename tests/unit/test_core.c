@@ -516,6 +516,9 @@ static void test_reserve_define(void)
 	int s, p, i;
 
 	REQUIRE(btf);
+	/* room made ahead adds no type */
+	CHECK_EQ(btf_reserve_room(btf, 1000, 100), 0);
+	CHECK_EQ(d2b_btf__nr_types(btf), 0);
 	s = btf_reserve(btf);
 	CHECK_EQ(s, 1);
 	CHECK(d2b_btf__type(btf, s) == NULL);	/* not yet defined */
