@@ -151,6 +151,10 @@ struct die_reader {
 	size_t nr_pkg;
 	/* .dwo: several .debug_info.dwo (.debug_types.dwo) joined, or NULL */
 	uint8_t *joined[2];
+	/* .debug_loc and .debug_loclists, of a file that is not split DWARF
+	 * (die_reader__from_elf()), for die_loc.c */
+	struct die_bytes loc[2];
+	bool dwo;			/* split DWARF (.dwo sections) */
 	bool big_endian;
 	bool swap;			/* file and host byte orders differ */
 	bool str_nul_ended;		/* last byte of .debug_str is NUL */

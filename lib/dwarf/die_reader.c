@@ -147,10 +147,13 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 }
 
 
-/* A package's index sections, read beside the die_sections. */
+/* A package's index sections, and the location lists (die_loc.c) of a
+ * file that is not split DWARF, read beside the die_sections. */
 enum {
 	SEC_CU_INDEX = DIE_SEC_NR,
 	SEC_TU_INDEX,
+	SEC_LOC,
+	SEC_LOCLISTS,
 	SEC_ALL,
 };
 
@@ -174,6 +177,8 @@ static int section_of(const char *name, bool dwo, bool *gnu_compressed)
 	len = strlen(name);
 	if (dwo && !*gnu_compressed && (!strcmp(name, "cu_index") || !strcmp(name, "tu_index")))
 		return name[0] == 'c' ? SEC_CU_INDEX : SEC_TU_INDEX;
+	if (!dwo && (!strcmp(name, "loc") || !strcmp(name, "loclists")))
+		return name[3] ? SEC_LOCLISTS : SEC_LOC;
 	if (dwo != (len > 4 && !strcmp(name + len - 4, ".dwo")))
 		return -1;
 	for (i = 0; i < DIE_SEC_NR; i++) {
@@ -304,6 +309,11 @@ bad:
 	if (!err) {
 		memcpy((*ret)->joined, joined, sizeof(joined));
 		memset(joined, 0, sizeof(joined));
+	}
+	if (!err) {
+		(*ret)->dwo = dwo;
+		(*ret)->loc[0] = index[SEC_LOC - DIE_SEC_NR];
+		(*ret)->loc[1] = index[SEC_LOCLISTS - DIE_SEC_NR];
 	}
 	if (!err && (index[0].buf || index[1].buf))
 		err = die_reader__set_package(*ret, &index[0], &index[1], errbuf, errlen);

@@ -20,6 +20,7 @@
 #include "unit/cu_decls.h"
 #include "unit/cu_scope.h"
 #include "unit/cu_types.h"
+#include "dwarf/die_loc.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 #include "base/ptr_cache.h"
@@ -131,6 +132,49 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 	return reg;
 }
 
+/*
+ * param_reg() from our own reader (die_loc.c), for the parameter param:
+ * the same answer, or -2 where only libdw can give it.
+ */
+static int param_reg_fast(struct cu *w, const struct cu_die *param, int expected)
+{
+	struct die_op op, last, inner, inner_last;
+	struct die_loc_iter it;
+	struct die_attr a;
+	const uint8_t *expr;
+	size_t len, n;
+	int nth = 0, reg = -1, r;
+
+	if (!cu__attr(w, param, DW_AT_location, &a) || die_loc__begin(param->du, &a, &it))
+		return -2;
+	while ((r = die_loc__next(&it, &expr, &len)) > 0) {
+		int first = nth++ == 0;
+
+		if (die_expr__ops(param->du, expr, len, &n, &op, &last))
+			return -2;
+		if (n > 1 && last.atom == DW_OP_stack_value)
+			n--;
+		if (n != 1)
+			continue;
+		if (op.atom >= DW_OP_reg0 && op.atom <= DW_OP_reg31) {
+			if (!first)
+				continue;
+			reg = op.atom;
+		} else if (op.atom == DW_OP_entry_value || op.atom == DW_OP_GNU_entry_value) {
+			if (die_expr__ops(param->du, op.block, op.block_len, &n, &inner, &inner_last))
+				return -2;
+			if (n != 1)
+				continue;
+			reg = inner.atom;
+		} else {
+			continue;
+		}
+		if (reg == expected)
+			break;
+	}
+	return r < 0 ? -2 : reg;
+}
+
 /* The DIE die's DW_AT_type (integrated) points at. */
 static bool type_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 {
@@ -229,11 +273,15 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 			}
 			/* location lists: libdw reads them */
 			if (cu__has_attr(&child, DW_AT_location)) {
-				int reg = -1;
+				/* (read here where it can be, else by libdw) */
+				int reg = param_reg_fast(w, &child, w->reg_params[idx]);
 
-				if (cu__libdw_die(w, &child, &param) &&
-				    dwarf_attr(&param, DW_AT_location, &attr))
-					reg = param_reg(&attr, w->reg_params[idx]);
+				if (reg == -2) {
+					reg = -1;
+					if (cu__libdw_die(w, &child, &param) &&
+					    dwarf_attr(&param, DW_AT_location, &attr))
+						reg = param_reg(&attr, w->reg_params[idx]);
+				}
 
 				if (reg < 0)
 					flags |= UNIT_FUNC_OPTIMIZED;

@@ -17,7 +17,10 @@
  *		 are walked in lockstep with libdw and compared DIE by DIE:
  *		 offset, tag, children, depth, and every attribute's name,
  *		 form and value; references that leave their unit are found
- *		 through the reader's index of units.
+ *		 through the reader's index of units.  Every location
+ *		 attribute's expressions (die_loc.c) are compared with
+ *		 dwarf_getlocations()'s, operation counts and opcodes, where
+ *		 die_loc.c reads them rather than leave them to libdw.
  *
  * Environment:
  *	D2B_DIE_READER_FILE=PATH  also compare PATH (e.g. the corpus vmlinux)
@@ -43,6 +46,7 @@
 #include <gelf.h>
 
 #include "test.h"
+#include "dwarf/die_loc.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 
@@ -1078,6 +1082,7 @@ struct cmp {
 	struct die_cursor cur;
 	const char *what;
 	size_t units, dies, attrs, values, refs;
+	size_t loc_attrs, loc_read, loc_exprs;	/* locations: seen, read by die_loc.c */
 	unsigned int nbad;
 	/* in an ET_REL file, DW_FORM_strp offsets are all 0 until relocated */
 	const char *first_strp;
@@ -1346,6 +1351,71 @@ static void compare_named(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 	}
 }
 
+/* Expression [p, p + len) has what libdw made of it (ops, n). */
+static void compare_expr(struct cmp *c, uint64_t off, const uint8_t *p, size_t len,
+			 Dwarf_Attribute *la, const Dwarf_Op *ops, size_t n)
+{
+	struct die_op first, last;
+	Dwarf_Attribute entry;
+	Dwarf_Op *inner;
+	size_t nr, inner_n;
+
+	if (die_expr__ops(c->u, p, len, &nr, &first, &last) == -EOPNOTSUPP)
+		return;		/* (libdw's to read; the caller asks it) */
+	c->loc_exprs++;
+	if (nr != n || (n && (first.atom != ops[0].atom || last.atom != ops[n - 1].atom))) {
+		mismatch(c, "DIE 0x%llx: a location of %zu operations (0x%x .. 0x%x); libdw "
+			 "%zu (0x%x .. 0x%x)", (unsigned long long)off, nr, nr ? first.atom : 0,
+			 nr ? last.atom : 0, n, n ? ops[0].atom : 0, n ? ops[n - 1].atom : 0);
+		return;
+	}
+	if (!n || !first.block || dwarf_getlocation_attr(la, &ops[0], &entry) != 0 ||
+	    dwarf_getlocation(&entry, &inner, &inner_n) != 0)
+		return;
+	if (die_expr__ops(c->u, first.block, first.block_len, &nr, &first, &last) == 0 &&
+	    (nr != inner_n || (nr && first.atom != inner[0].atom)))
+		mismatch(c, "DIE 0x%llx: an entry value of %zu operations; libdw %zu",
+			 (unsigned long long)off, nr, inner_n);
+}
+
+/* od's DW_AT_location: die_loc.c's expressions are libdw's, one for one. */
+static void compare_loc(struct cmp *c, Dwarf_Die *ld, const struct die *od)
+{
+	Dwarf_Attribute la;
+	struct die_loc_iter it;
+	struct die_attr oa;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	const uint8_t *p;
+	ptrdiff_t off = 0;
+	size_t n, len;
+	int r = 1;
+
+	if (die__attr(c->u, od, DW_AT_location, &oa) != 1 ||
+	    !dwarf_attr(ld, DW_AT_location, &la))
+		return;
+	c->loc_attrs++;
+	if (die_loc__begin(c->u, &oa, &it) != 0)
+		return;
+	while ((off = dwarf_getlocations(&la, off, &base, &start, &end, &ops, &n)) > 0) {
+		r = die_loc__next(&it, &p, &len);
+		if (r == -EOPNOTSUPP)
+			return;
+		if (r != 1) {
+			mismatch(c, "DIE 0x%llx: die_loc gives %d where libdw has an expression",
+				 (unsigned long long)od->off, r);
+			return;
+		}
+		compare_expr(c, od->off, p, len, &la, ops, n);
+	}
+	r = off < 0 ? -EOPNOTSUPP : die_loc__next(&it, &p, &len);
+	if (r == 1)
+		mismatch(c, "DIE 0x%llx: die_loc gives an expression past libdw's last",
+			 (unsigned long long)od->off);
+	else if (r == 0)
+		c->loc_read++;
+}
+
 static void compare_die(struct cmp *c, Dwarf_Die *ld, const struct die *od, unsigned int depth)
 {
 	struct die_attr_iter it;
@@ -1393,6 +1463,7 @@ static void compare_die(struct cmp *c, Dwarf_Die *ld, const struct die *od, unsi
 		mismatch(c, "DIE 0x%llx: %zu attributes, libdw %zu (%s)",
 			 (unsigned long long)od->off, i, la.n, r < 0 ? die_unit__errmsg(c->u) : "");
 	compare_named(c, ld, od);
+	compare_loc(c, ld, od);
 }
 
 /* Walk both trees together: libdw's child/sibling, ours, and our cursor. */
@@ -1587,8 +1658,13 @@ static void compare_file(const char *path, const char *what)
 		printf("# %s: relocated by elf_reloc.c, as libdwfl does\n", what);
 	printf("# %s: %zu units, %zu DIEs, %zu attributes, %zu values and %zu references "
 	       "checked\n", what, c.units, c.dies, c.attrs, c.values, c.refs);
+	printf("# %s: %zu locations, %zu read by die_loc.c (%zu expressions), the rest "
+	       "left to libdw\n", what, c.loc_attrs, c.loc_read, c.loc_exprs);
 	if (!c.dies)
 		mismatch(&c, "no DIE compared");
+	/* split DWARF is libdw's; elsewhere die_loc.c must read some */
+	if (c.loc_attrs && !c.loc_read && !strstr(what, "split"))
+		mismatch(&c, "none of %zu locations read by die_loc.c", c.loc_attrs);
 	if (c.first_strp && !c.strp_vary)
 		mismatch(&c, "every DW_FORM_strp is \"%s\": relocations not applied?", c.first_strp);
 out:

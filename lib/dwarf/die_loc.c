@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Location descriptions: theory
+ *
+ * A parameter's DW_AT_location says where it lives: one expression (a
+ * block form), or a location list -- DWARF 4's .debug_loc (address pairs,
+ * then a 2-byte length and the expression) or DWARF 5's .debug_loclists
+ * (DW_LLE_* entries, a ULEB128 length and the expression).  dwarf2btf
+ * only asks which register holds a parameter on entry, and used to ask
+ * libdw (dwarf_attr() and dwarf_getlocations() on a libdw DIE), which
+ * parses and caches every operation of every expression: 4 % of a
+ * kernel's walk.  Here the same expressions are found in the same order
+ * straight from the section bytes, and an expression's operations are
+ * only counted and their first and last opcodes kept.
+ *
+ * libdw stays the reference.  Its order is followed entry for entry
+ * (libdw/dwarf_getlocation.c, getlocations_addr(); dwarf_ranges.c,
+ * __libdw_read_begin_end_pair_inc()): base address entries give no
+ * expression, every other entry does (empty ranges and
+ * DW_LLE_default_location included), the list ends at its end entry.
+ * Whatever libdw could answer differently is not answered here:
+ * -EOPNOTSUPP, and the caller asks libdw for the whole attribute.  That
+ * covers split DWARF and packages, DW_FORM_loclistx and the pre-DWARF-4
+ * data4/data8 offsets, entries with indexed addresses (libdw resolves
+ * them, and may fail), address sizes other than 4 and 8, operations
+ * outside the table below (libdw checks branch targets, for one), and any
+ * damaged byte.  tests/unit/test_die_reader.c compares the answers with
+ * libdw's on every fixture's parameters.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "dwarf/die_internal.h"
+#include "dwarf/die_loc.h"
+
+static uint64_t read_addr(const uint8_t *p, unsigned int size, bool big_endian)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
+	return v;
+}
+
+int die_loc__begin(struct die_unit *u, const struct die_attr *a, struct die_loc_iter *it)
+{
+	const struct die_reader *r = u->r;
+	const struct die_bytes *sec;
+
+	memset(it, 0, sizeof(*it));
+	if (r->dwo || r->nr_pkg || u->hdr.unit_type == DW_UT_skeleton ||
+	    u->hdr.unit_type == DW_UT_split_compile || u->hdr.unit_type == DW_UT_split_type)
+		return -EOPNOTSUPP;
+	switch (a->form) {
+	case DW_FORM_exprloc:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+	case DW_FORM_block:
+		it->p = a->block;
+		it->end = a->block + a->len;
+		return 0;
+	case DW_FORM_sec_offset:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (u->hdr.version < 4 || (u->hdr.addr_size != 4 && u->hdr.addr_size != 8))
+		return -EOPNOTSUPP;
+	sec = &r->loc[u->hdr.version >= 5];
+	if (!sec->buf || a->u >= sec->size)
+		return -EOPNOTSUPP;
+	it->list = true;
+	it->p = sec->buf + a->u;
+	it->sec_end = sec->buf + sec->size;
+	it->version = u->hdr.version;
+	it->addr_size = u->hdr.addr_size;
+	it->big_endian = r->big_endian;
+	return 0;
+}
+
+/* The expression after a list entry's range: its length, then its bytes. */
+static int entry_expr(struct die_loc_iter *it, const uint8_t **expr, size_t *len)
+{
+	uint64_t n;
+
+	if (it->version < 5) {
+		if (it->sec_end - it->p < 2)
+			return -EOPNOTSUPP;
+		n = read_addr(it->p, 2, it->big_endian);
+		it->p += 2;
+	} else if (uleb(&it->p, it->sec_end, &n)) {
+		return -EOPNOTSUPP;
+	}
+	if (n > (uint64_t)(it->sec_end - it->p))
+		return -EOPNOTSUPP;
+	*expr = it->p;
+	*len = (size_t)n;
+	it->p += n;
+	return 1;
+}
+
+/* One DWARF 4 entry: 1 an expression, 0 the end, 2 a base address. */
+static int next_loc(struct die_loc_iter *it)
+{
+	unsigned int w = it->addr_size;
+	uint64_t escape = w == 8 ? UINT64_MAX : UINT32_MAX, begin, end;
+
+	if ((size_t)(it->sec_end - it->p) < 2 * (size_t)w)
+		return -EOPNOTSUPP;
+	begin = read_addr(it->p, w, it->big_endian);
+	end = read_addr(it->p + w, w, it->big_endian);
+	it->p += 2 * w;
+	if (begin == escape)
+		return end == escape ? -EOPNOTSUPP : 2;
+	return begin == 0 && end == 0 ? 0 : 1;
+}
+
+/* One DWARF 5 entry, as next_loc(). */
+static int next_loclists(struct die_loc_iter *it)
+{
+	unsigned int w = it->addr_size;
+	uint64_t v;
+
+	if (it->p >= it->sec_end)
+		return -EOPNOTSUPP;
+	switch (*it->p++) {
+	case DW_LLE_end_of_list:
+		return 0;
+	case DW_LLE_offset_pair:
+		return uleb(&it->p, it->sec_end, &v) || uleb(&it->p, it->sec_end, &v) ?
+		       -EOPNOTSUPP : 1;
+	case DW_LLE_default_location:
+		return 1;
+	case DW_LLE_base_address:
+		if ((size_t)(it->sec_end - it->p) < w)
+			return -EOPNOTSUPP;
+		it->p += w;
+		return 2;
+	case DW_LLE_start_end:
+		if ((size_t)(it->sec_end - it->p) < 2 * (size_t)w)
+			return -EOPNOTSUPP;
+		it->p += 2 * w;
+		return 1;
+	case DW_LLE_start_length:
+		if ((size_t)(it->sec_end - it->p) < w)
+			return -EOPNOTSUPP;
+		it->p += w;
+		return uleb(&it->p, it->sec_end, &v) ? -EOPNOTSUPP : 1;
+	default:	/* the indexed forms (libdw resolves them), or damage */
+		return -EOPNOTSUPP;
+	}
+}
+
+int die_loc__next(struct die_loc_iter *it, const uint8_t **expr, size_t *len)
+{
+	int r;
+
+	if (it->done)
+		return 0;
+	if (!it->list) {
+		it->done = true;
+		*expr = it->p;
+		*len = (size_t)(it->end - it->p);
+		return 1;
+	}
+	do
+		r = it->version < 5 ? next_loc(it) : next_loclists(it);
+	while (r == 2);
+	if (r <= 0) {
+		it->done = true;
+		return r;
+	}
+	return entry_expr(it, expr, len);
+}
+
+/* How an operation's operands are laid out. */
+enum operands {
+	OPS_UNKNOWN,	/* not read here */
+	OPS_NONE,
+	OPS_1, OPS_2, OPS_4, OPS_8,
+	OPS_ADDR,	/* one address */
+	OPS_ULEB, OPS_SLEB,
+	OPS_ULEB_SLEB,	/* DW_OP_bregx */
+	OPS_ULEB_ULEB,	/* DW_OP_bit_piece */
+	OPS_BLOCK,	/* a ULEB128 length, then that many bytes */
+};
+
+static enum operands operands_of(uint8_t op)
+{
+	if ((op >= DW_OP_lit0 && op <= DW_OP_lit31) || (op >= DW_OP_reg0 && op <= DW_OP_reg31))
+		return OPS_NONE;
+	if (op >= DW_OP_breg0 && op <= DW_OP_breg31)
+		return OPS_SLEB;
+	switch (op) {
+	case DW_OP_deref: case DW_OP_dup: case DW_OP_drop: case DW_OP_over:
+	case DW_OP_swap: case DW_OP_rot: case DW_OP_xderef: case DW_OP_abs:
+	case DW_OP_and: case DW_OP_div: case DW_OP_minus: case DW_OP_mod:
+	case DW_OP_mul: case DW_OP_neg: case DW_OP_not: case DW_OP_or:
+	case DW_OP_plus: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
+	case DW_OP_xor: case DW_OP_eq: case DW_OP_ge: case DW_OP_gt:
+	case DW_OP_le: case DW_OP_lt: case DW_OP_ne: case DW_OP_nop:
+	case DW_OP_push_object_address: case DW_OP_form_tls_address:
+	case DW_OP_call_frame_cfa: case DW_OP_stack_value: case DW_OP_GNU_push_tls_address:
+		return OPS_NONE;
+	case DW_OP_const1u: case DW_OP_const1s: case DW_OP_pick:
+	case DW_OP_deref_size: case DW_OP_xderef_size:
+		return OPS_1;
+	case DW_OP_const2u: case DW_OP_const2s:
+		return OPS_2;
+	case DW_OP_const4u: case DW_OP_const4s: case DW_OP_GNU_parameter_ref:
+		return OPS_4;
+	case DW_OP_const8u: case DW_OP_const8s:
+		return OPS_8;
+	case DW_OP_addr:
+		return OPS_ADDR;
+	case DW_OP_constu: case DW_OP_plus_uconst: case DW_OP_regx: case DW_OP_piece:
+	case DW_OP_addrx: case DW_OP_constx:
+		return OPS_ULEB;
+	case DW_OP_consts: case DW_OP_fbreg:
+		return OPS_SLEB;
+	case DW_OP_bregx:
+		return OPS_ULEB_SLEB;
+	case DW_OP_bit_piece:
+		return OPS_ULEB_ULEB;
+	case DW_OP_implicit_value: case DW_OP_entry_value: case DW_OP_GNU_entry_value:
+		return OPS_BLOCK;
+	default:
+		return OPS_UNKNOWN;
+	}
+}
+
+int die_expr__ops(const struct die_unit *u, const uint8_t *p, size_t len, size_t *nr,
+		  struct die_op *first, struct die_op *last)
+{
+	const uint8_t *end = p + len;
+	size_t addr_size = u->hdr.addr_size;
+
+	*nr = 0;
+	while (p < end) {
+		struct die_op op = { .atom = *p++ };
+		uint64_t v;
+		int64_t s;
+		size_t fixed = 0;
+
+		switch (operands_of(op.atom)) {
+		case OPS_UNKNOWN:
+			return -EOPNOTSUPP;
+		case OPS_NONE:
+			break;
+		case OPS_1: fixed = 1; break;
+		case OPS_2: fixed = 2; break;
+		case OPS_4: fixed = 4; break;
+		case OPS_8: fixed = 8; break;
+		case OPS_ADDR:
+			if (addr_size != 4 && addr_size != 8)
+				return -EOPNOTSUPP;
+			fixed = addr_size;
+			break;
+		case OPS_ULEB:
+			if (uleb(&p, end, &v))
+				return -EOPNOTSUPP;
+			break;
+		case OPS_SLEB:
+			if (sleb(&p, end, &s))
+				return -EOPNOTSUPP;
+			break;
+		case OPS_ULEB_SLEB:
+			if (uleb(&p, end, &v) || sleb(&p, end, &s))
+				return -EOPNOTSUPP;
+			break;
+		case OPS_ULEB_ULEB:
+			if (uleb(&p, end, &v) || uleb(&p, end, &v))
+				return -EOPNOTSUPP;
+			break;
+		case OPS_BLOCK:
+			if (uleb(&p, end, &v) || v > (uint64_t)(end - p))
+				return -EOPNOTSUPP;
+			op.block = p;
+			op.block_len = v;
+			p += v;
+			break;
+		}
+		if (fixed > (size_t)(end - p))
+			return -EOPNOTSUPP;
+		p += fixed;
+		if (!*nr)
+			*first = op;
+		*last = op;
+		(*nr)++;
+	}
+	return 0;
+}
