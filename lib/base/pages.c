@@ -91,3 +91,16 @@ void *pages__zalloc(size_t n, size_t size)
 	}
 	return p;
 }
+
+void pages__prepare_write(void *p, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p, hi = lo + len;
+
+	if (page <= 0 || hi < lo)
+		return;
+	lo &= ~((uintptr_t)page - 1);
+	hi = (hi + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+}

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "dwarf/elf_reloc.h"
+#include "base/pages.h"
 
 /* where the layout starts: 0 and the addresses just above it stay unused */
 enum { LAYOUT_BASE = 0x10000 };
@@ -262,6 +263,9 @@ static int apply(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, const struct sym
 	    (uintptr_t)rel->d_buf % (is64 ? 8 : 4))
 		return -EOPNOTSUPP;
 	n = rel->d_size / entsize;
+	/* (a mapped file's pages copied all at once, not one fault each) */
+	if (n)
+		pages__prepare_write(target->d_buf, target->d_size);
 	for (i = 0; i < n; i++) {
 		struct rela e;
 		int size;

@@ -235,6 +235,17 @@ static void test_pages(void)
 	CHECK(!pages__in_file_mapping(NULL, len));
 	pages__drop(map + 1, len - 1);	/* pages 1..3 whole */
 	CHECK_EQ(memcmp(map, buf, len), 0);
+	/* made writable at once: the mapping's copy changes, never the file */
+	pages__prepare_write(map + 1, len - 2);
+	CHECK_EQ(memcmp(map, buf, len), 0);
+	map[len - 1] = 'x';
+	CHECK(pread(fd, buf, 1, (off_t)len - 1) == 1 && buf[0] != 'x');
+	munmap(map, len);
+	/* a read-only mapping: nothing happens */
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	REQUIRE(map != MAP_FAILED);
+	pages__prepare_write(map, len);
+	CHECK(pread(fd, buf, len, 0) == (ssize_t)len && !memcmp(map, buf, len));
 	munmap(map, len);
 	close(fd);
 	unlink(path);
