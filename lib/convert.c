@@ -983,11 +983,9 @@ out:
 	base_job_join(&c);	/* (its dedup is freed below) */
 	/* every failure says why (the one contract of dwarf2btf.h), but the
 	 * caller's own: a base it could not load */
-	if (err == -ECANCELED && later && later->get && !base)
-		;
-	else if (err == -ENOMEM)
+	if (err == -ENOMEM)
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");
-	else if (err < 0 && !c.nr_errors)
+	else if (err < 0 && !c.nr_errors && !(err == -ECANCELED && later && later->get && !base))
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "conversion failed: %s",
 			  strerror(-err));
 	dedup__free(c.dd);

@@ -24,11 +24,10 @@ enum {
 /*
  * A slot keeps val + 1, so that a free slot is all zeros: a new table is
  * calloc()'s (pages__zalloc()), which for a large one is fresh zero pages
- * from the kernel, not a pass over it in memset().  (val HMAP_EMPTY, whose + 1 would be 0,
- * is refused.)
+ * from the kernel, not a pass over it in memset().  (val HMAP_EMPTY,
+ * whose + 1 would be 0, is refused.)
  */
 #define SLOT_FREE 0
-
 
 /* hash_bytes()'s odd multipliers (64-bit primes; too wide for an enum) */
 static const uint64_t HASH_K1 = 0x9e3779b185ebca87ULL;

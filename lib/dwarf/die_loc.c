@@ -35,16 +35,6 @@
 #include "dwarf/die_internal.h"
 #include "dwarf/die_loc.h"
 
-static uint64_t read_addr(const uint8_t *p, unsigned int size, bool big_endian)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		v |= (uint64_t)p[big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
-	return v;
-}
-
 int die_loc__begin(struct die_unit *u, const struct die_attr *a, struct die_loc_iter *it)
 {
 	const struct die_reader *r = u->r;
@@ -90,7 +80,7 @@ static int entry_expr(struct die_loc_iter *it, const uint8_t **expr, size_t *len
 	if (it->version < 5) {
 		if (it->sec_end - it->p < 2)
 			return -EOPNOTSUPP;
-		n = read_addr(it->p, 2, it->big_endian);
+		n = rd_n(it->p, 2, it->big_endian);
 		it->p += 2;
 	} else if (uleb(&it->p, it->sec_end, &n)) {
 		return -EOPNOTSUPP;
@@ -111,8 +101,8 @@ static int next_loc(struct die_loc_iter *it)
 
 	if ((size_t)(it->sec_end - it->p) < 2 * (size_t)w)
 		return -EOPNOTSUPP;
-	begin = read_addr(it->p, w, it->big_endian);
-	end = read_addr(it->p + w, w, it->big_endian);
+	begin = rd_n(it->p, w, it->big_endian);
+	end = rd_n(it->p + w, w, it->big_endian);
 	it->p += 2 * w;
 	if (begin == escape)
 		return end == escape ? -EOPNOTSUPP : 2;
