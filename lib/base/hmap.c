@@ -212,6 +212,31 @@ static inline uint64_t hash_round(uint64_t h, uint64_t w)
 	return rotl64(h, 27) * HASH_K1 + HASH_K3;
 }
 
+/*
+ * The last 1 to 7 bytes as one zero-padded word: what memcpy() of len bytes
+ * into a zeroed word gives.  On a little-endian host, from two loads that
+ * may overlap (their common bytes are the same), not a byte loop through
+ * the stack (most strings end in such a tail).
+ */
+static inline uint64_t tail_word(const unsigned char *s, size_t len)
+{
+	uint64_t w = 0;
+
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		if (len >= 4) {
+			uint32_t lo, hi;
+
+			memcpy(&lo, s, 4);
+			memcpy(&hi, s + len - 4, 4);
+			return lo | (uint64_t)hi << (8 * (len - 4));
+		}
+		return s[0] | (uint64_t)s[len / 2] << (8 * (len / 2)) |
+		       (uint64_t)s[len - 1] << (8 * (len - 1));
+	}
+	memcpy(&w, s, len);
+	return w;
+}
+
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 {
 	const unsigned char *s = p;
@@ -222,8 +247,7 @@ uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 		h = hash_round(h, w);
 	}
 	if (len) {
-		w = 0;
-		memcpy(&w, s, len);
+		w = tail_word(s, len);
 		h = hash_round(h, w);
 	}
 	return hash_mix64(h);
