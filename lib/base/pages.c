@@ -56,23 +56,32 @@ bool pages__in_file_mapping(const void *p, size_t len)
 	return ok;
 }
 
+/* The whole pages inside [p, p + len): false if there are none. */
+static bool whole_pages(const void *p, size_t len, uintptr_t *lo, uintptr_t *hi,
+			uintptr_t *page)
+{
+	long sz = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p, end = start + len;
+
+	if (sz <= 0 || end < start)
+		return false;
+	*page = (uintptr_t)sz;
+	*lo = (start + *page - 1) & ~(*page - 1);
+	*hi = end & ~(*page - 1);
+	return *hi > *lo;
+}
+
 void pages__drop(const void *p, size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p, hi = lo + len;
+	uintptr_t lo, hi, page;
 
-	if (page <= 0 || hi < lo)
-		return;
-	lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	hi &= ~((uintptr_t)page - 1);
-	if (hi > lo)
+	if (whole_pages(p, len, &lo, &hi, &page))
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 void *pages__zalloc(size_t n, size_t size)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t lo, hi;
+	uintptr_t lo, hi, page;
 	void *p;
 
 	if (size && n > SIZE_MAX / size) {
@@ -80,13 +89,11 @@ void *pages__zalloc(size_t n, size_t size)
 		return NULL;
 	}
 	p = calloc(n, size);
-	if (!p || n * size < ZALLOC_POPULATE_MIN || page <= 0)
+	if (!p || n * size < ZALLOC_POPULATE_MIN || !whole_pages(p, n * size, &lo, &hi, &page))
 		return p;
-	lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	hi = ((uintptr_t)p + n * size) & ~((uintptr_t)page - 1);
-	if (hi > lo && madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE)) {
+	if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE)) {
 		/* (zeros over zeros: only the write matters) */
-		for (; lo < hi; lo += (uintptr_t)page)
+		for (; lo < hi; lo += page)
 			*(volatile char *)lo = 0;
 	}
 	return p;
@@ -94,13 +101,9 @@ void *pages__zalloc(size_t n, size_t size)
 
 void pages__prepare_write(void *p, size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p, hi = lo + len;
+	uintptr_t lo, hi, page;
 
-	if (page <= 0 || hi < lo)
-		return;
-	lo &= ~((uintptr_t)page - 1);
-	hi = (hi + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	if (hi > lo)
+	/* (the pages at the ends, shared with other data, fault as before) */
+	if (whole_pages(p, len, &lo, &hi, &page))
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }

@@ -30,7 +30,7 @@ void pages__drop(const void *p, size_t len);
  */
 void *pages__zalloc(size_t n, size_t size);
 /*
- * About to write all over [p, p + len): make its pages present and
+ * About to write all over [p, p + len): make its whole pages present and
  * writable in one call (MADV_POPULATE_WRITE), where a private file
  * mapping would otherwise take a fault per page to copy it.  A hint: it
  * does nothing where the kernel cannot (or memory is read-only).

@@ -317,6 +317,16 @@ int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
 
 /* ---- strings ---- */
 
+/* The string offset of btf's own table's off (or its error). */
+static int own_str(const struct d2b_btf *btf, int64_t off)
+{
+	if (off < 0)
+		return (int)off;
+	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
+		return -E2BIG;
+	return (int)(btf->start_str + off);
+}
+
 int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 {
 	const struct d2b_btf *b;
@@ -331,8 +341,11 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		/* (below the section, the difference wraps past names_len) */
 		uintptr_t o = (uintptr_t)s - (uintptr_t)btf->names_lo;
 
-		if (o >= btf->names_len)
-			goto own;	/* not looked for in the (large) base */
+		if (o >= btf->names_len) {
+			/* not looked for in the (large) base */
+			btf->strs_apart = false;
+			return own_str(btf, strtab__add(btf->strs, s));
+		}
 		if (btf->names_unique && (o == 0 || s[-1] == '\0'))
 			return (int)(1 + o);
 		if (ptr_cache__get(btf->memo, s, &v))
@@ -352,8 +365,7 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		off = str_memo__find(btf->base_memo, btf->base->strs, s, len, h);
 		if (off > 0)
 			return (int)off;
-		off = strtab__add_hashed(btf->strs, s, len, h);
-		goto added;
+		return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
 	}
 	/* hashed once for every table it is looked for in */
 	len = strlen(s);
@@ -363,17 +375,7 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		if (off > 0)
 			return (int)(b->start_str + off);
 	}
-	off = strtab__add_hashed(btf->strs, s, len, h);
-	goto added;
-own:
-	btf->strs_apart = false;
-	off = strtab__add(btf->strs, s);
-added:
-	if (off < 0)
-		return (int)off;
-	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
-		return -E2BIG;
-	return (int)(btf->start_str + off);
+	return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
 }
 
 bool btf_strs_apart(const struct d2b_btf *btf)
@@ -388,16 +390,7 @@ void btf_strs_mixed(struct d2b_btf *btf)
 
 int btf_add_str_apart(struct d2b_btf *btf, const char *s)
 {
-	int64_t off;
-
-	if (!s || !*s)
-		return 0;
-	off = strtab__add(btf->strs, s);
-	if (off < 0)
-		return (int)off;
-	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
-		return -E2BIG;
-	return (int)(btf->start_str + off);
+	return s && *s ? own_str(btf, strtab__add(btf->strs, s)) : 0;
 }
 
 struct d2b_btf *btf_new_names(const char *data, size_t len)

@@ -65,7 +65,7 @@ int die_loc__begin(struct die_unit *u, const struct die_attr *a, struct die_loc_
 		return -EOPNOTSUPP;
 	it->list = true;
 	it->p = sec->buf + a->u;
-	it->sec_end = sec->buf + sec->size;
+	it->end = sec->buf + sec->size;
 	it->version = u->hdr.version;
 	it->addr_size = u->hdr.addr_size;
 	it->big_endian = r->big_endian;
@@ -78,14 +78,14 @@ static int entry_expr(struct die_loc_iter *it, const uint8_t **expr, size_t *len
 	uint64_t n;
 
 	if (it->version < 5) {
-		if (it->sec_end - it->p < 2)
+		if (it->end - it->p < 2)
 			return -EOPNOTSUPP;
 		n = rd_n(it->p, 2, it->big_endian);
 		it->p += 2;
-	} else if (uleb(&it->p, it->sec_end, &n)) {
+	} else if (uleb(&it->p, it->end, &n)) {
 		return -EOPNOTSUPP;
 	}
-	if (n > (uint64_t)(it->sec_end - it->p))
+	if (n > (uint64_t)(it->end - it->p))
 		return -EOPNOTSUPP;
 	*expr = it->p;
 	*len = (size_t)n;
@@ -99,7 +99,7 @@ static int next_loc(struct die_loc_iter *it)
 	unsigned int w = it->addr_size;
 	uint64_t escape = w == 8 ? UINT64_MAX : UINT32_MAX, begin, end;
 
-	if ((size_t)(it->sec_end - it->p) < 2 * (size_t)w)
+	if ((size_t)(it->end - it->p) < 2 * (size_t)w)
 		return -EOPNOTSUPP;
 	begin = rd_n(it->p, w, it->big_endian);
 	end = rd_n(it->p + w, w, it->big_endian);
@@ -115,31 +115,31 @@ static int next_loclists(struct die_loc_iter *it)
 	unsigned int w = it->addr_size;
 	uint64_t v;
 
-	if (it->p >= it->sec_end)
+	if (it->p >= it->end)
 		return -EOPNOTSUPP;
 	switch (*it->p++) {
 	case DW_LLE_end_of_list:
 		return 0;
 	case DW_LLE_offset_pair:
-		return uleb(&it->p, it->sec_end, &v) || uleb(&it->p, it->sec_end, &v) ?
+		return uleb(&it->p, it->end, &v) || uleb(&it->p, it->end, &v) ?
 		       -EOPNOTSUPP : 1;
 	case DW_LLE_default_location:
 		return 1;
 	case DW_LLE_base_address:
-		if ((size_t)(it->sec_end - it->p) < w)
+		if ((size_t)(it->end - it->p) < w)
 			return -EOPNOTSUPP;
 		it->p += w;
 		return 2;
 	case DW_LLE_start_end:
-		if ((size_t)(it->sec_end - it->p) < 2 * (size_t)w)
+		if ((size_t)(it->end - it->p) < 2 * (size_t)w)
 			return -EOPNOTSUPP;
 		it->p += 2 * w;
 		return 1;
 	case DW_LLE_start_length:
-		if ((size_t)(it->sec_end - it->p) < w)
+		if ((size_t)(it->end - it->p) < w)
 			return -EOPNOTSUPP;
 		it->p += w;
-		return uleb(&it->p, it->sec_end, &v) ? -EOPNOTSUPP : 1;
+		return uleb(&it->p, it->end, &v) ? -EOPNOTSUPP : 1;
 	default:	/* the indexed forms (libdw resolves them), or damage */
 		return -EOPNOTSUPP;
 	}

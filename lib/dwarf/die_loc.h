@@ -19,8 +19,7 @@
 
 struct die_loc_iter {
 	/* private */
-	const uint8_t *p, *end;	/* the list, or the one block */
-	const uint8_t *sec_end;
+	const uint8_t *p, *end;	/* the list (to its section's end), or the one block */
 	unsigned int version, addr_size;
 	bool big_endian;
 	bool list, done;

@@ -97,7 +97,33 @@ static const char *unnamed_param(struct cu *w, const struct cu_die *decl)
  * The register that holds a parameter on entry, per its DW_AT_location:
  * DW_OP_regN as the first location, or DW_OP_entry_value(DW_OP_regN) in
  * any, preferring the one the ABI expects.  -1 if none (optimized out).
+ * Read by libdw (param_reg()) or by die_loc.c (param_reg_fast()), one
+ * location after the other, each judged by loc_reg().
  */
+enum {
+	LOC_SKIP = -1,		/* this location names no register */
+	LOC_ENTRY = -3,		/* an entry value: its expression's single operation decides */
+	REG_ASK_LIBDW = -2,	/* param_reg_fast(): only libdw can answer */
+};
+
+/*
+ * A location of n operations (first and last given; a trailing
+ * DW_OP_stack_value does not count), the nth_first'th: its register, or
+ * LOC_SKIP, or LOC_ENTRY.
+ */
+static int loc_reg(size_t n, unsigned int first, unsigned int last, bool nth_first)
+{
+	if (n > 1 && last == DW_OP_stack_value)
+		n--;
+	if (n != 1)
+		return LOC_SKIP;
+	if (first >= DW_OP_reg0 && first <= DW_OP_reg31)
+		return nth_first ? (int)first : LOC_SKIP;
+	if (first == DW_OP_entry_value || first == DW_OP_GNU_entry_value)
+		return LOC_ENTRY;
+	return LOC_SKIP;
+}
+
 static int param_reg(Dwarf_Attribute *loc, int expected)
 {
 	Dwarf_Addr base, start, end;
@@ -105,40 +131,30 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 	Dwarf_Attribute entry;
 	size_t len, inner_len;
 	ptrdiff_t off = 0;
-	int nth = 0, reg = -1;
+	int nth = 0, reg = -1, r;
 
 	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &expr, &len)) > 0) {
-		int first = nth++ == 0;
-
-		if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
-			len--;
-		if (len != 1)
-			continue;
-		if (expr->atom >= DW_OP_reg0 && expr->atom <= DW_OP_reg31) {
-			if (!first)
-				continue;
-			reg = expr->atom;
-		} else if (expr->atom == DW_OP_entry_value || expr->atom == DW_OP_GNU_entry_value) {
+		r = loc_reg(len, len ? expr[0].atom : 0, len ? expr[len - 1].atom : 0, nth++ == 0);
+		if (r == LOC_ENTRY) {
 			if (dwarf_getlocation_attr(loc, expr, &entry) != 0 ||
 			    dwarf_getlocation(&entry, &inner, &inner_len) != 0 || inner_len != 1)
 				continue;
-			reg = inner->atom;
-		} else {
-			continue;
+			r = inner->atom;
 		}
+		if (r == LOC_SKIP)
+			continue;
+		reg = r;
 		if (reg == expected)
 			break;
 	}
 	return reg;
 }
 
-/*
- * param_reg() from our own reader (die_loc.c), for the parameter param:
- * the same answer, or -2 where only libdw can give it.
- */
+/* param_reg() from our own reader (die_loc.c), for the parameter param:
+ * the same answer, or REG_ASK_LIBDW. */
 static int param_reg_fast(struct cu *w, const struct cu_die *param, int expected)
 {
-	struct die_op op, last, inner, inner_last;
+	struct die_op op, last;
 	struct die_loc_iter it;
 	struct die_attr a;
 	const uint8_t *expr;
@@ -146,33 +162,25 @@ static int param_reg_fast(struct cu *w, const struct cu_die *param, int expected
 	int nth = 0, reg = -1, r;
 
 	if (!cu__attr(w, param, DW_AT_location, &a) || die_loc__begin(param->du, &a, &it))
-		return -2;
+		return REG_ASK_LIBDW;
 	while ((r = die_loc__next(&it, &expr, &len)) > 0) {
-		int first = nth++ == 0;
-
 		if (die_expr__ops(param->du, expr, len, &n, &op, &last))
-			return -2;
-		if (n > 1 && last.atom == DW_OP_stack_value)
-			n--;
-		if (n != 1)
-			continue;
-		if (op.atom >= DW_OP_reg0 && op.atom <= DW_OP_reg31) {
-			if (!first)
-				continue;
-			reg = op.atom;
-		} else if (op.atom == DW_OP_entry_value || op.atom == DW_OP_GNU_entry_value) {
-			if (die_expr__ops(param->du, op.block, op.block_len, &n, &inner, &inner_last))
-				return -2;
+			return REG_ASK_LIBDW;
+		r = loc_reg(n, n ? op.atom : 0, n ? last.atom : 0, nth++ == 0);
+		if (r == LOC_ENTRY) {
+			if (die_expr__ops(param->du, op.block, op.block_len, &n, &op, &last))
+				return REG_ASK_LIBDW;
 			if (n != 1)
 				continue;
-			reg = inner.atom;
-		} else {
-			continue;
+			r = op.atom;
 		}
+		if (r == LOC_SKIP)
+			continue;
+		reg = r;
 		if (reg == expected)
-			break;
+			return reg;
 	}
-	return r < 0 ? -2 : reg;
+	return r < 0 ? REG_ASK_LIBDW : reg;
 }
 
 /* The DIE die's DW_AT_type (integrated) points at. */
@@ -276,7 +284,7 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 				/* (read here where it can be, else by libdw) */
 				int reg = param_reg_fast(w, &child, w->reg_params[idx]);
 
-				if (reg == -2) {
+				if (reg == REG_ASK_LIBDW) {
 					reg = -1;
 					if (cu__libdw_die(w, &child, &param) &&
 					    dwarf_attr(&param, DW_AT_location, &attr))
