@@ -70,3 +70,18 @@ int64_t str_memo__find(struct str_memo *m, const struct strtab *st, const char *
 	}
 	return off;
 }
+
+void str_memo__prefetch(const struct str_memo *m, uint64_t h)
+{
+	__builtin_prefetch(&m->slots[h & m->mask]);
+}
+
+void str_memo__prefetch_next(const struct str_memo *m, const struct strtab *st, uint64_t h)
+{
+	const struct memo_slot *slot = &m->slots[h & m->mask];
+
+	if (m->st == st && slot->off && slot->hash == h)
+		strtab__prefetch_at(st, slot->off);
+	else
+		strtab__prefetch(st, h);
+}

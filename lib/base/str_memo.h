@@ -27,5 +27,13 @@ void str_memo__free(struct str_memo *m);
  */
 int64_t str_memo__find(struct str_memo *m, const struct strtab *st, const char *s, size_t len,
 		       uint64_t h);
+/*
+ * Bring into the caches what str_memo__find(m, st, s, len, h) reads: its
+ * slot (first), then, once the slot is at hand, the table's bytes the slot
+ * names or the table's index (next).  A few lookups prefetched so before
+ * any is made have their cache misses overlap.  Neither changes anything.
+ */
+void str_memo__prefetch(const struct str_memo *m, uint64_t h);
+void str_memo__prefetch_next(const struct str_memo *m, const struct strtab *st, uint64_t h);
 
 #endif

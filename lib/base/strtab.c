@@ -140,6 +140,17 @@ static void index_prefetch(const struct strtab *st, uint64_t h)
 		__builtin_prefetch(&st->slots[tag_of(st, h) & (st->nslots - 1)]);
 }
 
+void strtab__prefetch(const struct strtab *st, uint64_t h)
+{
+	index_prefetch(st, h);
+}
+
+void strtab__prefetch_at(const struct strtab *st, uint64_t off)
+{
+	if (off < st->len)
+		__builtin_prefetch(st->data + off);
+}
+
 int64_t strtab__find_hashed(const struct strtab *st, const char *s, size_t len, uint64_t h)
 {
 	struct str_slot *slot;

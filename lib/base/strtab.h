@@ -22,6 +22,10 @@ int64_t strtab__find(const struct strtab *st, const char *s);
 /* The same for s of len > 0 bytes whose hash_bytes(s, len, 0) is h. */
 int64_t strtab__find_hashed(const struct strtab *st, const char *s, size_t len, uint64_t h);
 int64_t strtab__add_hashed(struct strtab *st, const char *s, size_t len, uint64_t h);
+/* Bring into the caches what a lookup of a string of hash h reads first (its
+ * index slot), or the bytes at off; neither changes anything. */
+void strtab__prefetch(const struct strtab *st, uint64_t h);
+void strtab__prefetch_at(const struct strtab *st, uint64_t off);
 /* Whether the string at off is s (len bytes). */
 bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t len);
 /* Fill a new table with raw table data (from a parsed BTF) byte for byte,

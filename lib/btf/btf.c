@@ -327,6 +327,17 @@ static int own_str(const struct d2b_btf *btf, int64_t off)
 	return (int)(btf->start_str + off);
 }
 
+/* Over one base: its lookups through the memo, the hash kept for our own
+ * index (s of len > 0 bytes, hash h). */
+static int add_str_memo(struct d2b_btf *btf, const char *s, size_t len, uint64_t h)
+{
+	int64_t off = str_memo__find(btf->base_memo, btf->base->strs, s, len, h);
+
+	if (off > 0)
+		return (int)off;
+	return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
+}
+
 int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 {
 	const struct d2b_btf *b;
@@ -359,13 +370,8 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		return (int)v;
 	}
 	if (btf->base_memo) {
-		/* over one base: its lookups through the memo, the hash kept */
 		len = strlen(s);
-		h = hash_bytes(s, len, 0);
-		off = str_memo__find(btf->base_memo, btf->base->strs, s, len, h);
-		if (off > 0)
-			return (int)off;
-		return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
+		return add_str_memo(btf, s, len, hash_bytes(s, len, 0));
 	}
 	/* hashed once for every table it is looked for in */
 	len = strlen(s);
@@ -376,6 +382,49 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 			return (int)(b->start_str + off);
 	}
 	return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
+}
+
+/* btf_add_strs() looks up this many strings together */
+enum { ADD_STRS_BATCH = 16 };
+
+int btf_add_strs(struct d2b_btf *btf, const char *const *s, uint32_t *offs, size_t n)
+{
+	uint64_t h[ADD_STRS_BATCH];
+	size_t len[ADD_STRS_BATCH], i, j, k;
+	int r;
+
+	if (!btf->base_memo) {
+		for (i = 0; i < n; i++) {
+			r = d2b_btf__add_str(btf, s[i]);
+			if (r < 0)
+				return r;
+			offs[i] = (uint32_t)r;
+		}
+		return 0;
+	}
+	/* each batch in three rounds: every string's memo slot fetched, then
+	 * what each slot leads to, then the lookups, in order */
+	for (i = 0; i < n; i += k) {
+		k = n - i < ADD_STRS_BATCH ? n - i : ADD_STRS_BATCH;
+		for (j = 0; j < k; j++) {
+			len[j] = s[i + j] ? strlen(s[i + j]) : 0;
+			if (len[j]) {
+				h[j] = hash_bytes(s[i + j], len[j], 0);
+				str_memo__prefetch(btf->base_memo, h[j]);
+			}
+		}
+		for (j = 0; j < k; j++) {
+			if (len[j])
+				str_memo__prefetch_next(btf->base_memo, btf->base->strs, h[j]);
+		}
+		for (j = 0; j < k; j++) {
+			r = len[j] ? add_str_memo(btf, s[i + j], len[j], h[j]) : 0;
+			if (r < 0)
+				return r;
+			offs[i + j] = (uint32_t)r;
+		}
+	}
+	return 0;
 }
 
 bool btf_strs_apart(const struct d2b_btf *btf)
@@ -644,13 +693,20 @@ int d2b_btf__add_composite(struct d2b_btf *btf, enum d2b_kind kind, const char *
 int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
 			uint32_t bit_offset, uint32_t bitfield_size)
 {
-	struct d2b_type *t;
-	uint32_t *m;
 	int name_off = d2b_btf__add_str(btf, name);
-	int err;
 
 	if (name_off < 0)
 		return name_off;
+	return btf_add_member_off(btf, (uint32_t)name_off, type, bit_offset, bitfield_size);
+}
+
+int btf_add_member_off(struct d2b_btf *btf, uint32_t name_off, uint32_t type,
+		       uint32_t bit_offset, uint32_t bitfield_size)
+{
+	struct d2b_type *t;
+	uint32_t *m;
+	int err;
+
 	if (bitfield_size > BTF_MAX_BITFIELD_SIZE ||
 	    (bitfield_size && bit_offset > BTF_MAX_BITFIELD_OFFSET))
 		return -EINVAL;

@@ -119,6 +119,16 @@ void btf_strs_mixed(struct d2b_btf *btf);
  * over the same base, for which btf_strs_apart() holds).
  */
 int btf_add_str_apart(struct d2b_btf *btf, const char *s);
+/*
+ * d2b_btf__add_str() of s[0 .. n) into offs[] (NULL gives 0), with the same
+ * answers and in the same order; over one base through a memo, the cache
+ * misses of a few lookups overlap (a struct's member names).  Stops at the
+ * first error.
+ */
+int btf_add_strs(struct d2b_btf *btf, const char *const *s, uint32_t *offs, size_t n);
+/* d2b_btf__add_member() of a name already added (its offset). */
+int btf_add_member_off(struct d2b_btf *btf, uint32_t name_off, uint32_t type,
+		       uint32_t bit_offset, uint32_t bitfield_size);
 /* First string offset that is ours (the base's string size), and the end. */
 uint32_t btf_start_str(const struct d2b_btf *btf);
 uint32_t btf_end_str(const struct d2b_btf *btf);

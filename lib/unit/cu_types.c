@@ -648,61 +648,99 @@ static int legacy_bitfields(struct cu *w, size_t base, size_t n, uint64_t size, 
 	return 0;
 }
 
-/* Pass 2 of a composite: its members, from kids [base, base + n); legacy:
+/* a member as add_members() adds it */
+struct member_plan {
+	const char *name;
+	uint32_t type, bit_off, bit_size;
+	struct cu_die die;
+};
+
+/* Member kid i as it is added (true), or left out, said why (false); legacy:
  * see legacy_bitfields(). */
+static bool plan_member(struct cu *w, size_t base, size_t i, const uint32_t *legacy,
+			struct member_plan *p)
+{
+	const struct cu_die *m = &w->uw->kids[base + i];
+	uint64_t bit_size = 0, bit_off;
+	int type = w->uw->kid_types[base + i];
+
+	p->name = m->d.tag == DW_TAG_inheritance ? NULL : cu_scope__field_name(w, m);
+	if (type == 0) {
+		cu__diag(w, D2B_INFO, m, "member '%s' of void type left out", p->name ?: "(anon)");
+		return false;
+	}
+	if (m->d.tag == DW_TAG_inheritance && cu__has_attr(m, DW_AT_virtuality)) {
+		struct cu_die base_die;
+
+		cu__diag(w, D2B_INFO, m, "virtual base class '%s' left out: it is placed "
+			 "at run time", cu__ref_attr(w, m, DW_AT_type, &base_die) ?
+			 cu__name(w, &base_die) ?: "(anon)" : "?");
+		return false;
+	}
+	attr_udata(w, m, DW_AT_bit_size, &bit_size);
+	if (legacy && bit_size && !legacy[i]) {
+		cu__diag(w, D2B_INFO, m, "bitfield '%s' left out: not of an integer type, in "
+			 "a struct too large for BTF's bitfield offsets", p->name ?: "(anon)");
+		return false;
+	}
+	if (member_bit_offset(w, m, type, bit_size, &bit_off) < 0 ||
+	    bit_off > UINT32_MAX || bit_size > BTF_MAX_BITFIELD_SIZE ||
+	    (bit_size && !legacy && bit_off > BTF_MAX_BITFIELD_OFFSET)) {
+		cu__diag(w, D2B_INFO, m, "member '%s' with an unusable offset left out",
+			 p->name ?: "(anon)");
+		return false;
+	}
+	if (legacy && bit_size) {
+		type = (int)legacy[i];
+		bit_size = 0;
+	}
+	p->type = (uint32_t)type;
+	p->bit_off = (uint32_t)bit_off;
+	p->bit_size = (uint32_t)bit_size;
+	p->die = *m;
+	return true;
+}
+
+/* add_members() plans this many members, then adds their names together */
+enum { MEMBERS_BATCH = 16 };
+
+/*
+ * Pass 2 of a composite: its members, from kids [base, base + n); legacy:
+ * see legacy_bitfields().  Names are added a batch at a time, so that their
+ * lookups in a base overlap (btf_add_strs()); a name made in the walker's
+ * name buffer ends its batch, before the next name reuses the buffer.
+ */
 static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *legacy)
 {
-	struct cu_die m;
-	size_t i;
+	struct member_plan plan[MEMBERS_BATCH];
+	const char *names[MEMBERS_BATCH];
+	uint32_t offs[MEMBERS_BATCH];
+	size_t i = 0, j, k;
 	int err;
 
-	for (i = 0; i < n; i++) {
-		const char *mname;
-		uint64_t bit_size = 0, bit_off;
-		int type;
-
-		m = w->uw->kids[base + i];
-		type = w->uw->kid_types[base + i];
-		mname = m.d.tag == DW_TAG_inheritance ? NULL : cu_scope__field_name(w, &m);
-		if (type == 0) {
-			cu__diag(w, D2B_INFO, &m, "member '%s' of void type left out",
-				 mname ?: "(anon)");
-			continue;
+	while (i < n) {
+		for (k = 0; i < n && k < MEMBERS_BATCH;) {
+			if (!plan_member(w, base, i++, legacy, &plan[k]))
+				continue;
+			names[k] = plan[k].name;
+			if (names[k++] == w->name_buf)
+				break;
 		}
-		if (m.d.tag == DW_TAG_inheritance && cu__has_attr(&m, DW_AT_virtuality)) {
-			struct cu_die base_die;
-
-			cu__diag(w, D2B_INFO, &m, "virtual base class '%s' left out: it is placed "
-				 "at run time", cu__ref_attr(w, &m, DW_AT_type, &base_die) ?
-				 cu__name(w, &base_die) ?: "(anon)" : "?");
-			continue;
-		}
-		attr_udata(w, &m, DW_AT_bit_size, &bit_size);
-		if (legacy && bit_size && !legacy[i]) {
-			cu__diag(w, D2B_INFO, &m, "bitfield '%s' left out: not of an integer type, in "
-				 "a struct too large for BTF's bitfield offsets", mname ?: "(anon)");
-			continue;
-		}
-		if (member_bit_offset(w, &m, type, bit_size, &bit_off) < 0 ||
-		    bit_off > UINT32_MAX || bit_size > BTF_MAX_BITFIELD_SIZE ||
-		    (bit_size && !legacy && bit_off > BTF_MAX_BITFIELD_OFFSET)) {
-			cu__diag(w, D2B_INFO, &m, "member '%s' with an unusable offset left out",
-				 mname ?: "(anon)");
-			continue;
-		}
-		if (legacy && bit_size) {
-			type = (int)legacy[i];
-			bit_size = 0;
-		}
-		err = d2b_btf__add_member(w->btf, mname, type, (uint32_t)bit_off, (uint32_t)bit_size);
-		if (err == -E2BIG) {
-			/* past the kind_flag offsets of a struct not marked too large */
-			cu__diag(w, D2B_INFO, &m, "member '%s' left out: BTF cannot encode its "
-				 "offset", mname ?: "(anon)");
-			continue;
-		}
+		err = btf_add_strs(w->btf, names, offs, k);
 		if (err < 0)
 			return err;
+		for (j = 0; j < k; j++) {
+			err = btf_add_member_off(w->btf, offs[j], plan[j].type, plan[j].bit_off,
+						 plan[j].bit_size);
+			if (err == -E2BIG) {
+				/* past the kind_flag offsets of a struct not marked too large */
+				cu__diag(w, D2B_INFO, &plan[j].die, "member '%s' left out: BTF "
+					 "cannot encode its offset", plan[j].name ?: "(anon)");
+				continue;
+			}
+			if (err < 0)
+				return err;
+		}
 	}
 	return 0;
 }

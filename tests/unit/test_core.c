@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -622,6 +623,63 @@ static void test_split_strings(void)
 	d2b_btf__free(base);
 }
 
+/* btf_add_strs() gives d2b_btf__add_str()'s answers, in order, past one
+ * batch: over a base through a memo (one slot for all, and many), with no
+ * memo, and with no base; NULL and "" give 0, repeats their first answer */
+static void add_strs_case(const struct d2b_btf *base, unsigned int order)
+{
+	static const char *const names[] = {
+		"b0", "own0", NULL, "b1", "", "own1", "b0", "b2", "own0", "b3", "own2",
+		"b4", "b5", "own3", "b6", "b1", "b7", "own4", "b8", "b9", "own1", "b10",
+		"b11", "own5", "b12", "b0", "own6", "b13", "b14", "own0", "b15",
+	};
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	struct d2b_btf *one = d2b_btf__new(base), *all = d2b_btf__new(base);
+	struct str_memo *m1 = str_memo__new(order), *m2 = str_memo__new(order);
+	uint32_t offs[N];
+	size_t i;
+	int want;
+
+	REQUIRE(one && all && m1 && m2);
+	if (base && order) {
+		CHECK_EQ(btf_set_base_memo(one, m1), 0);
+		CHECK_EQ(btf_set_base_memo(all, m2), 0);
+	}
+	CHECK_EQ(btf_add_strs(all, names, offs, N), 0);
+	for (i = 0; i < N; i++) {
+		want = d2b_btf__add_str(one, names[i]);
+		CHECK_EQ(offs[i], (uint32_t)want);
+		if (names[i] && *names[i])
+			CHECK_STR(d2b_btf__str(all, offs[i]), names[i]);
+		else
+			CHECK_EQ(offs[i], 0);
+	}
+	CHECK_EQ(btf_end_str(all), btf_end_str(one));
+	CHECK_EQ(btf_add_strs(all, names, offs, 0), 0);
+	d2b_btf__free(one);
+	d2b_btf__free(all);
+	str_memo__free(m1);
+	str_memo__free(m2);
+}
+
+static void test_add_strs(void)
+{
+	struct d2b_btf *base = d2b_btf__new(NULL);
+	char name[8];
+	int i;
+
+	REQUIRE(base);
+	for (i = 0; i < 16; i++) {
+		snprintf(name, sizeof(name), "b%d", i);
+		CHECK(d2b_btf__add_str(base, name) > 0);
+	}
+	add_strs_case(base, 1);		/* (order 1: two slots, shared) */
+	add_strs_case(base, 10);
+	add_strs_case(base, 0);		/* (no memo set) */
+	add_strs_case(NULL, 0);
+	d2b_btf__free(base);
+}
+
 /* The target's pointer size: set, used by resolve_size, inherited by a
  * split BTF, and inferred from 'long' when raw bytes are read back. */
 static void test_pointer_size(void)
@@ -722,6 +780,7 @@ int main(void)
 	RUN(test_reserve_define);
 	RUN(test_field_iter);
 	RUN(test_split_strings);
+	RUN(test_add_strs);
 	RUN(test_pointer_size);
 	RUN(test_member_offset_limit);
 	return test_done();
