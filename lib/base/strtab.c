@@ -248,6 +248,7 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	err = VEC_RESERVE(st->data, st->cap, 0, len);
 	if (err)
 		return err;
+	pages__prepare_write(st->data, len);
 	memcpy(st->data, data, len);
 	st->len = len;
 	/* one table for them all: as many entries as NULs, at most */

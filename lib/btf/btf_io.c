@@ -38,6 +38,7 @@
 
 #include "btf/btf.h"
 #include "base/elf_ident.h"
+#include "base/pages.h"
 #include "base/safe_file.h"
 #include "base/strtab.h"
 #include "base/vec.h"
@@ -195,6 +196,8 @@ static int raw_parse_walk(struct raw_parse *p)
 	p->words = malloc(p->nwords ? p->nwords * 4 : 1);
 	if (!p->words)
 		return -ENOMEM;
+	/* (a kernel's types: a thousand pages, present in one call) */
+	pages__prepare_write(p->words, p->nwords * 4);
 	memcpy(p->words, p->data + p->hdr.hdr_len + p->hdr.type_off, p->nwords * 4);
 	if (p->swap) {
 		for (i = 0; i < p->nwords; i++)
