@@ -648,25 +648,24 @@ static int legacy_bitfields(struct cu *w, size_t base, size_t n, uint64_t size, 
 	return 0;
 }
 
-/* a member as add_members() adds it */
+/* a member as add_members() adds it: kid (in uw->kids, which pass 2 does
+ * not move) and its layout; its name apart, for btf_add_strs() */
 struct member_plan {
-	const char *name;
-	uint32_t type, bit_off, bit_size;
-	struct cu_die die;
+	uint32_t kid, type, bit_off, bit_size;
 };
 
-/* Member kid i as it is added (true), or left out, said why (false); legacy:
- * see legacy_bitfields(). */
+/* Member kid i, named *name, as it is added (true), or left out, said why
+ * (false); legacy: see legacy_bitfields(). */
 static bool plan_member(struct cu *w, size_t base, size_t i, const uint32_t *legacy,
-			struct member_plan *p)
+			struct member_plan *p, const char **name)
 {
 	const struct cu_die *m = &w->uw->kids[base + i];
 	uint64_t bit_size = 0, bit_off;
 	int type = w->uw->kid_types[base + i];
 
-	p->name = m->d.tag == DW_TAG_inheritance ? NULL : cu_scope__field_name(w, m);
+	*name = m->d.tag == DW_TAG_inheritance ? NULL : cu_scope__field_name(w, m);
 	if (type == 0) {
-		cu__diag(w, D2B_INFO, m, "member '%s' of void type left out", p->name ?: "(anon)");
+		cu__diag(w, D2B_INFO, m, "member '%s' of void type left out", *name ?: "(anon)");
 		return false;
 	}
 	if (m->d.tag == DW_TAG_inheritance && cu__has_attr(m, DW_AT_virtuality)) {
@@ -680,24 +679,24 @@ static bool plan_member(struct cu *w, size_t base, size_t i, const uint32_t *leg
 	attr_udata(w, m, DW_AT_bit_size, &bit_size);
 	if (legacy && bit_size && !legacy[i]) {
 		cu__diag(w, D2B_INFO, m, "bitfield '%s' left out: not of an integer type, in "
-			 "a struct too large for BTF's bitfield offsets", p->name ?: "(anon)");
+			 "a struct too large for BTF's bitfield offsets", *name ?: "(anon)");
 		return false;
 	}
 	if (member_bit_offset(w, m, type, bit_size, &bit_off) < 0 ||
 	    bit_off > UINT32_MAX || bit_size > BTF_MAX_BITFIELD_SIZE ||
 	    (bit_size && !legacy && bit_off > BTF_MAX_BITFIELD_OFFSET)) {
 		cu__diag(w, D2B_INFO, m, "member '%s' with an unusable offset left out",
-			 p->name ?: "(anon)");
+			 *name ?: "(anon)");
 		return false;
 	}
 	if (legacy && bit_size) {
 		type = (int)legacy[i];
 		bit_size = 0;
 	}
+	p->kid = (uint32_t)i;
 	p->type = (uint32_t)type;
 	p->bit_off = (uint32_t)bit_off;
 	p->bit_size = (uint32_t)bit_size;
-	p->die = *m;
 	return true;
 }
 
@@ -720,9 +719,8 @@ static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *lega
 
 	while (i < n) {
 		for (k = 0; i < n && k < MEMBERS_BATCH;) {
-			if (!plan_member(w, base, i++, legacy, &plan[k]))
+			if (!plan_member(w, base, i++, legacy, &plan[k], &names[k]))
 				continue;
-			names[k] = plan[k].name;
 			if (names[k++] == w->name_buf)
 				break;
 		}
@@ -734,8 +732,8 @@ static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *lega
 						 plan[j].bit_size);
 			if (err == -E2BIG) {
 				/* past the kind_flag offsets of a struct not marked too large */
-				cu__diag(w, D2B_INFO, &plan[j].die, "member '%s' left out: BTF "
-					 "cannot encode its offset", plan[j].name ?: "(anon)");
+				cu__diag(w, D2B_INFO, &w->uw->kids[base + plan[j].kid], "member '%s' "
+					 "left out: BTF cannot encode its offset", names[j] ?: "(anon)");
 				continue;
 			}
 			if (err < 0)
