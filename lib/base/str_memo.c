@@ -50,6 +50,15 @@ void str_memo__free(struct str_memo *m)
 	free(m);
 }
 
+/* The offset h's slot remembers for st, or 0 (a slot of another hash, or
+ * of a table the memo served before). */
+static uint32_t slot_off(const struct str_memo *m, const struct strtab *st, uint64_t h)
+{
+	const struct memo_slot *slot = &m->slots[h & m->mask];
+
+	return m->st == st && slot->hash == h ? slot->off : 0;
+}
+
 int64_t str_memo__find(struct str_memo *m, const struct strtab *st, const char *s, size_t len,
 		       uint64_t h)
 {
@@ -60,10 +69,11 @@ int64_t str_memo__find(struct str_memo *m, const struct strtab *st, const char *
 		memset(m->slots, 0, (m->mask + 1) * sizeof(*m->slots));
 		m->st = st;
 	}
-	slot = &m->slots[h & m->mask];
-	if (slot->off && slot->hash == h && strtab__has_at(st, slot->off, s, len))
-		return slot->off;
+	off = slot_off(m, st, h);
+	if (off && strtab__has_at(st, (uint64_t)off, s, len))
+		return off;
 	off = strtab__find_hashed(st, s, len, h);
+	slot = &m->slots[h & m->mask];
 	if (off > 0 && off <= UINT32_MAX) {
 		slot->hash = h;
 		slot->off = (uint32_t)off;
@@ -78,10 +88,10 @@ void str_memo__prefetch(const struct str_memo *m, uint64_t h)
 
 void str_memo__prefetch_next(const struct str_memo *m, const struct strtab *st, uint64_t h)
 {
-	const struct memo_slot *slot = &m->slots[h & m->mask];
+	uint32_t off = slot_off(m, st, h);
 
-	if (m->st == st && slot->off && slot->hash == h)
-		strtab__prefetch_at(st, slot->off);
+	if (off)
+		strtab__prefetch_at(st, off);
 	else
 		strtab__prefetch(st, h);
 }

@@ -134,15 +134,10 @@ static int64_t index_probe(const struct strtab *st, const char *s, size_t len, u
 	}
 }
 
-static void index_prefetch(const struct strtab *st, uint64_t h)
+void strtab__prefetch(const struct strtab *st, uint64_t h)
 {
 	if (st->nslots)
 		__builtin_prefetch(&st->slots[tag_of(st, h) & (st->nslots - 1)]);
-}
-
-void strtab__prefetch(const struct strtab *st, uint64_t h)
-{
-	index_prefetch(st, h);
 }
 
 void strtab__prefetch_at(const struct strtab *st, uint64_t off)
@@ -276,7 +271,7 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 			q->start = start;
 			q->n = n;
 			q->h = hash_bytes(data + start, n, 0);
-			index_prefetch(st, q->h);
+			strtab__prefetch(st, q->h);
 		}
 	}
 	for (; queued; queued--, head = (head + 1) % LOAD_AHEAD)
