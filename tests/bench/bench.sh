@@ -20,6 +20,10 @@
 # mode (dwarf2btf -jN [--base VMLINUX] -o OUT FILE), which emits more than the
 # kernel's flags ask for.
 #
+# Then it runs dwarf2btf --stats once per target at the highest -j and
+# prints the phases only this thread runs (open, merge, finish, datasec):
+# their sum is a floor no thread count goes under while the merge is serial.
+#
 # Afterwards it checks that each of our outputs is byte-identical across the
 # -j values ("deterministic: yes/no") and compares ours with pahole's by
 # meaning (dwarf2btf --compare PAHOLE_OUT OURS_OUT, per-kind summary).  The
@@ -282,6 +286,35 @@ for target in "${TARGETS[@]}"; do
 	done
 	echo
 done
+
+# ---- the serial part: what no thread count can go under ----
+
+# Units are walked on every thread, but this thread alone opens the input,
+# merges the units in order, finishes and adds the DATASECs; --stats times
+# those phases (at -jN with N > 1, "merge" is merging only).  Their sum is a
+# floor on the wall time at any -j on this machine: where the -j rows reach
+# it, more threads cannot help until the merge itself is parallel.
+MAXJ=${JOBS[0]}
+for j in "${JOBS[@]}"; do
+	[ "$j" -gt "$MAXJ" ] && MAXJ=$j
+done
+echo "serial part: dwarf2btf -j$MAXJ --stats (default mode), phases this thread runs alone"
+for target in "${TARGETS[@]}"; do
+	cmdline default "$target" "$MAXJ" "$WORK/serial-$target.btf"
+	line=$("${CMD[@]}" --stats 2>&1 | sed -n 's/^.*stats: time: //p')
+	# "open As, walk Bs, merge Cs, finish Ds, datasec Es; peak RSS N MiB"
+	read -r open walk merge finish datasec < <(echo "$line" |
+		sed 's/;.*//; s/[a-z]* \([0-9.]*\)s,\{0,1\}/\1/g')
+	if [ -z "${datasec:-}" ]; then
+		printf '  %-8s (no --stats line: %s)\n' "$target" "${line:-the run failed}"
+		continue
+	fi
+	printf '  %-8s open %s + merge %s + finish %s + datasec %s = %s s floor (walk phase %s s)\n' \
+		"$target" "$open" "$merge" "$finish" "$datasec" \
+		"$(awk -v a="$open" -v b="$merge" -v c="$finish" -v d="$datasec" \
+			'BEGIN { printf "%.2f", a + b + c + d }')" "$walk"
+done
+echo
 
 # ---- same output for every -j? ----
 
