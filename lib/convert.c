@@ -124,8 +124,7 @@ struct conv {
 	size_t nr_seen, seen_cap;
 	struct d2b_btf *out;
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
-	bool drop_pages;		/* give merged units' .debug_info pages back */
-	uint64_t dropped_to;		/* .debug_info given back below this offset */
+	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
 	struct dedup *dd;
 	/* split BTF: the base's index, made beside the first walks */
 	struct job base_job;
@@ -411,44 +410,34 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err,
 	return 0;
 }
 
-enum {
-	/* pages given back stay this far behind the units merged: a fault
-	 * maps the cached pages around it too (the kernel's fault-around),
-	 * pages of units already merged included, so a drop right at the
-	 * last merged unit would leave some behind, mapped again */
-	DROP_LAG = 4 << 20,
-	/* and are given back 8 MiB at a time: each madvise() makes the kernel
-	 * interrupt the other threads to flush their TLBs */
-	DROP_BATCH = 8 << 20,
-};
+/* pages dropped stay this far behind the units merged: a fault maps the
+ * cached pages around it too (the kernel's fault-around), pages of units
+ * already merged included, so a drop right at the last merged unit would
+ * leave some behind, mapped again */
+enum { DROP_LAG = 4 << 20 };
 
 /*
- * Unit i is merged, and every unit before it: give back the pages of
- * .debug_info below it, DROP_LAG behind (pages__drop(); c->drop_pages says
- * they are clean pages of a file mapping).  At the end (i = nr_units),
- * all of them.  Only the first round walks the file's units in file order;
- * a split unit is in another file.  (A page given back and read again, by
- * a later round's partial unit, comes back from the page cache.)
+ * Unit i is merged, and every unit before it: drop the pages of
+ * .debug_info below it, DROP_LAG behind (c->behind: if they are clean
+ * pages of a file mapping).  At the end (i = nr_units), all of them.  Only
+ * the first round walks the file's units in file order; a split unit is in
+ * another file.  (A page dropped and read again, by a later round's
+ * partial unit, comes back from the page cache.)
  */
 static void drop_behind(struct conv *c, size_t i)
 {
-	const char *info = die_reader__section(c->in.r, DIE_SEC_INFO);
-	uint64_t end = die_reader__section_size(c->in.r, DIE_SEC_INFO), to;
+	uint64_t to;
 
-	if (!c->drop_pages || !c->first_round)
+	if (!c->first_round)
 		return;
-	if (i < c->nr_units) {
-		if (c->units[i].r != c->in.r)
-			return;
-		to = c->units[i].off;
-		to = to > DROP_LAG ? to - DROP_LAG : 0;
-	} else {
-		to = end;
+	if (i >= c->nr_units) {
+		pages_behind__all(&c->behind);
+		return;
 	}
-	if (to <= c->dropped_to || to > end || (to < end && to - c->dropped_to < DROP_BATCH))
+	if (c->units[i].r != c->in.r)
 		return;
-	pages__drop(info + c->dropped_to, to - c->dropped_to);
-	c->dropped_to = to;
+	to = c->units[i].off;
+	pages_behind__reach(&c->behind, to > DROP_LAG ? to - DROP_LAG : 0);
 }
 
 static int walk_and_merge(struct conv *c)
@@ -747,15 +736,6 @@ static bool has_chained_arrays(const struct d2b_btf *btf)
 	return false;
 }
 
-/* The ELF type of the file the DWARF is read from (maybe a separate debug file) */
-static int dwarf_elf_type(struct dwarf_file *df)
-{
-	Elf *elf = dwarf_getelf(dwarf_file__dwarf(df));
-	GElf_Ehdr ehdr;
-
-	return elf && gelf_getehdr(elf, &ehdr) ? ehdr.e_type : ET_NONE;
-}
-
 /*
  * The input's section table, for the DATASECs, with its names copied (the
  * file may be closed before the DATASECs are made): *ret, and the names
@@ -857,17 +837,10 @@ static int convert(const char *path, const struct d2b_btf *base,
 	if (c.in.nr_other)
 		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
 			  "%zu type units not walked directly", c.in.nr_other);
-	/* .debug_info as libelf mapped it from the file (not relocated: not
-	 * ET_REL; not inflated: then it would be on the heap) is read once,
-	 * unit after unit, and need not stay in memory */
-	if (dwarf_elf_type(c.df) != ET_REL)
-		c.drop_pages = pages__in_file_mapping(die_reader__section(c.in.r, DIE_SEC_INFO),
-						      die_reader__section_size(c.in.r, DIE_SEC_INFO));
-	/* listing the units touched a page of each (and the kernel mapped the
-	 * cached pages around each too): none is needed yet */
-	if (c.drop_pages)
-		pages__drop(die_reader__section(c.in.r, DIE_SEC_INFO),
-			    die_reader__section_size(c.in.r, DIE_SEC_INFO));
+	/* .debug_info as libelf mapped it from the file (not relocated, not
+	 * inflated) is read once, unit after unit, and need not stay in
+	 * memory (listing the units dropped what it touched) */
+	die_reader__behind(c.in.r, DIE_SEC_INFO, &c.behind);
 	/* build dwfl's section table now, before any worker thread asks */
 	dwarf_file__addr_section(c.df, 0, &shndx, &off);
 	t_open = now() - t0;

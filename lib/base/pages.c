@@ -79,6 +79,28 @@ void pages__drop(const void *p, size_t len)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+void pages_behind__init(struct pages_behind *pb, const void *base, size_t size, size_t batch)
+{
+	pb->base = base;
+	pb->size = base ? size : 0;
+	pb->batch = batch;
+	pb->done = 0;
+}
+
+void pages_behind__reach(struct pages_behind *pb, size_t pos)
+{
+	if (!pb->base || pos > pb->size || pos <= pb->done || pos - pb->done < pb->batch)
+		return;
+	pages__drop(pb->base + pb->done, pos - pb->done);
+	pb->done = pos;
+}
+
+void pages_behind__all(const struct pages_behind *pb)
+{
+	if (pb->base)
+		pages__drop(pb->base, pb->size);
+}
+
 void *pages__zalloc(size_t n, size_t size)
 {
 	uintptr_t lo, hi, page;

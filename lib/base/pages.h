@@ -21,6 +21,30 @@ bool pages__in_file_mapping(const void *p, size_t len);
 void pages__drop(const void *p, size_t len);
 
 /*
+ * A region read front to back (unit after unit of .debug_info), whose
+ * pages are dropped behind the reader a batch at a time: each madvise()
+ * makes the kernel interrupt the process's other threads to flush their
+ * TLBs, so one per batch (PAGES_BEHIND_BATCH), not per unit.  A fault also
+ * maps the cached pages around it (the kernel's fault-around), pages
+ * behind it included, so the reader ends with pages_behind__all(), which
+ * drops the whole region.  base NULL: a region that must stay (not a clean
+ * file mapping): nothing is dropped.
+ */
+enum { PAGES_BEHIND_BATCH = 8 << 20 };
+
+struct pages_behind {
+	const char *base;
+	size_t size, batch;
+	size_t done;		/* pages_behind__reach() dropped [base, base + done) */
+};
+
+void pages_behind__init(struct pages_behind *pb, const void *base, size_t size, size_t batch);
+/* The reader is at offset pos: drop [done, pos) once that is a batch or more. */
+void pages_behind__reach(struct pages_behind *pb, size_t pos);
+/* The reader is done: drop the whole region. */
+void pages_behind__all(const struct pages_behind *pb);
+
+/*
  * calloc(n, size), with a large block's pages made present and writable at
  * once (MADV_POPULATE_WRITE; where the kernel lacks it, each page written
  * once).  A large calloc() block is fresh zero pages that the kernel maps

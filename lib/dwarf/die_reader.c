@@ -102,6 +102,7 @@
 #include <dwarf.h>
 
 #include "dwarf/die_internal.h"
+#include "base/pages.h"
 #include "base/vec.h"
 
 /* ---- the reader ---- */
@@ -133,6 +134,10 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 		return -ENOMEM;
 	}
 	memcpy(r->sec, secs->sec, sizeof(r->sec));
+	r->droppable[0] = secs->unwritten && pages__in_file_mapping(r->sec[DIE_SEC_INFO].buf,
+								    r->sec[DIE_SEC_INFO].size);
+	r->droppable[1] = secs->unwritten && pages__in_file_mapping(r->sec[DIE_SEC_TYPES].buf,
+								    r->sec[DIE_SEC_TYPES].size);
 	r->big_endian = big_endian;
 	r->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	r->str_nul_ended = nul_ended(&r->sec[DIE_SEC_STR]);
@@ -305,6 +310,8 @@ bad:
 		err = -EINVAL;
 		goto out;
 	}
+	/* a relocatable file's debug sections are relocated in place */
+	secs.unwritten = ehdr.e_type != ET_REL;
 	err = die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
 	if (!err) {
 		memcpy((*ret)->joined, joined, sizeof(joined));
@@ -582,6 +589,17 @@ trunc:
 
 /* ---- the unit index ---- */
 
+bool die_reader__droppable(const struct die_reader *r, enum die_section sec)
+{
+	return (sec == DIE_SEC_INFO || sec == DIE_SEC_TYPES) && r->droppable[sec == DIE_SEC_TYPES];
+}
+
+void die_reader__behind(const struct die_reader *r, enum die_section sec, struct pages_behind *ret)
+{
+	pages_behind__init(ret, die_reader__droppable(r, sec) ? r->sec[sec].buf : NULL,
+			   r->sec[sec].size, PAGES_BEHIND_BATCH);
+}
+
 static int cmp_sig(const void *a, const void *b)
 {
 	const struct unit_entry *x = a, *y = b;
@@ -597,6 +615,11 @@ static int cmp_sig(const void *a, const void *b)
  * DW_FORM_ref_sig8 a type unit's signature (libdw keeps the first unit of
  * a signature, and so do we).  A header that does not parse ends its
  * section's list; loading that unit says what is wrong.
+ *
+ * Reading a header maps its page and, as the kernel faults around it, the
+ * cached pages beside it: over a large file (vmlinux's .debug_info, a
+ * header every 75 KiB) most of the section at once, for a few bytes of
+ * each.  A droppable section's pages are dropped behind the listing.
  */
 static int index_units(struct die_reader *r)
 {
@@ -608,9 +631,13 @@ static int index_units(struct die_reader *r)
 	int s;
 
 	for (s = 0; s < 2; s++) {
+		struct pages_behind pb;
+
+		die_reader__behind(r, secs[s], &pb);
 		for (off = 0; off < r->sec[secs[s]].size; off = tmp.hdr.next_off) {
 			struct unit_entry *e;
 
+			pages_behind__reach(&pb, off);
 			if (parse_header(&tmp, secs[s], off))
 				break;
 			if (VEC_RESERVE(r->units[s], cap[s], r->nr_units[s], 1))
@@ -630,6 +657,7 @@ static int index_units(struct die_reader *r)
 				return -ENOMEM;
 			r->sigs[r->nr_sigs++] = *e;
 		}
+		pages_behind__all(&pb);
 	}
 	if (r->nr_sigs > 1)
 		qsort(r->sigs, r->nr_sigs, sizeof(*r->sigs), cmp_sig);

@@ -61,10 +61,18 @@ struct die_bytes {
 /* A file's sections; absent ones are { NULL, 0 }.  The reader borrows them. */
 struct die_sections {
 	struct die_bytes sec[DIE_SEC_NR];
+	/*
+	 * The sections are the file's bytes as they were mapped, never
+	 * written (not relocated in place): pages of .debug_info and
+	 * .debug_types that lie in a private file mapping may be dropped
+	 * (pages__drop()) once read, and come back from the file if read again.
+	 */
+	bool unwritten;
 };
 
 struct die_reader;
 struct die_unit;
+struct pages_behind;
 
 /* A unit's header, as parsed; offsets are section offsets. */
 struct die_unit_header {
@@ -160,6 +168,14 @@ struct die_attr_iter {
  */
 int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
 		    char *errbuf, size_t errlen);
+/*
+ * Whether sec's pages may be dropped once read (pages__drop()): the file's
+ * bytes, never written, in a private file mapping.  Listing the units
+ * (die_reader__new()) drops those it touched, as it goes.
+ */
+bool die_reader__droppable(const struct die_reader *r, enum die_section sec);
+/* A pages_behind over sec (base/pages.h): its pages if droppable, else none. */
+void die_reader__behind(const struct die_reader *r, enum die_section sec, struct pages_behind *ret);
 /*
  * A reader over the sections of the file behind dw (dwarf_getelf()),
  * which must outlive it.  Call it before any thread uses dw: it may

@@ -30,6 +30,7 @@
 #include "dwarf/elf_reloc.h"
 #include "base/elf_ident.h"
 #include "base/hmap.h"
+#include "base/pages.h"
 
 struct dwarf_file {
 	Dwfl *dwfl;		/* NULL when opened without libdwfl: */
@@ -352,7 +353,8 @@ unsigned int dwarf_file__addr_size(const struct dwarf_file *df)
 	return df->addr_size;
 }
 
-int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped)
+int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped,
+		      struct pages_behind *behind)
 {
 	Dwarf_CU *cu = NULL, *next;
 	Dwarf_Die cudie, subdie;
@@ -367,6 +369,8 @@ int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *
 	*skipped = 0;
 	while ((r = dwarf_get_units(df->dw, cu, &next, &version, &unit_type, &cudie, &subdie)) == 0) {
 		cu = next;
+		if (behind)
+			pages_behind__reach(behind, dwarf_dieoffset(&cudie));
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
 		    unit_type != DW_UT_skeleton) {
 			(*skipped)++;

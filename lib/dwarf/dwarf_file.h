@@ -16,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 
 struct dwarf_file;
+struct pages_behind;
 
 /* Every compile unit's DIE, in .debug_info order. */
 struct dwarf_units {
@@ -39,9 +40,15 @@ unsigned int dwarf_file__addr_size(const struct dwarf_file *df);
 unsigned int dwarf_file__machine(const struct dwarf_file *df);
 /* The main ELF file (not a separate debug file): its symbols, .BTF_ids */
 Elf *dwarf_file__elf(const struct dwarf_file *df);
-/* List the compile, partial and skeleton units (type units are left out
- * and counted in *skipped).  Caller frees units->dies and units->types. */
-int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped);
+/*
+ * List the compile, partial and skeleton units (type units are left out
+ * and counted in *skipped).  Caller frees units->dies and units->types.
+ * behind, if not NULL, reaches each unit's offset in .debug_info as the
+ * listing goes, dropping the pages behind it (the listing reads every
+ * unit's header: see pages_behind); the caller drops the rest.
+ */
+int dwarf_file__units(struct dwarf_file *df, struct dwarf_units *units, size_t *skipped,
+		      struct pages_behind *behind);
 /*
  * Map a DWARF address (a DW_OP_addr operand) to the allocated ELF section
  * holding it: section index and offset inside it.  -ENOENT if none.

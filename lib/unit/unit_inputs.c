@@ -33,6 +33,7 @@
 
 #include <dwarf.h>
 
+#include "base/pages.h"
 #include "base/vec.h"
 #include "dwarf/aux_file.h"
 #include "dwarf/die_reader.h"
@@ -169,10 +170,14 @@ static int list_units(struct opener *o)
 	struct unit_inputs *in = o->in;
 	struct dwarf_units units;
 	struct die_unit *du = NULL;
+	struct pages_behind behind;
 	size_t i;
 	int err;
 
-	err = dwarf_file__units(o->df, &units, &in->nr_other);
+	/* libdw's .debug_info is the reader's, as libelf mapped it */
+	die_reader__behind(in->r, DIE_SEC_INFO, &behind);
+	err = dwarf_file__units(o->df, &units, &in->nr_other, &behind);
+	pages_behind__all(&behind);
 	if (err) {
 		note(o, D2B_ERROR, "cannot read compile units: %s", dwarf_errmsg(-1));
 		return err;

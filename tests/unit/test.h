@@ -11,10 +11,12 @@
 #ifndef D2B_TEST_H
 #define D2B_TEST_H
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int test_failed_now;
 static int test_nfail;
@@ -62,6 +64,32 @@ static inline void test_run(void (*fn)(void), const char *name)
 }
 
 #define RUN(fn) test_run(fn, #fn)
+
+/*
+ * How many of the whole pages in [p, p + len) this process has mapped
+ * (/proc/self/pagemap's present bit), or -1 if that cannot be read.
+ */
+static inline long test_mapped_pages(const void *p, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE), n = 0;
+	uintptr_t lo = ((uintptr_t)p + (uintptr_t)page - 1) / (uintptr_t)page;
+	uintptr_t hi = ((uintptr_t)p + len) / (uintptr_t)page, i;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (i = lo; i < hi; i++) {
+		uint64_t e;
+
+		if (pread(fd, &e, sizeof(e), (off_t)(i * sizeof(e))) != (ssize_t)sizeof(e)) {
+			n = -1;
+			break;
+		}
+		n += (long)(e >> 63);
+	}
+	close(fd);
+	return n;
+}
 
 static inline int test_done(void)
 {

@@ -285,6 +285,63 @@ static void test_pages(void)
 }
 
 /*
+ * pages_behind: the pages behind the reader are dropped once a batch of
+ * them is, not before; the bytes read again are the file's; the end drops
+ * the whole region (pages touched behind the last batch too); a NULL base
+ * drops nothing.  Counted by /proc/self/pagemap.
+ */
+static void test_pages_behind(void)
+{
+	char path[] = "/tmp/d2b-test-behind.XXXXXX";
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages = 64, len = npages * page, i;
+	struct pages_behind pb;
+	char *buf = malloc(len), *map;
+	volatile char sink = 0;
+	int fd = mkstemp(path);
+
+	REQUIRE(buf && fd >= 0);
+	for (i = 0; i < len; i++)
+		buf[i] = (char)(i * 13);
+	REQUIRE(write(fd, buf, len) == (ssize_t)len);
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	REQUIRE(map != MAP_FAILED);
+	for (i = 0; i < len; i += page)
+		sink += map[i];
+	if (test_mapped_pages(map, len) < 0) {
+		printf("#   /proc/self/pagemap unreadable: counts not checked\n");
+	} else {
+		CHECK_EQ(test_mapped_pages(map, len), npages);
+		pages_behind__init(&pb, map, len, 8 * page);
+		pages_behind__reach(&pb, 8 * page - 1);		/* less than a batch */
+		CHECK_EQ(test_mapped_pages(map, len), npages);
+		pages_behind__reach(&pb, 8 * page + 1);		/* pages 0..7 */
+		CHECK_EQ(test_mapped_pages(map, len), npages - 8);
+		CHECK_EQ(pb.done, 8 * page + 1);
+		pages_behind__reach(&pb, 4 * page);		/* behind: nothing */
+		pages_behind__reach(&pb, len + 1);		/* past the end: nothing */
+		CHECK_EQ(pb.done, 8 * page + 1);
+		CHECK_EQ(test_mapped_pages(map, len), npages - 8);
+		CHECK_EQ(memcmp(map, buf, len), 0);		/* read again: the file's */
+		CHECK_EQ(test_mapped_pages(map, len), npages);
+		pages_behind__all(&pb);
+		CHECK_EQ(test_mapped_pages(map, len), 0);
+		/* a region that must stay */
+		for (i = 0; i < len; i += page)
+			sink += map[i];
+		pages_behind__init(&pb, NULL, len, 1);
+		pages_behind__reach(&pb, len);
+		pages_behind__all(&pb);
+		CHECK_EQ(test_mapped_pages(map, len), npages);
+	}
+	CHECK_EQ(memcmp(map, buf, len), 0);
+	(void)sink;
+	munmap(map, len);
+	close(fd);
+	unlink(path);
+	free(buf);
+}
+
+/*
  * pages__zalloc(): zeroed like calloc(), and a large block's pages are
  * present before the first touch (mincore() says so; a plain calloc() of
  * fresh pages leaves them absent), so that reading a slot before writing
@@ -772,6 +829,7 @@ int main(void)
 	RUN(test_str_memo);
 	RUN(test_ptr_cache);
 	RUN(test_pages);
+	RUN(test_pages_behind);
 	RUN(test_pages_zalloc);
 	RUN(test_names_base);
 	RUN(test_names_base_unique);

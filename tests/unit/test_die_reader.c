@@ -35,6 +35,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,7 @@
 #include <gelf.h>
 
 #include "test.h"
+#include "base/pages.h"
 #include "dwarf/die_loc.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
@@ -2131,11 +2133,72 @@ out:
 	return ret;
 }
 
+/*
+ * Listing the units of a large .debug_info that lies in a private file
+ * mapping, never written (die_sections.unwritten): the reader drops the
+ * pages it touched, a batch at a time and all at the end, so that listing
+ * vmlinux's 2,000 units does not keep most of its .debug_info mapped.  Not
+ * unwritten (a relocated object's), they stay.  The section: 3 batches of
+ * 64 KiB units, each a DWARF 4 header, a childless compile unit DIE and
+ * zeros (null entries).
+ */
+static void test_list_drops_pages(void)
+{
+	static const uint8_t abbrev[] = { 1, DW_TAG_compile_unit, DW_CHILDREN_no, 0, 0, 0 };
+	enum { UNIT = 64 << 10 };
+	size_t n = 3 * PAGES_BEHIND_BATCH / UNIT, len = n * UNIT, i;
+	char path[] = "/tmp/d2b-test-list.XXXXXX", err[256];
+	struct die_sections secs = {0};
+	struct die_reader *r = NULL;
+	uint8_t *info = calloc(1, len), *map;
+	int fd = mkstemp(path), pass;
+
+	REQUIRE(info && fd >= 0);
+	for (i = 0; i < n; i++) {
+		uint8_t *u = info + i * UNIT;
+		uint32_t ulen = UNIT - 4, aoff = 0;
+
+		memcpy(u, &ulen, 4);		/* (little-endian hosts only: see below) */
+		u[4] = 4;			/* version 4 */
+		memcpy(u + 6, &aoff, 4);
+		u[10] = 8;			/* address size */
+		u[11] = 1;			/* the unit DIE, abbreviation 1 */
+	}
+	REQUIRE(write(fd, info, len) == (ssize_t)len);
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	REQUIRE(map != MAP_FAILED);
+	secs.sec[DIE_SEC_INFO] = (struct die_bytes){ map, len };
+	secs.sec[DIE_SEC_ABBREV] = (struct die_bytes){ abbrev, sizeof(abbrev) };
+	for (pass = 0; pass < 2; pass++) {
+		secs.unwritten = pass == 0;
+		CHECK_EQ(die_reader__new(&secs, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, &r, err,
+					 sizeof(err)), 0);
+		REQUIRE(r);
+		CHECK_EQ(die_reader__nr_units(r, DIE_SEC_INFO), n);
+		CHECK_EQ(die_reader__droppable(r, DIE_SEC_INFO), pass == 0);
+		CHECK(!die_reader__droppable(r, DIE_SEC_ABBREV));
+		if (test_mapped_pages(map, len) < 0)
+			printf("#   /proc/self/pagemap unreadable: counts not checked\n");
+		else if (pass == 0)
+			CHECK_EQ(test_mapped_pages(map, len), 0);
+		else		/* a page of each header at least */
+			CHECK(test_mapped_pages(map, len) >= (long)n);
+		die_reader__free(r);
+		r = NULL;
+	}
+	munmap(map, len);
+	close(fd);
+	unlink(path);
+	free(info);
+}
+
 int main(void)
 {
 	if (getenv("D2B_BENCH_DIE_READER"))
 		return bench_main();
 	run_handmade();
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+		RUN(test_list_drops_pages);
 	run_malformed();
 	run_libdw();
 	test_threads();

@@ -25,10 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <dwarf.h>
 
+#include "base/pages.h"
 #include "btf/btf.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
@@ -514,7 +516,7 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 		test_failed_now = 1;
 		return;
 	}
-	rc = dwarf_file__units(df, &units, &skipped);
+	rc = dwarf_file__units(df, &units, &skipped, NULL);
 	if (rc || units.nr != 1) {
 		printf("#   %s: %zu units (error %d), expected 1\n", obj, units.nr, rc);
 		test_failed_now = 1;
@@ -607,7 +609,7 @@ static bool object_uses(const char *obj, unsigned int at)
 	bool found = false;
 
 	if (dwarf_file__open(obj, &df, err, sizeof(err)) == 0 &&
-	    dwarf_file__units(df, &units, &skipped) == 0 && units.nr)
+	    dwarf_file__units(df, &units, &skipped, NULL) == 0 && units.nr)
 		found = has_attr(&units.dies[0], at, 0);
 	free(units.dies);
 	free(units.types);
@@ -670,6 +672,54 @@ static void find_dwarfgen(void)
 		no_dwarfgen = "no python3";
 	else if (system("as --version >/dev/null 2>&1") != 0)
 		no_dwarfgen = "no as";
+}
+
+/* ---- pages dropped behind libdw's listing ---- */
+
+/*
+ * dwarf_file__units() reaches each unit's offset in .debug_info as it
+ * lists them (pages_behind__reach(), so that the pages behind are dropped
+ * during the listing of a large file, not after it): with a batch of one
+ * byte, the last reach is at the last unit's DIE.  The pages_behind's
+ * region is a scratch mapping as large as .debug_info (only its offsets
+ * matter here; dropping its pages loses nothing).
+ */
+static void test_list_reaches_units(void)
+{
+	static const char dg[] =
+		"cu version=4 name=a.c language=C99\n"
+		"  base_type name=int byte_size=4 encoding=signed\n"
+		"cu version=5 name=b.c language=C99\n"
+		"  base_type name=long byte_size=8 encoding=signed\n"
+		"cu version=4 name=c.c language=C99\n"
+		"  base_type name=char byte_size=1 encoding=signed_char\n";
+	char path[1024], obj[1024], log[1024], cmd[8192], err[256];
+	struct dwarf_units units = { 0 };
+	struct dwarf_file *df = NULL;
+	struct pages_behind pb;
+	size_t skipped = 0, len = 1 << 20;
+	void *scratch;
+
+	snprintf(path, sizeof(path), "%s/list.dg", tmpdir);
+	snprintf(obj, sizeof(obj), "%s/list.o", tmpdir);
+	snprintf(log, sizeof(log), "%s/list.log", tmpdir);
+	REQUIRE(write_file(path, dg) == 0);
+	snprintf(cmd, sizeof(cmd), "python3 '%s' '%s' -o '%s' >'%s' 2>&1", dwarfgen, path, obj, log);
+	REQUIRE(run_cmd(cmd, log));
+	scratch = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(scratch != MAP_FAILED);
+	REQUIRE(dwarf_file__open(obj, &df, err, sizeof(err)) == 0);
+	pages_behind__init(&pb, scratch, len, 1);
+	CHECK_EQ(dwarf_file__units(df, &units, &skipped, &pb), 0);
+	CHECK_EQ(units.nr, 3);
+	if (units.nr == 3) {
+		CHECK(dwarf_dieoffset(&units.dies[2]) > dwarf_dieoffset(&units.dies[1]));
+		CHECK_EQ(pb.done, dwarf_dieoffset(&units.dies[2]));
+	}
+	free(units.dies);
+	free(units.types);
+	dwarf_file__free(df);
+	munmap(scratch, len);
 }
 
 /* ---- a base handed over later (d2b_convert_file_later_base()) ---- */
@@ -767,8 +817,12 @@ int main(void)
 		cur = &cases[i];
 		test_run(run_case, cases[i].name);
 	}
-	if (!no_dwarfgen)
+	if (!no_dwarfgen) {
 		test_run(test_later_base, "later_base");	/* (over cases[0]'s object) */
+		test_run(test_list_reaches_units, "list_reaches_units");
+	} else {
+		printf("SKIP list_reaches_units: %s\n", no_dwarfgen);
+	}
 	run_gcc_cases();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
