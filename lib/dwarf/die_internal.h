@@ -155,7 +155,7 @@ struct die_reader {
 	 * (die_reader__from_elf()), for die_loc.c */
 	struct die_bytes loc[2];
 	bool dwo;			/* split DWARF (.dwo sections) */
-	bool droppable[2];		/* DIE_SEC_INFO, DIE_SEC_TYPES: die_reader__droppable() */
+	bool droppable[2];		/* DIE_SEC_INFO, DIE_SEC_TYPES: die_reader__behind() */
 	bool big_endian;
 	bool swap;			/* file and host byte orders differ */
 	bool str_nul_ended;		/* last byte of .debug_str is NUL */

@@ -118,6 +118,7 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 		    char *errbuf, size_t errlen)
 {
 	struct die_reader *r;
+	int i;
 
 	*ret = NULL;
 	if (!secs->sec[DIE_SEC_INFO].buf && !secs->sec[DIE_SEC_TYPES].buf) {
@@ -134,10 +135,11 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 		return -ENOMEM;
 	}
 	memcpy(r->sec, secs->sec, sizeof(r->sec));
-	r->droppable[0] = secs->unwritten && pages__in_file_mapping(r->sec[DIE_SEC_INFO].buf,
-								    r->sec[DIE_SEC_INFO].size);
-	r->droppable[1] = secs->unwritten && pages__in_file_mapping(r->sec[DIE_SEC_TYPES].buf,
-								    r->sec[DIE_SEC_TYPES].size);
+	for (i = 0; i < 2; i++) {
+		const struct die_bytes *b = &r->sec[i ? DIE_SEC_TYPES : DIE_SEC_INFO];
+
+		r->droppable[i] = secs->unwritten && pages__in_file_mapping(b->buf, b->size);
+	}
 	r->big_endian = big_endian;
 	r->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	r->str_nul_ended = nul_ended(&r->sec[DIE_SEC_STR]);
@@ -589,15 +591,13 @@ trunc:
 
 /* ---- the unit index ---- */
 
-bool die_reader__droppable(const struct die_reader *r, enum die_section sec)
-{
-	return (sec == DIE_SEC_INFO || sec == DIE_SEC_TYPES) && r->droppable[sec == DIE_SEC_TYPES];
-}
-
 void die_reader__behind(const struct die_reader *r, enum die_section sec, struct pages_behind *ret)
 {
-	pages_behind__init(ret, die_reader__droppable(r, sec) ? r->sec[sec].buf : NULL,
-			   r->sec[sec].size, PAGES_BEHIND_BATCH);
+	bool droppable = (sec == DIE_SEC_INFO || sec == DIE_SEC_TYPES) &&
+			 r->droppable[sec == DIE_SEC_TYPES];
+
+	pages_behind__init(ret, droppable ? r->sec[sec].buf : NULL, r->sec[sec].size,
+			   PAGES_BEHIND_BATCH);
 }
 
 static int cmp_sig(const void *a, const void *b)

@@ -169,12 +169,12 @@ struct die_attr_iter {
 int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
 		    char *errbuf, size_t errlen);
 /*
- * Whether sec's pages may be dropped once read (pages__drop()): the file's
- * bytes, never written, in a private file mapping.  Listing the units
- * (die_reader__new()) drops those it touched, as it goes.
+ * A pages_behind over sec (base/pages.h): its pages if they may be dropped
+ * once read (pages__drop()), as .debug_info's and .debug_types' may when
+ * they are the file's bytes, never written (die_sections.unwritten), in a
+ * private file mapping; else none.  Listing the units (die_reader__new())
+ * drops such pages as it goes.
  */
-bool die_reader__droppable(const struct die_reader *r, enum die_section sec);
-/* A pages_behind over sec (base/pages.h): its pages if droppable, else none. */
 void die_reader__behind(const struct die_reader *r, enum die_section sec, struct pages_behind *ret);
 /*
  * A reader over the sections of the file behind dw (dwarf_getelf()),
