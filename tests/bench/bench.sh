@@ -20,7 +20,7 @@
 # mode (dwarf2btf -jN [--base VMLINUX] -o OUT FILE), which emits more than the
 # kernel's flags ask for.
 #
-# Then it runs dwarf2btf --stats once per target at the highest -j and
+# Then it runs dwarf2btf --stats once per target and -j above 1 and
 # prints the phases only this thread runs (open, merge, finish, datasec):
 # their sum is a floor no thread count goes under while the merge is serial.
 #
@@ -50,6 +50,9 @@
 #	BENCH_RUNS	runs per tool and configuration (default 3)
 #	BENCH_JOBS	thread counts to run (default: "1 2 $(nproc)", deduplicated)
 #	BENCH_DEFAULT	1: add the dwarf2btf default-mode rows
+#	BENCH_TARGETS	what to time: "vmlinux xfs.ko" (default) or either one
+#			alone (a corpus with only vmlinux in it: BENCH_TARGETS=vmlinux)
+#	BENCH_TIME	GNU time to run (default /usr/bin/time)
 #	BENCH_WORK	scratch directory (default: a new /tmp/d2b-bench.XXXXXX,
 #			removed at exit unless BENCH_KEEP=1)
 
@@ -62,7 +65,7 @@ OURS=${D2B_PAHOLE:-$SRC/build/dwarf2btf-pahole}
 D2B=${D2B_BIN:-$SRC/build/dwarf2btf}
 RUNS=${BENCH_RUNS:-3}
 DEFAULT=${BENCH_DEFAULT:-0}
-TIME=/usr/bin/time
+TIME=${BENCH_TIME:-/usr/bin/time}
 
 FEATURES=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 
@@ -81,8 +84,19 @@ progress()
 
 VMLINUX=$CORPUS/vmlinux
 [ -f "$VMLINUX" ] || die "no $VMLINUX (set D2B_CORPUS, or fetch it with /work/shared/corpus/fetch-debian-kernel.sh)"
-XFS=$(find "$CORPUS/modules" -name xfs.ko -type f 2>/dev/null | head -n 1)
-[ -n "$XFS" ] || die "no xfs.ko under $CORPUS/modules"
+TARGETS=()
+for t in ${BENCH_TARGETS:-vmlinux xfs.ko}; do
+	case $t in
+	vmlinux | xfs.ko) TARGETS+=("$t") ;;
+	*) die "BENCH_TARGETS: '$t' is neither vmlinux nor xfs.ko" ;;
+	esac
+done
+[ ${#TARGETS[@]} -gt 0 ] || die "BENCH_TARGETS is empty"
+XFS=
+if [[ " ${TARGETS[*]} " == *" xfs.ko "* ]]; then
+	XFS=$(find "$CORPUS/modules" -name xfs.ko -type f 2>/dev/null | head -n 1)
+	[ -n "$XFS" ] || die "no xfs.ko under $CORPUS/modules (or set BENCH_TARGETS=vmlinux)"
+fi
 [ -x "$TIME" ] || die "no $TIME: install GNU time (apt-get install time)"
 if [ ! -x "$PAHOLE" ]; then
 	cat >&2 <<EOF
@@ -114,9 +128,12 @@ fi
 
 stamp()
 {
-	stat -c '%s %Y' "$1"
+	local f
+	for f in "$VMLINUX" ${XFS:+"$XFS"}; do
+		stat -L -c '%s %Y' "$f"
+	done
 }
-corpus_stamp="$(stamp "$VMLINUX") $(stamp "$XFS")"
+corpus_stamp=$(stamp)
 
 TOOLS=(pahole ours)
 [ "$DEFAULT" = 1 ] && TOOLS+=(default)
@@ -210,7 +227,6 @@ echo
 
 # ---- timing runs ----
 
-TARGETS=(vmlinux xfs.ko)
 for target in "${TARGETS[@]}"; do
 	for j in "${JOBS[@]}"; do
 		for ((r = 1; r <= RUNS; r++)); do
@@ -225,7 +241,7 @@ for target in "${TARGETS[@]}"; do
 done
 
 corpus_ok=yes
-[ "$(stamp "$VMLINUX") $(stamp "$XFS")" = "$corpus_stamp" ] || corpus_ok=no
+[ "$(stamp)" = "$corpus_stamp" ] || corpus_ok=no
 
 # ---- report ----
 
@@ -265,7 +281,7 @@ for target in "${TARGETS[@]}"; do
 	else
 		file=$XFS
 	fi
-	echo "$target ($(( $(stat -c %s "$file") / 1048576 )) MiB)$([ "$target" = vmlinux ] || echo ', split over vmlinux')"
+	echo "$target ($(( $(stat -L -c %s "$file") / 1048576 )) MiB)$([ "$target" = vmlinux ] || echo ', split over vmlinux')"
 	printf "$fmt" "" "jobs" "tool" "wall s" "(min-max)" "CPU s" "RSS MiB" "BTF bytes"
 	for j in "${JOBS[@]}"; do
 		for tool in "${TOOLS[@]}"; do
@@ -293,26 +309,30 @@ done
 # merges the units in order, finishes and adds the DATASECs; --stats times
 # those phases (at -jN with N > 1, "merge" is merging only).  Their sum is a
 # floor on the wall time at any -j on this machine: where the -j rows reach
-# it, more threads cannot help until the merge itself is parallel.
-MAXJ=${JOBS[0]}
+# it, more threads cannot help until the merge itself is parallel.  One run
+# per -j above 1 (at -j1 the same thread walks too, and there is no floor).
+SERIAL_JOBS=()
 for j in "${JOBS[@]}"; do
-	[ "$j" -gt "$MAXJ" ] && MAXJ=$j
+	[ "$j" -gt 1 ] && SERIAL_JOBS+=("$j")
 done
-echo "serial part: dwarf2btf -j$MAXJ --stats (default mode), phases this thread runs alone"
+[ ${#SERIAL_JOBS[@]} -gt 0 ] || SERIAL_JOBS=(2)
+echo "serial part: dwarf2btf -jN --stats (default mode), phases this thread runs alone"
 for target in "${TARGETS[@]}"; do
-	cmdline default "$target" "$MAXJ" "$WORK/serial-$target.btf"
-	line=$("${CMD[@]}" --stats 2>&1 | sed -n 's/^.*stats: time: //p')
-	# "open As, walk Bs, merge Cs, finish Ds, datasec Es; peak RSS N MiB"
-	read -r open walk merge finish datasec < <(echo "$line" |
-		sed 's/;.*//; s/[a-z]* \([0-9.]*\)s,\{0,1\}/\1/g')
-	if [ -z "${datasec:-}" ]; then
-		printf '  %-8s (no --stats line: %s)\n' "$target" "${line:-the run failed}"
-		continue
-	fi
-	printf '  %-8s open %s + merge %s + finish %s + datasec %s = %s s floor (walk phase %s s)\n' \
-		"$target" "$open" "$merge" "$finish" "$datasec" \
-		"$(awk -v a="$open" -v b="$merge" -v c="$finish" -v d="$datasec" \
-			'BEGIN { printf "%.2f", a + b + c + d }')" "$walk"
+	for j in "${SERIAL_JOBS[@]}"; do
+		cmdline default "$target" "$j" "$WORK/serial-$target.btf"
+		line=$("${CMD[@]}" --stats 2>&1 | sed -n 's/^.*stats: time: //p')
+		# "open As, walk Bs, merge Cs, finish Ds, datasec Es; peak RSS N MiB"
+		read -r open walk merge finish datasec < <(echo "$line" |
+			sed 's/;.*//; s/[a-z]* \([0-9.]*\)s,\{0,1\}/\1/g')
+		if [ -z "${datasec:-}" ]; then
+			printf '  %-8s -j%-3s (no --stats line: %s)\n' "$target" "$j" "${line:-the run failed}"
+			continue
+		fi
+		printf '  %-8s -j%-3s open %s + merge %s + finish %s + datasec %s = %s s floor (walk phase %s s)\n' \
+			"$target" "$j" "$open" "$merge" "$finish" "$datasec" \
+			"$(awk -v a="$open" -v b="$merge" -v c="$finish" -v d="$datasec" \
+				'BEGIN { printf "%.2f", a + b + c + d }')" "$walk"
+	done
 done
 echo
 
@@ -377,7 +397,7 @@ if [ "${BENCH_KEEP:-0}" = 1 ] || [ -n "${BENCH_WORK:-}" ]; then
 fi
 
 echo "load:      $(cut -d' ' -f1-3 /proc/loadavg) at end"
-echo "corpus unchanged (size and mtime of vmlinux and xfs.ko): $corpus_ok"
+echo "corpus unchanged (size and mtime of ${TARGETS[*]}): $corpus_ok"
 
 [ $failures -eq 0 ] && [ $compare_rc -eq 0 ] && [ $corpus_ok = yes ] || exit 1
 exit 0
