@@ -23,6 +23,11 @@
  * run further ahead than the ring, so memory stays bounded by a few units
  * whatever the file; this thread merges the slots in order and, when the
  * next is not walked yet, claims and walks a unit itself rather than wait.
+ * Wake-ups are targeted, never a broadcast but to stop: a merged unit
+ * frees one slot, so it wakes one idle worker (room); a walked unit wakes
+ * this thread only if it is the one this thread waits for (walked).  With
+ * one condition for all, each merge woke every idle worker to find one
+ * slot, thousands of futex calls and context switches a second at -j16.
  * Each has a unit_walker of its own over the file's DIE reader, which is read-only
  * once made.  libdw, which still finds the units and reads location lists,
  * reads different units concurrently; the shared lazily-built state it has
@@ -147,7 +152,8 @@ struct conv {
 	size_t merged;		/* units merged so far */
 	bool stop;
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	pthread_cond_t room;	/* workers wait here for a free slot */
+	pthread_cond_t walked;	/* this thread waits here for slot merged */
 
 	char bad_btf[512];		/* the first kernel rule the output breaks */
 	bool has_cxx;			/* some unit was C++ */
@@ -266,7 +272,8 @@ static bool walk_next(struct conv *c, struct unit_walker *uw)
 	pthread_mutex_lock(&c->lock);
 	s->err = err;
 	s->done = true;
-	pthread_cond_broadcast(&c->cond);
+	if (i == c->merged)	/* the unit the merging thread waits for */
+		pthread_cond_signal(&c->walked);
 	return true;
 }
 
@@ -278,7 +285,7 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&c->lock);
 	while (!c->stop && c->next_cu < c->nr_units) {
 		if (!walk_next(c, wk->uw))
-			pthread_cond_wait(&c->cond, &c->lock);
+			pthread_cond_wait(&c->room, &c->lock);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
@@ -491,7 +498,8 @@ static int walk_and_merge(struct conv *c)
 		goto out_free;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_cond_init(&c->cond, NULL);
+	pthread_cond_init(&c->room, NULL);
+	pthread_cond_init(&c->walked, NULL);
 	for (t = 1; t < jobs; t++) {
 		if (pthread_create(&workers[t].thread, NULL, worker, &workers[t]) != 0)
 			break;
@@ -504,7 +512,7 @@ static int walk_and_merge(struct conv *c)
 		pthread_mutex_lock(&c->lock);
 		while (!s->done) {
 			if (!walk_next(c, workers[0].uw))
-				pthread_cond_wait(&c->cond, &c->lock);
+				pthread_cond_wait(&c->walked, &c->lock);
 		}
 		pthread_mutex_unlock(&c->lock);
 		c->t_walk += now() - t0;	/* time spent walking or waiting for walkers */
@@ -518,14 +526,17 @@ static int walk_and_merge(struct conv *c)
 		pthread_mutex_lock(&c->lock);
 		s->done = false;
 		c->merged++;
-		if (err)
+		if (err) {
 			c->stop = true;
-		pthread_cond_broadcast(&c->cond);
+			pthread_cond_broadcast(&c->room);
+		} else {
+			pthread_cond_signal(&c->room);	/* one slot, one worker */
+		}
 		pthread_mutex_unlock(&c->lock);
 	}
 	pthread_mutex_lock(&c->lock);
 	c->stop = true;
-	pthread_cond_broadcast(&c->cond);
+	pthread_cond_broadcast(&c->room);
 	pthread_mutex_unlock(&c->lock);
 	for (t = 1; t <= started; t++)
 		pthread_join(workers[t].thread, NULL);
@@ -534,7 +545,8 @@ static int walk_and_merge(struct conv *c)
 		if (c->slots[i].done)
 			unit__release(&c->slots[i].u);
 	}
-	pthread_cond_destroy(&c->cond);
+	pthread_cond_destroy(&c->room);
+	pthread_cond_destroy(&c->walked);
 	pthread_mutex_destroy(&c->lock);
 	free(c->slots);
 	c->slots = NULL;
