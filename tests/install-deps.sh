@@ -20,7 +20,7 @@ set -euo pipefail
 
 what=${1:-build}
 build_pkgs=(gcc make pkg-config libc6-dev libdw-dev libelf-dev zlib1g-dev)
-test_pkgs=(g++ clang clang-14 clang-19 bpftool libbpf-dev binutils elfutils python3 time
+test_pkgs=(g++ clang clang-14 clang-19 bpftool libbpf-dev binutils elfutils python3 time zstd
 	   llvm llvm-19 libclang-rt-19-dev pahole e2fsprogs coreutils dwz)
 kernel_pkgs=(linux-source-6.12 linux-source-6.1 flex bison bc cpio kmod xz-utils libssl-dev
 	     qemu-system-x86 busybox-static)

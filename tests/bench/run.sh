@@ -100,4 +100,33 @@ if [ $rc -ne 2 ]; then
 else
 	expect "bench bad target" "$work/bad-target.out" "BENCH_TARGETS: 'sched.ko' is neither vmlinux nor xfs.ko"
 fi
+# pack.sh: a packed copy (the sample as vmlinux) runs on its own, from
+# another directory, and converts what the unpacked file holds
+if ! command -v objcopy >/dev/null 2>&1 || ! command -v readelf >/dev/null 2>&1 ||
+   ! command -v zstd >/dev/null 2>&1; then
+	echo "SKIP bench pack: needs objcopy, readelf (binutils) and zstd"
+	exit 0
+fi
+env D2B_CORPUS="$work/corpus" PAHOLE="$work/pahole" D2B_BIN="$build/dwarf2btf" \
+    "$here/pack.sh" "$work/pack" vmlinux >"$work/pack.out" 2>&1
+rc=$?
+mkdir -p "$work/elsewhere"
+if [ $rc -ne 0 ] || [ ! -x "$work/pack/run.sh" ]; then
+	echo "FAIL bench pack: pack.sh exit $rc"
+	sed 's/^/# /' "$work/pack.out" | tail -n 20
+elif ! (cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 BENCH_JOBS="1 2" \
+	BENCH_CORPUS_DIR="$work/unpacked" "$work/pack/run.sh" >"$work/packrun.out" 2>&1); then
+	echo "FAIL bench pack: the packed run.sh failed"
+	sed 's/^/# /' "$work/packrun.out" | tail -n 40
+elif ! "$build/dwarf2btf" -o "$work/a.btf" "$src/tests/sample/sample.o" ||
+     ! "$build/dwarf2btf" -o "$work/b.btf" "$work/unpacked/vmlinux" ||
+     ! cmp -s "$work/a.btf" "$work/b.btf"; then
+	echo "FAIL bench pack: the unpacked vmlinux does not convert as the sample does"
+else
+	expect "bench pack" "$work/packrun.out" \
+		"^corpus: +$work/unpacked" \
+		"^ours: +$work/pack/bin/dwarf2btf-pahole" \
+		'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
+		'^ +0 differences'
+fi
 exit 0
