@@ -20,8 +20,10 @@
 #		    .debug_loclists (but in a relocatable file, whose
 #		    relocations need them all): the line and frame tables
 #		    neither tool reads for BTF; without the location lists
-#		    both tools see parameters as they are declared (about
-#		    62 MB for the Debian 6.1 kernel);
+#		    both tools see parameters as they are declared; and
+#		    .BTF_ids, whose bytes such a copy does not keep (pahole
+#		    1.31 reads GNU objcopy's leftovers as kfunc sets)
+#		    (about 55 MB for the Debian 6.1 kernel);
 #		  xfs.ko: the module whole, and vmlinux's .BTF as a raw file
 #		    to be its base (both tools give what they give over the
 #		    ELF vmlinux; about 9 MB)
@@ -97,7 +99,8 @@ cp "$SRC/tests/bench/bench.sh" "$out/" || exit 1
 if [ "$target" = vmlinux ]; then
 	tmp=$out/corpus/vmlinux.tmp
 	drop=(--remove-section='.rela*' --remove-section=.debug_line
-	      --remove-section=.debug_frame --remove-section=.debug_loclists)
+	      --remove-section=.debug_frame --remove-section=.debug_loclists
+	      --remove-section=.BTF_ids)
 	# (a relocatable file's debug sections need their relocations, and
 	# those name the other debug sections: it keeps them all)
 	if readelf -h "$VMLINUX" 2>/dev/null | grep -Eq '^ *Type: *REL '; then
