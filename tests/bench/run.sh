@@ -129,4 +129,35 @@ else
 		'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
 		'^ +0 differences'
 fi
+# the same for an executable (the path a vmlinux takes: sections left out)
+if ! command -v gcc >/dev/null 2>&1; then
+	echo "SKIP bench pack exec: no gcc to build an executable"
+	exit 0
+fi
+mkdir -p "$work/corpus-exec"
+if ! gcc -g -O1 -o "$work/corpus-exec/vmlinux" "$src/tests/sample/sample.c" -nostartfiles \
+	-Wl,-e,0 2>"$work/gcc.out"; then
+	echo "FAIL bench pack exec: gcc failed"
+	sed 's/^/# /' "$work/gcc.out" | tail -n 10
+	exit 0
+fi
+env D2B_CORPUS="$work/corpus-exec" PAHOLE="$work/pahole" D2B_BIN="$build/dwarf2btf" \
+    "$here/pack.sh" "$work/pack-exec" vmlinux >"$work/pack-exec.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL bench pack exec: pack.sh exit $rc"
+	sed 's/^/# /' "$work/pack-exec.out" | tail -n 20
+elif ! (cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 BENCH_JOBS=1 \
+	BENCH_CORPUS_DIR="$work/unpacked-exec" "$work/pack-exec/run.sh" >"$work/packrun-exec.out" 2>&1); then
+	echo "FAIL bench pack exec: the packed run.sh failed"
+	sed 's/^/# /' "$work/packrun-exec.out" | tail -n 40
+elif readelf -SW "$work/unpacked-exec/vmlinux" 2>/dev/null | grep -Eq ' \.(debug_line|rela\.[a-z.]*) '; then
+	echo "FAIL bench pack exec: .debug_line or a relocation section kept"
+elif ! "$build/dwarf2btf" -o "$work/c.btf" "$work/corpus-exec/vmlinux" ||
+     ! "$build/dwarf2btf" -o "$work/d.btf" "$work/unpacked-exec/vmlinux" ||
+     ! cmp -s "$work/c.btf" "$work/d.btf"; then
+	echo "FAIL bench pack exec: the unpacked copy does not convert as the executable does"
+else
+	echo "PASS bench pack exec"
+fi
 exit 0
