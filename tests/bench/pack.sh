@@ -75,12 +75,13 @@ out=$(cd "$out" && pwd)
 # script is copied alone)
 copy_prog()
 {
-	local lib
+	local lib libs
 	cp "$1" "$out/lib/$2" || die "cannot copy $1"
-	ldd "$1" 2>/dev/null | sed -n 's/^.*=> \(\/[^ ]*\) .*$/\1/p' | while read -r lib; do
+	mapfile -t libs < <(ldd "$1" 2>/dev/null | sed -n 's/^.*=> \(\/[^ ]*\) .*$/\1/p')
+	for lib in "${libs[@]}"; do
 		case ${lib##*/} in
 		libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | ld-linux*) ;;
-		*) cp -L "$lib" "$out/lib/" ;;
+		*) cp -L "$lib" "$out/lib/" || die "cannot copy $lib, which $1 loads" ;;
 		esac
 	done
 }
