@@ -39,15 +39,28 @@ bench()
 	rc=$?
 }
 
-# expect CASE FILE REGEX...: PASS if every extended regex matches a line
+# fail CASE WHY [FILE]: a FAIL line, and the end of FILE under it
+fail()
+{
+	echo "FAIL $1: $2"
+	if [ -n "${3:-}" ]; then
+		sed 's/^/# /' "$3" | tail -n 40
+	fi
+}
+
+# expect CASE WANT FILE REGEX...: PASS if the exit status in rc is WANT and
+# every extended regex matches a line of FILE
 expect()
 {
-	local case=$1 file=$2 re
-	shift 2
+	local case=$1 want=$2 file=$3 re
+	shift 3
+	if [ "$rc" -ne "$want" ]; then
+		fail "$case" "exit $rc, not $want" "$file"
+		return
+	fi
 	for re in "$@"; do
 		if ! grep -Eq -- "$re" "$file"; then
-			echo "FAIL $case: no line matches '$re'; bench.sh said:"
-			sed 's/^/# /' "$file" | tail -n 40
+			fail "$case" "no line matches '$re'; bench.sh said:" "$file"
 			return
 		fi
 	done
@@ -58,77 +71,75 @@ expect()
 # the same program: identical outputs, ratios, the serial part, exit 0.
 # (The sample converts in a few ms: a median of 0.00 s makes a ratio "-".)
 bench vmlinux BENCH_TARGETS=vmlinux BENCH_JOBS="1 2 2"
-if [ $rc -ne 0 ]; then
-	echo "FAIL bench vmlinux: exit $rc"
-	sed 's/^/# /' "$work/vmlinux.out" | tail -n 40
+expect "bench vmlinux" 0 "$work/vmlinux.out" \
+	'^ +-j1 +ratio ours/pahole +([0-9.]+|-) +([0-9.]+|-) +[0-9.]+ *$' \
+	'^ +-j2 +dwarf2btf-pahole +[0-9.]+ +[0-9.]+-[0-9.]+ ' \
+	'^deterministic across -j1 -j2 \(byte-identical' \
+	'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
+	'^ +vmlinux +-j2 +open [0-9.]+ \+ merge [0-9.]+ \+ finish [0-9.]+ \+ datasec [0-9.]+ = [0-9.]+ s floor' \
+	'^ +0 differences' \
+	'^corpus unchanged \(size and mtime of vmlinux\): yes'
+if grep -q 'xfs' "$work/vmlinux.out" || [ "$(grep -Ec -- '-j2 +ratio' "$work/vmlinux.out")" != 1 ]; then
+	fail "bench vmlinux alone" "xfs.ko timed, or -j2 run twice" "$work/vmlinux.out"
 else
-	expect "bench vmlinux" "$work/vmlinux.out" \
-		'^ +-j1 +ratio ours/pahole +([0-9.]+|-) +([0-9.]+|-) +[0-9.]+ *$' \
-		'^ +-j2 +dwarf2btf-pahole +[0-9.]+ +[0-9.]+-[0-9.]+ ' \
-		'^deterministic across -j1 -j2 \(byte-identical' \
-		'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
-		'^ +vmlinux +-j2 +open [0-9.]+ \+ merge [0-9.]+ \+ finish [0-9.]+ \+ datasec [0-9.]+ = [0-9.]+ s floor' \
-		'^ +0 differences' \
-		'^corpus unchanged \(size and mtime of vmlinux\): yes'
-	if grep -q 'xfs' "$work/vmlinux.out" || [ "$(grep -Ec -- '-j2 +ratio' "$work/vmlinux.out")" != 1 ]; then
-		echo "FAIL bench vmlinux alone: xfs.ko timed, or -j2 run twice"
-		sed 's/^/# /' "$work/vmlinux.out" | tail -n 40
-	else
-		echo "PASS bench vmlinux alone"
-	fi
+	echo "PASS bench vmlinux alone"
 fi
 
 # a tool that fails: said, and exit 1
 bench failing BENCH_TARGETS=vmlinux BENCH_JOBS=1 PAHOLE="$work/failing"
-if [ $rc -ne 1 ]; then
-	echo "FAIL bench failing tool: exit $rc, not 1"
-	sed 's/^/# /' "$work/failing.out" | tail -n 20
-else
-	expect "bench failing tool" "$work/failing.out" 'FAILED \(exit 1\): .*failing' 'pahole stub: refuses'
-fi
+expect "bench failing tool" 1 "$work/failing.out" 'FAILED \(exit 1\): .*failing' 'pahole stub: refuses'
 
 # setups it cannot run: exit 2, saying why
 bench no-xfs BENCH_JOBS=1
-if [ $rc -ne 2 ]; then
-	echo "FAIL bench no xfs.ko: exit $rc, not 2"
-else
-	expect "bench no xfs.ko" "$work/no-xfs.out" 'no xfs.ko under .*BENCH_TARGETS=vmlinux'
-fi
+expect "bench no xfs.ko" 2 "$work/no-xfs.out" 'no xfs.ko under .*BENCH_TARGETS=vmlinux'
 bench bad-target BENCH_TARGETS="vmlinux sched.ko"
-if [ $rc -ne 2 ]; then
-	echo "FAIL bench bad target: exit $rc, not 2"
-else
-	expect "bench bad target" "$work/bad-target.out" "BENCH_TARGETS: 'sched.ko' is neither vmlinux nor xfs.ko"
-fi
-# pack.sh: a packed copy (the sample as vmlinux) runs on its own, from
-# another directory, and converts what the unpacked file holds
+expect "bench bad target" 2 "$work/bad-target.out" "BENCH_TARGETS: 'sched.ko' is neither vmlinux nor xfs.ko"
+
+# pack NAME CORPUS ORIGINAL: pack.sh of CORPUS (whose vmlinux is a copy of
+# ORIGINAL) into $work/NAME, its run.sh run from another directory, which
+# unpacks into $work/NAME-unpacked, and that vmlinux converted as ORIGINAL
+# is.  0 if all went well (bench.sh's report in $work/NAME-run.out), else a
+# FAIL line for case "bench NAME" and 1.
+pack()
+{
+	local name=$1 corpus=$2 orig=$3 case="bench $1"
+	env D2B_CORPUS="$corpus" PAHOLE="$work/pahole" D2B_BIN="$build/dwarf2btf" \
+	    "$here/pack.sh" "$work/$name" vmlinux >"$work/$name.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -x "$work/$name/run.sh" ]; then
+		fail "$case" "pack.sh exit $rc" "$work/$name.out"
+		return 1
+	fi
+	mkdir -p "$work/elsewhere"
+	if ! (cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 BENCH_JOBS="1 2" \
+	      BENCH_CORPUS_DIR="$work/$name-unpacked" "$work/$name/run.sh" >"$work/$name-run.out" 2>&1); then
+		fail "$case" "the packed run.sh failed" "$work/$name-run.out"
+		return 1
+	fi
+	if ! "$build/dwarf2btf" -o "$work/$name-a.btf" "$orig" ||
+	   ! "$build/dwarf2btf" -o "$work/$name-b.btf" "$work/$name-unpacked/vmlinux" ||
+	   ! cmp -s "$work/$name-a.btf" "$work/$name-b.btf"; then
+		fail "$case" "the unpacked copy does not convert as $orig does"
+		return 1
+	fi
+	return 0
+}
+
+# pack.sh: a packed copy of the sample (a relocatable file: every section
+# kept) runs on its own, from another directory
 if ! command -v objcopy >/dev/null 2>&1 || ! command -v readelf >/dev/null 2>&1 ||
    ! command -v zstd >/dev/null 2>&1; then
 	echo "SKIP bench pack: needs objcopy, readelf (binutils) and zstd"
 	exit 0
 fi
-env D2B_CORPUS="$work/corpus" PAHOLE="$work/pahole" D2B_BIN="$build/dwarf2btf" \
-    "$here/pack.sh" "$work/pack" vmlinux >"$work/pack.out" 2>&1
-rc=$?
-mkdir -p "$work/elsewhere"
-if [ $rc -ne 0 ] || [ ! -x "$work/pack/run.sh" ]; then
-	echo "FAIL bench pack: pack.sh exit $rc"
-	sed 's/^/# /' "$work/pack.out" | tail -n 20
-elif ! (cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 BENCH_JOBS="1 2" \
-	BENCH_CORPUS_DIR="$work/unpacked" "$work/pack/run.sh" >"$work/packrun.out" 2>&1); then
-	echo "FAIL bench pack: the packed run.sh failed"
-	sed 's/^/# /' "$work/packrun.out" | tail -n 40
-elif ! "$build/dwarf2btf" -o "$work/a.btf" "$src/tests/sample/sample.o" ||
-     ! "$build/dwarf2btf" -o "$work/b.btf" "$work/unpacked/vmlinux" ||
-     ! cmp -s "$work/a.btf" "$work/b.btf"; then
-	echo "FAIL bench pack: the unpacked vmlinux does not convert as the sample does"
-else
-	expect "bench pack" "$work/packrun.out" \
-		"^corpus: +$work/unpacked" \
+if pack pack "$work/corpus" "$src/tests/sample/sample.o"; then
+	expect "bench pack" 0 "$work/pack-run.out" \
+		"^corpus: +$work/pack-unpacked" \
 		"^ours: +$work/pack/bin/dwarf2btf-pahole" \
 		'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
 		'^ +0 differences'
 fi
+
 # the same for an executable (the path a vmlinux takes: sections left out)
 if ! command -v gcc >/dev/null 2>&1; then
 	echo "SKIP bench pack exec: no gcc to build an executable"
@@ -137,27 +148,13 @@ fi
 mkdir -p "$work/corpus-exec"
 if ! gcc -g -O1 -o "$work/corpus-exec/vmlinux" "$src/tests/sample/sample.c" -nostartfiles \
 	-Wl,-e,0 2>"$work/gcc.out"; then
-	echo "FAIL bench pack exec: gcc failed"
-	sed 's/^/# /' "$work/gcc.out" | tail -n 10
-	exit 0
-fi
-env D2B_CORPUS="$work/corpus-exec" PAHOLE="$work/pahole" D2B_BIN="$build/dwarf2btf" \
-    "$here/pack.sh" "$work/pack-exec" vmlinux >"$work/pack-exec.out" 2>&1
-rc=$?
-if [ $rc -ne 0 ]; then
-	echo "FAIL bench pack exec: pack.sh exit $rc"
-	sed 's/^/# /' "$work/pack-exec.out" | tail -n 20
-elif ! (cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 BENCH_JOBS=1 \
-	BENCH_CORPUS_DIR="$work/unpacked-exec" "$work/pack-exec/run.sh" >"$work/packrun-exec.out" 2>&1); then
-	echo "FAIL bench pack exec: the packed run.sh failed"
-	sed 's/^/# /' "$work/packrun-exec.out" | tail -n 40
-elif readelf -SW "$work/unpacked-exec/vmlinux" 2>/dev/null | grep -Eq ' \.(debug_line|rela\.[a-z.]*) '; then
-	echo "FAIL bench pack exec: .debug_line or a relocation section kept"
-elif ! "$build/dwarf2btf" -o "$work/c.btf" "$work/corpus-exec/vmlinux" ||
-     ! "$build/dwarf2btf" -o "$work/d.btf" "$work/unpacked-exec/vmlinux" ||
-     ! cmp -s "$work/c.btf" "$work/d.btf"; then
-	echo "FAIL bench pack exec: the unpacked copy does not convert as the executable does"
-else
-	echo "PASS bench pack exec"
+	fail "bench pack-exec" "gcc failed" "$work/gcc.out"
+elif pack pack-exec "$work/corpus-exec" "$work/corpus-exec/vmlinux"; then
+	if readelf -SW "$work/pack-exec-unpacked/vmlinux" 2>/dev/null |
+	   grep -Eq ' \.(debug_line|rela\.[a-z.]*) '; then
+		fail "bench pack-exec" ".debug_line or a relocation section kept"
+	else
+		echo "PASS bench pack-exec"
+	fi
 fi
 exit 0

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int test_failed_now;
@@ -89,6 +90,19 @@ static inline long test_mapped_pages(const void *p, size_t len)
 	}
 	close(fd);
 	return n;
+}
+
+/*
+ * A temporary file holding the len bytes at bytes, mapped MAP_PRIVATE
+ * with prot: path is a mkstemp() template, filled in; *fd is the file.
+ * MAP_FAILED if a step fails.  The caller unmaps, closes and unlinks.
+ */
+static inline void *test_map_file(char *path, const void *bytes, size_t len, int prot, int *fd)
+{
+	*fd = mkstemp(path);
+	if (*fd < 0 || write(*fd, bytes, len) != (ssize_t)len)
+		return MAP_FAILED;
+	return mmap(NULL, len, prot, MAP_PRIVATE, *fd, 0);
 }
 
 static inline int test_done(void)

@@ -251,13 +251,12 @@ static void test_pages(void)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = 4 * (size_t)page, i;
 	char *buf = malloc(len), *map;
-	int fd = mkstemp(path);
+	int fd;
 
-	REQUIRE(buf && fd >= 0);
+	REQUIRE(buf);
 	for (i = 0; i < len; i++)
 		buf[i] = (char)(i * 7);
-	REQUIRE(write(fd, buf, len) == (ssize_t)len);
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	map = test_map_file(path, buf, len, PROT_READ | PROT_WRITE, &fd);
 	REQUIRE(map != MAP_FAILED);
 	CHECK_EQ(memcmp(map, buf, len), 0);
 	CHECK(pages__in_file_mapping(map, len));
@@ -297,13 +296,12 @@ static void test_pages_behind(void)
 	struct pages_behind pb;
 	char *buf = malloc(len), *map;
 	volatile char sink = 0;
-	int fd = mkstemp(path);
+	int fd;
 
-	REQUIRE(buf && fd >= 0);
+	REQUIRE(buf);
 	for (i = 0; i < len; i++)
 		buf[i] = (char)(i * 13);
-	REQUIRE(write(fd, buf, len) == (ssize_t)len);
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	map = test_map_file(path, buf, len, PROT_READ | PROT_WRITE, &fd);
 	REQUIRE(map != MAP_FAILED);
 	for (i = 0; i < len; i += page)
 		sink += map[i];

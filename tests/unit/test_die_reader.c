@@ -2152,9 +2152,9 @@ static void test_list_drops_pages(void)
 	struct die_reader *r = NULL;
 	struct pages_behind pb;
 	uint8_t *info = calloc(1, len), *map;
-	int fd = mkstemp(path), pass;
+	int fd, pass;
 
-	REQUIRE(info && fd >= 0);
+	REQUIRE(info);
 	for (i = 0; i < n; i++) {
 		uint8_t *u = info + i * UNIT;
 		uint32_t ulen = UNIT - 4, aoff = 0;
@@ -2165,8 +2165,7 @@ static void test_list_drops_pages(void)
 		u[10] = 8;			/* address size */
 		u[11] = 1;			/* the unit DIE, abbreviation 1 */
 	}
-	REQUIRE(write(fd, info, len) == (ssize_t)len);
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = test_map_file(path, info, len, PROT_READ, &fd);
 	REQUIRE(map != MAP_FAILED);
 	secs.sec[DIE_SEC_INFO] = (struct die_bytes){ map, len };
 	secs.sec[DIE_SEC_ABBREV] = (struct die_bytes){ abbrev, sizeof(abbrev) };
