@@ -23,7 +23,9 @@
  * FWD ~ STRUCT "compatibility" resolved at the end.
  *
  * Pass 1, strings: each distinct source string is interned in the
- * destination once (smap[], indexed by source offset); from then on names
+ * destination once (smap[], indexed by source offset; a hash map instead
+ * for the final merge, whose source reaches over all of .debug_str, where
+ * a flat map costs tens of times what the types use); from then on names
  * compare as offsets.
  *
  * Pass 2, primitives (INT FLOAT ENUM ENUM64, then FWD and forward enums):
@@ -180,6 +182,7 @@ static int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collision
 	hmap__init(&m->index, force_collisions);
 	hmap__init(&m->local, force_collisions);
 	hmap__init(&m->res_index, force_collisions);
+	hmap__init(&m->smap_sparse, false);
 	m->dst_start = start;
 	m->dst_end = d2b_btf__end_id(dst);
 	if (append_only)
@@ -207,6 +210,7 @@ static void merge_release(struct merge *m)
 	free(m->kc);
 	free(m->ref_ok);
 	free(m->smap);
+	hmap__release(&m->smap_sparse);
 	free(m->hypot);
 	free(m->touched);
 	free(m->stack);
@@ -235,6 +239,9 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	/* base strings are shared when src and dst are over one base */
 	m->s_str_start = d2b_btf__base(src) == d2b_btf__base(m->dst) ? btf_start_str(src) : 0;
 	m->smap_n = btf_end_str(src) - m->s_str_start;
+	/* a flat map costs 4 bytes per byte of string, written once: for the
+	 * final merge, over .debug_str, tens of times what its types use */
+	m->sparse_strs = m->smap_n > SPARSE_MIN && m->smap_n / SPARSE_STRS > m->n;
 	if ((uint64_t)m->dst_end + m->n > UINT32_MAX / 2)
 		return -E2BIG;
 	/* + 1: never a NULL array, even for an empty source */
@@ -250,7 +257,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	if (!err)
 		err = VEC_RESERVE(m->vshape, m->vshape_cap, 0, m->n + 1);
 	if (!err)
-		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->smap_n + 1);
+		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->sparse_strs ? 1 : m->smap_n + 1);
 	need = (size_t)m->dst_end + m->n;
 	if (!err && need > m->hypot_len) {
 		err = VEC_RESERVE(m->hypot, m->hypot_cap, 0, need);
@@ -266,7 +273,10 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	memset(m->busy, 0, m->n);
 	memset(m->ref_ok, 0, m->n * sizeof(*m->ref_ok));
 	memset(m->vshape, 0, m->n * sizeof(*m->vshape));
-	memset(m->smap, 0xff, m->smap_n * sizeof(*m->smap));
+	if (m->sparse_strs)
+		hmap__clear(&m->smap_sparse);
+	else
+		memset(m->smap, 0xff, m->smap_n * sizeof(*m->smap));
 	hmap__clear(&m->local);
 	m->res_unit = m->nr_res;
 	return 0;

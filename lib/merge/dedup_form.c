@@ -18,6 +18,7 @@
 
 int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
 {
+	const char *s;
 	size_t i;
 	int r;
 
@@ -28,20 +29,35 @@ int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
 	i = off - m->s_str_start;
 	if (i >= m->smap_n)
 		return -EINVAL;
-	if (m->smap[i] == UNSET) {
-		const char *s = d2b_btf__str(m->src, off);
+	if (m->sparse_strs) {
+		uint64_t v;
 
-		if (!s)
-			return -EINVAL;
-		/* an own string of a source over dst's base that was looked
-		 * for in it already is not there */
-		r = m->s_str_start && btf_strs_apart(m->src) ? btf_add_str_apart(m->dst, s) :
-							       d2b_btf__add_str(m->dst, s);
-		if (r < 0)
-			return r;
+		if (hmap__find(&m->smap_sparse, i, &v)) {
+			*ret = (uint32_t)v;
+			return 0;
+		}
+	} else if (m->smap[i] != UNSET) {
+		*ret = m->smap[i];
+		return 0;
+	}
+	s = d2b_btf__str(m->src, off);
+	if (!s)
+		return -EINVAL;
+	/* an own string of a source over dst's base that was looked for in
+	 * it already is not there */
+	r = m->s_str_start && btf_strs_apart(m->src) ? btf_add_str_apart(m->dst, s) :
+						       d2b_btf__add_str(m->dst, s);
+	if (r < 0)
+		return r;
+	if (m->sparse_strs) {
+		int err = hmap__add(&m->smap_sparse, i, (uint32_t)r);
+
+		if (err)
+			return err;
+	} else {
 		m->smap[i] = r;
 	}
-	*ret = m->smap[i];
+	*ret = r;
 	return 0;
 }
 

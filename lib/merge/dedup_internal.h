@@ -20,6 +20,8 @@ enum {
 	SHAPE_AFTER = 2,	/* candidates walked before member shapes filter them */
 	SHAPE_DEPTH = 16,	/* reference kinds followed per member shape */
 	RESOLVE_MAX = 8,	/* map chains are at most FWD -> struct */
+	SPARSE_STRS = 16,	/* string bytes per source type past which smap */
+	SPARSE_MIN = 1 << 16,	/* (if over these bytes in all) is a hash map */
 };
 
 enum kclass { KC_BAD, KC_PRIM, KC_FWD, KC_COMPOSITE, KC_REF, KC_KEEP };
@@ -111,8 +113,13 @@ struct merge {
 				 * successful walk paired it with, or 0 */
 	size_t ref_ok_cap;
 	size_t kc_cap;
+	/* source string offset - s_str_start -> destination offset: smap[],
+	 * or, where the source's strings are many times its types (the final
+	 * merge, whose source reaches over all of .debug_str), smap_sparse */
 	uint32_t *smap;
 	size_t smap_cap, smap_n;
+	bool sparse_strs;
+	struct hmap smap_sparse;
 	struct hmap local;	/* canonical source types: key -> virtual ID */
 
 	/* struct walks */

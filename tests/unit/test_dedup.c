@@ -161,11 +161,15 @@ static void check_map(const struct d2b_btf *unit, uint32_t u, const struct d2b_b
  * by the first unit's merge; 2 deferred and made by dedup__index_base() */
 static int run_defer;
 
+/* run_dedup()'s units, and the work BTF, are over this names base, or not */
+static const struct d2b_btf *run_names;
+
 static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *base,
 		     struct d2b_btf **ret, bool check)
 {
 	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only,
-				   .defer_base_index = run_defer != 0 };
+				   .defer_base_index = run_defer != 0,
+				   .names = base ? NULL : run_names };
 	struct d2b_btf *units[MAX_UNITS] = { 0 }, *out = d2b_btf__new(base);
 	uint32_t *maps[MAX_UNITS] = { 0 };
 	const uint32_t *final_map;
@@ -178,7 +182,7 @@ static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *ba
 		return -ENOMEM;
 	build_err = 0;
 	for (k = 0; k < c->nunits; k++) {
-		units[k] = d2b_btf__new(NULL);
+		units[k] = d2b_btf__new(opts.names);
 		if (!units[k])
 			goto out;
 		c->build(units[k], k);
@@ -229,11 +233,34 @@ static bool same_encoding(const struct d2b_btf *a, const struct d2b_btf *b)
 	return same;
 }
 
+/*
+ * A names base holding some of the cases' names (the others stay the
+ * units' own), then pad bytes of filler names.
+ */
+static struct d2b_btf *make_names(size_t pad)
+{
+	static const char names[] = "int\0foo\0bar\0next\0s1\0long\0char\0e\0";
+	struct d2b_btf *b;
+	size_t i, len;
+	char *buf;
+
+	len = sizeof(names) + pad;
+	buf = malloc(len);
+	if (!buf)
+		return NULL;
+	memcpy(buf, names, sizeof(names));
+	for (i = sizeof(names); i < len; i++)
+		buf[i] = i % 8 == 7 ? '\0' : (char)('a' + i % 23);
+	b = btf_new_names(buf, len);
+	free(buf);
+	return b;
+}
+
 static void run_case(const struct dcase *c, bool force)
 {
 	struct d2b_btf *out = NULL, *again = NULL;
 	char *dump = NULL;
-	int err;
+	int err, n;
 
 	test_failed_now = 0;
 	err = run_dedup(c, force, NULL, &out, true);
@@ -252,6 +279,24 @@ static void run_case(const struct dcase *c, bool force)
 	if (err || !same_encoding(out, again)) {
 		printf("#   second run differs\n");
 		test_failed_now = 1;
+	}
+	d2b_btf__free(again);
+	again = NULL;
+	/* units over a names base, as a conversion makes them, give the same
+	 * output: over a small one, and over one so large that the final
+	 * merge maps its strings sparsely */
+	for (n = 0; n < 2; n++) {
+		run_names = make_names(n ? 1 << 17 : 0);
+		err = run_names ? run_dedup(c, force, NULL, &again, true) : -ENOMEM;
+		if (err || !same_encoding(out, again)) {
+			printf("#   over a names base of %s: %s\n", n ? "128 KiB" : "a few names",
+			       err ? strerror(-err) : "the output differs");
+			test_failed_now = 1;
+		}
+		d2b_btf__free((struct d2b_btf *)run_names);
+		run_names = NULL;
+		d2b_btf__free(again);
+		again = NULL;
 	}
 out:
 	printf("%s dedup_%s%s%s\n", test_failed_now ? "FAIL" : "PASS", c->name,
