@@ -71,7 +71,9 @@
  * exactly.  The most common of them, an unnamed PTR, CONST, VOLATILE or
  * RESTRICT or a TYPEDEF, is first looked for in an exact index by the type
  * it refers to (over_index, dedup_internal.h), which gives the hash
- * index's answer without probing it.  A cycle that does not pass through
+ * index's answer without probing it; and a form naming a type new in this
+ * unit is looked for among the unit's own only (no destination type
+ * refers to one).  A cycle that does not pass through
  * a struct (malformed input) is cut by declaring the type met again
  * canonical.
  *
@@ -434,6 +436,20 @@ static uint32_t over_lookup(struct merge *m, const struct over_index *o, int k)
 	return id;
 }
 
+/* Does resolved form f name a canonical type of the source's own? */
+static bool refers_to_own(const struct merge *m, const struct form *f)
+{
+	struct btf_field_iter it;
+	uint32_t *p;
+
+	btf_field_iter__init(&it, (struct d2b_type *)f->p, BTF_FIELD_IDS);
+	while ((p = btf_field_iter__next(&it))) {
+		if (is_virt(m, *p))
+			return true;
+	}
+	return false;
+}
+
 static int dedup_ref(struct merge *m, uint32_t i)
 {
 	const struct d2b_type *t = type_of(m, vid(m, i));
@@ -459,8 +475,10 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	}
 	if (!found || found == UNSET) {
 		key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
-		if (k >= 0 && found != UNSET)
-			err = find_local(m, key, &found);	/* the destination has none */
+		/* the destination has none: no type of it refers to a type of
+		 * this unit's own, and the exact index said so for the rest */
+		if ((k >= 0 && found != UNSET) || refers_to_own(m, &m->fa))
+			err = find_local(m, key, &found);
 		else
 			err = find_equal(m, key, &found);
 	}

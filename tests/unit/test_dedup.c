@@ -785,6 +785,55 @@ static void test_checked_units(void)
 	d2b_btf__free(bad);
 }
 
+/* unit k of test_work_between_units(): int, then a struct, a pointer to
+ * it and a prototype taking it, for struct s, and with k > 0 for struct t */
+static void work_unit(struct d2b_btf *u, int k)
+{
+	const char *names[2] = { "s", "t" };
+	int i, j, id;
+
+	CHECK(d2b_btf__add_int(u, "int", 4, D2B_INT_SIGNED) == 1);
+	for (i = 0; i <= (k > 0); i++) {
+		id = d2b_btf__add_composite(u, D2B_KIND_STRUCT, names[i], 4);
+		CHECK(id > 0);
+		CHECK(d2b_btf__add_member(u, "x", 1, 0, 0) == 0);
+		CHECK(d2b_btf__add_ref(u, D2B_KIND_PTR, NULL, id) == id + 1);
+		j = d2b_btf__add_func_proto(u, 1);
+		CHECK(j == id + 2);
+		CHECK(d2b_btf__add_param(u, "p", id + 1) == 0);
+	}
+}
+
+/*
+ * Between units the work BTF is deduplicated: a prototype over a type
+ * merged before is found in it (the hash index), one over a type new in
+ * its unit only among the unit's own; both kinds, once merged, are found
+ * by the next unit.
+ */
+static void test_work_between_units(void)
+{
+	struct d2b_btf *out = d2b_btf__new(NULL), *u[3] = { 0 };
+	struct dedup *d = NULL;
+	int k;
+
+	REQUIRE(out);
+	REQUIRE(dedup__new(out, NULL, &d) == 0);
+	for (k = 0; k < 3; k++) {
+		u[k] = d2b_btf__new(NULL);
+		REQUIRE(u[k]);
+		work_unit(u[k], k);
+		CHECK_EQ(dedup__add_unit(d, u[k], NULL), 0);
+		/* int, then struct, pointer and prototype per struct */
+		CHECK_EQ(d2b_btf__nr_types(dedup__btf(d)), k ? 7u : 4u);
+	}
+	CHECK_EQ(dedup__finish(d, NULL), 0);
+	CHECK_EQ(d2b_btf__nr_types(out), 7u);
+	dedup__free(d);
+	d2b_btf__free(out);
+	for (k = 0; k < 3; k++)
+		d2b_btf__free(u[k]);
+}
+
 /* The work BTF and the units share out's pointer size: a unit of another
  * one is refused (BTF cannot tell which PTR has which size). */
 static void test_pointer_size(void)
@@ -831,5 +880,6 @@ int main(void)
 	RUN(test_base_buckets_plain);
 	RUN(test_base_buckets_collisions);
 	RUN(test_pointer_size);
+	RUN(test_work_between_units);
 	return test_done();
 }
