@@ -155,6 +155,7 @@ struct conv {
 	pthread_mutex_t lock;
 	pthread_cond_t room;	/* workers wait here for a free slot */
 	pthread_cond_t walked;	/* this thread waits here for slot merged */
+	struct dedup_unit_check check;	/* of a unit this thread walked itself */
 
 	char bad_btf[512];		/* the first kernel rule the output breaks */
 	bool has_cxx;			/* some unit was C++ */
@@ -344,7 +345,6 @@ static int base_job_join(struct conv *c)
 static int merge_unit(struct conv *c, struct unit *w, int walk_err,
 		      const struct dedup_unit_check *check)
 {
-	struct dedup_unit_check here;
 	const char *cu = w->name;
 	uint32_t n;
 	size_t i;
@@ -377,8 +377,8 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err,
 		c->map_cap = n;
 	}
 	if (!check) {
-		dedup__check_unit(c->dd, w->btf, &here);
-		check = &here;
+		dedup__check_unit(c->dd, w->btf, &c->check);
+		check = &c->check;
 	}
 	err = base_job_join(c);
 	if (!err)
@@ -545,6 +545,7 @@ static int walk_and_merge(struct conv *c)
 	for (i = 0; i < c->nr_slots; i++) {
 		if (c->slots[i].done)
 			unit__release(&c->slots[i].u);
+		dedup_unit_check__release(&c->slots[i].check);
 	}
 	pthread_cond_destroy(&c->room);
 	pthread_cond_destroy(&c->walked);
@@ -979,6 +980,7 @@ out:
 	d2b_btf__free(c.out);
 	d2b_btf__free(c.names);
 	free(c.map);
+	dedup_unit_check__release(&c.check);
 	free(c.secs);
 	free(c.funcs);
 	elf_funcs__free(c.ef);

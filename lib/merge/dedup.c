@@ -209,7 +209,7 @@ static void merge_release(struct merge *m)
 	free(m->map);
 	free(m->real);
 	free(m->busy);
-	free(m->kc);
+	free(m->kc_own);
 	free(m->ref_ok);
 	free(m->smap);
 	hmap__release(&m->smap_sparse);
@@ -253,7 +253,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	if (!err)
 		err = VEC_RESERVE(m->busy, m->busy_cap, 0, m->n + 1);
 	if (!err)
-		err = VEC_RESERVE(m->kc, m->kc_cap, 0, m->n + 1);
+		err = VEC_RESERVE(m->kc_own, m->kc_cap, 0, m->n + 1);
 	if (!err)
 		err = VEC_RESERVE(m->ref_ok, m->ref_ok_cap, 0, m->n + 1);
 	if (!err)
@@ -612,10 +612,11 @@ static int index_appended(struct merge *m, uint32_t from)
 
 /*
  * Merge one source into the destination; map_out[s] (s in the source's
- * own ID range) receives each source type's destination ID.
+ * own ID range) receives each source type's destination ID.  kc: the
+ * source's kclass per type, as dedup__check_unit() made it, or NULL.
  */
 static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
-			uint32_t *map_out)
+			const uint8_t *kc, uint32_t *map_out)
 {
 	uint32_t i, from;
 	int err;
@@ -627,11 +628,12 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 		err = hmap__reserve(&m->local, m->n);
 	if (err)
 		return err;
-	for (i = 0; i < m->n; i++) {
+	m->kc = kc ? kc : m->kc_own;
+	for (i = 0; !kc && i < m->n; i++) {
 		const struct d2b_type *t = type_of(m, vid(m, i));
 
-		m->kc[i] = t ? kclass(t) : KC_BAD;
-		if (m->kc[i] == KC_BAD)
+		m->kc_own[i] = t ? kclass(t) : KC_BAD;
+		if (m->kc_own[i] == KC_BAD)
 			return -EINVAL;
 	}
 	if (m->append_only) {
@@ -740,10 +742,13 @@ const struct d2b_btf *dedup__btf(const struct dedup *d)
 int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
 		      struct dedup_unit_check *ret)
 {
-	uint32_t id, end = d2b_btf__end_id(unit);
+	uint32_t id, start = d2b_btf__start_id(unit), end = d2b_btf__end_id(unit);
 	const struct d2b_btf *ubase = d2b_btf__base(unit);
 
-	memset(ret, 0, sizeof(*ret));
+	memset(ret->in, 0, sizeof(ret->in));
+	ret->err = VEC_RESERVE(ret->kc, ret->kc_cap, 0, end - start + 1);
+	if (ret->err)
+		return ret->err;
 	ret->err = -EINVAL;
 	/* over names, or over nothing; without names, over out's base too:
 	 * the base's strings then map to themselves */
@@ -758,7 +763,8 @@ int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
 		struct btf_field_iter it;
 		uint32_t *p;
 
-		if (!t || kclass(t) == KC_BAD)
+		ret->kc[id - start] = t ? kclass(t) : KC_BAD;
+		if (ret->kc[id - start] == KC_BAD)
 			return ret->err;
 		ret->in[d2b_kind(t)]++;
 		btf_field_iter__init(&it, (struct d2b_type *)t, BTF_FIELD_IDS);
@@ -788,7 +794,7 @@ int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
 	}
 	for (k = 0; k <= D2B_KIND_MAX; k++)
 		d->stats.in[k] += check->in[k];
-	err = merge_source(&d->m, unit, NULL, map);
+	err = merge_source(&d->m, unit, NULL, check->kc, map);
 	if (err) {
 		d->failed = true;
 		return err;
@@ -798,12 +804,22 @@ int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
 	return 0;
 }
 
+void dedup_unit_check__release(struct dedup_unit_check *check)
+{
+	free(check->kc);
+	check->kc = NULL;
+	check->kc_cap = 0;
+}
+
 int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 {
-	struct dedup_unit_check check;
+	struct dedup_unit_check check = { 0 };
+	int err;
 
 	dedup__check_unit(d, unit, &check);
-	return dedup__add_checked_unit(d, unit, &check, map);
+	err = dedup__add_checked_unit(d, unit, &check, map);
+	dedup_unit_check__release(&check);
+	return err;
 }
 
 /*
@@ -916,7 +932,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 			 &d->base_index, &d->base_over, &d->base_buckets, false);
 	fm.last = true;		/* no merge after it: its index is never read */
 	if (!err)
-		err = merge_source(&fm, d->work, alias, d->final_map);
+		err = merge_source(&fm, d->work, alias, NULL, d->final_map);
 	merge_release(&fm);
 	free(alias);
 	if (err) {

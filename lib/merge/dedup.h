@@ -75,17 +75,23 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
 
 /*
  * What dedup__add_unit() checks of a unit before merging it (its base,
- * pointer size, kinds and IDs), done ahead of it: on a walker's thread,
+ * pointer size, kinds and IDs), and how the merge is to take each of its
+ * types (kc), done ahead of it: on a walker's thread,
  * while this one merges other units (d is only read; out's model and base
  * do not change until dedup__finish()).  0 or -EINVAL, kept in *ret.
  */
 struct dedup_unit_check {
 	uint64_t in[D2B_KIND_MAX + 1];	/* its types per kind */
 	int err;
+	uint8_t *kc;		/* per type: how the merge takes it (dedup.c) */
+	size_t kc_cap;
 };
 
+/* *ret zeroed before its first check, reused for the next units (its
+ * buffer is kept), and released by dedup_unit_check__release(). */
 int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
 		      struct dedup_unit_check *ret);
+void dedup_unit_check__release(struct dedup_unit_check *check);
 /* dedup__add_unit() of a unit dedup__check_unit() checked into *check. */
 int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
 			    const struct dedup_unit_check *check, uint32_t *map);

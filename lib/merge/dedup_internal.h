@@ -108,7 +108,8 @@ struct merge {
 	size_t map_cap, real_cap;
 	uint8_t *busy;
 	size_t busy_cap;
-	uint8_t *kc;		/* per source type: its enum kclass */
+	const uint8_t *kc;	/* per source type: its enum kclass */
+	uint8_t *kc_own;	/* kc, when the caller's check did not make it */
 	uint32_t *ref_ok;	/* per source reference type: a canonical ID + 1 a
 				 * successful walk paired it with, or 0 */
 	size_t ref_ok_cap;

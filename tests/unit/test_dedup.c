@@ -759,7 +759,7 @@ static void test_base_buckets_collisions(void)
 static void test_checked_units(void)
 {
 	struct d2b_btf *out = d2b_btf__new(NULL), *u0 = d2b_btf__new(NULL), *bad = d2b_btf__new(NULL);
-	struct dedup_unit_check ok, no;
+	struct dedup_unit_check ok = { 0 }, no = { 0 };
 	struct dedup_stats st;
 	struct dedup *d = NULL;
 	uint32_t map[4];
@@ -779,6 +779,8 @@ static void test_checked_units(void)
 	CHECK_EQ(dedup__add_checked_unit(d, bad, &no, map), -EINVAL);
 	CHECK_EQ(dedup__add_checked_unit(d, u0, &ok, NULL), -EINVAL);	/* failed before */
 	CHECK_EQ(dedup__finish(d, NULL), -EINVAL);
+	dedup_unit_check__release(&ok);
+	dedup_unit_check__release(&no);
 	dedup__free(d);
 	d2b_btf__free(out);
 	d2b_btf__free(u0);
@@ -834,6 +836,46 @@ static void test_work_between_units(void)
 		d2b_btf__free(u[k]);
 }
 
+/*
+ * One check reused for unit after unit, as a walker's slot is, the next
+ * one larger: the merge takes each unit as dedup__add_unit() would.
+ */
+static void test_check_reused(void)
+{
+	struct d2b_btf *u[3] = { 0 }, *out[2] = { 0 };
+	struct dedup_unit_check check = { 0 };
+	struct dedup *d;
+	int k, r;
+
+	for (k = 0; k < 3; k++) {
+		u[k] = d2b_btf__new(NULL);
+		REQUIRE(u[k]);
+		work_unit(u[k], k);
+	}
+	for (r = 0; r < 2; r++) {
+		out[r] = d2b_btf__new(NULL);
+		d = NULL;
+		REQUIRE(out[r] && dedup__new(out[r], NULL, &d) == 0);
+		for (k = 0; k < 3; k++) {
+			if (r) {
+				CHECK_EQ(dedup__check_unit(d, u[k], &check), 0);
+				CHECK_EQ(dedup__add_checked_unit(d, u[k], &check, NULL), 0);
+			} else {
+				CHECK_EQ(dedup__add_unit(d, u[k], NULL), 0);
+			}
+		}
+		CHECK_EQ(dedup__finish(d, NULL), 0);
+		dedup__free(d);
+	}
+	CHECK(same_encoding(out[0], out[1]));
+	CHECK_EQ(d2b_btf__nr_types(out[1]), 7u);
+	dedup_unit_check__release(&check);
+	for (k = 0; k < 3; k++)
+		d2b_btf__free(u[k]);
+	d2b_btf__free(out[0]);
+	d2b_btf__free(out[1]);
+}
+
 /* The work BTF and the units share out's pointer size: a unit of another
  * one is refused (BTF cannot tell which PTR has which size). */
 static void test_pointer_size(void)
@@ -881,5 +923,6 @@ int main(void)
 	RUN(test_base_buckets_collisions);
 	RUN(test_pointer_size);
 	RUN(test_work_between_units);
+	RUN(test_check_reused);
 	return test_done();
 }
