@@ -33,8 +33,11 @@
  * once made.  libdw, which still finds the units and reads location lists,
  * reads different units concurrently; the shared lazily-built state it has
  * (the unit list, dwfl's section table, the dwz file) is built before the
- * workers start.  Before them, the ELF function symbols are indexed on a
- * thread of their own while this one builds the names base; with a base
+ * workers start.  Before them, while libdw lists the units here, the
+ * names base is made from .debug_str on a thread of its own (-j2 and up)
+ * and our reader lists the units on another (-j3 and up), three steps of
+ * about 50 ms each on vmlinux.  Then the ELF function symbols are
+ * indexed on a thread while this one makes the output; with a base
  * (split BTF), the base's types are indexed on another while the first
  * units are walked, and waited for before the first merge.  Once every
  * unit is walked, the input is closed on a thread too (close_input()).
@@ -65,46 +68,10 @@
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 #include "base/hmap.h"
+#include "base/job.h"
 #include "base/pages.h"
 #include "base/strtab.h"
 #include "unit/unit_inputs.h"
-
-/*
- * Work that can run beside this thread's: on a thread of its own when the
- * caller allows one (jobs > 1) and one can be made, else here and now.
- * job_wait() before reading what it made; a job not started or already
- * waited for is waited for at once.
- */
-struct job {
-	void (*run)(void *arg);
-	void *arg;
-	bool started;
-	pthread_t thread;
-};
-
-static void *job_thread(void *p)
-{
-	struct job *j = p;
-
-	j->run(j->arg);
-	return NULL;
-}
-
-static void job_start(struct job *j, void (*run)(void *arg), void *arg, bool thread)
-{
-	j->run = run;
-	j->arg = arg;
-	j->started = thread && pthread_create(&j->thread, NULL, job_thread, j) == 0;
-	if (!j->started)
-		run(arg);
-}
-
-static void job_wait(struct job *j)
-{
-	if (j->started)
-		pthread_join(j->thread, NULL);
-	j->started = false;
-}
 
 struct slot {
 	struct unit u;
@@ -134,6 +101,7 @@ struct conv {
 	struct dedup *dd;
 	/* split BTF: the base's index, made beside the first walks */
 	struct job base_job;
+	struct job names_job;		/* makes names: names_job_run() */
 	int base_job_err;
 	struct datasec_set *ds;
 	struct datasec_section *secs;	/* the input's sections, by index */
@@ -634,14 +602,25 @@ static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opt
 	/* the base's index: on a thread of its own, beside the first units'
 	 * walks (d2b_convert_file()) */
 	dopts->defer_base_index = base && c->opts->jobs > 1;
-	/* units share the names of .debug_str through a string-only base (not
-	 * for split BTF, whose units' strings go over the base's) */
-	if (!base && die_reader__section(c->in.r, DIE_SEC_STR)) {
-		c->names = btf_new_names(die_reader__section(c->in.r, DIE_SEC_STR),
-					 die_reader__section_size(c->in.r, DIE_SEC_STR));
-		dopts->names = c->names;
-	}
+	/* made while the units were listed (names_job_run()); NULL if .debug_str
+	 * is too large to be one, when units keep their strings as their own */
+	job_wait(&c->names_job);
+	dopts->names = c->names;
 	return dedup__new(c->out, dopts, &c->dd);
+}
+
+/*
+ * Units share the names of .debug_str through a string-only base (not for
+ * split BTF, whose units' strings go over the base's): it reads only the
+ * section's bytes, so it is made on a thread of its own while the units
+ * are listed (with -j2 or more).
+ */
+static void names_job_run(void *arg)
+{
+	struct conv *c = arg;
+
+	c->names = btf_new_names(die_reader__section(c->in.r, DIE_SEC_STR),
+				 die_reader__section_size(c->in.r, DIE_SEC_STR));
 }
 
 /* elf_funcs__new(), as a job */
@@ -845,7 +824,13 @@ static int convert(const char *path, const struct d2b_btf *base,
 		return err;
 	}
 	hmap__init(&c.imported, false);
+	/* the units are listed by libdw and by our reader, while the names
+	 * base is made: on three threads with -j3 or more */
 	err = unit_inputs__open(&c.in, c.df, c.opts, inputs_note, &c);
+	if (!err && !base && !later && die_reader__section(c.in.r, DIE_SEC_STR))
+		job_start(&c.names_job, names_job_run, &c, c.opts->jobs > 1);
+	if (!err)
+		err = unit_inputs__list(&c.in, c.opts->jobs > 2);
 	if (err)
 		goto out;
 	if (c.in.nr_other)
@@ -857,7 +842,6 @@ static int convert(const char *path, const struct d2b_btf *base,
 	die_reader__behind(c.in.r, DIE_SEC_INFO, &c.behind);
 	/* build dwfl's section table now, before any worker thread asks */
 	dwarf_file__addr_section(c.df, 0, &shndx, &off);
-	t_open = now() - t0;
 
 	err = section_table(c.df, &c.secs, &c.nr_secs, &secnames);
 	if (err)
@@ -900,6 +884,7 @@ static int convert(const char *path, const struct d2b_btf *base,
 	}
 	if (err)
 		goto out;
+	t_open = now() - t0;	/* all this thread does before the first walk */
 
 	err = walk_all(&c);
 	if (err)
@@ -968,6 +953,7 @@ static int convert(const char *path, const struct d2b_btf *base,
 	c.out = NULL;
 out:
 	base_job_join(&c);	/* (its dedup is freed below) */
+	job_wait(&c.names_job);	/* (its names are freed below) */
 	/* every failure says why (the one contract of dwarf2btf.h), but the
 	 * caller's own: a base it could not load */
 	if (err == -ENOMEM)

@@ -114,8 +114,8 @@ static bool nul_ended(const struct die_bytes *b)
 	return b->size && b->buf[b->size - 1] == 0;
 }
 
-int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
-		    char *errbuf, size_t errlen)
+static int reader_new(const struct die_sections *secs, bool big_endian, bool list,
+		      struct die_reader **ret, char *errbuf, size_t errlen)
 {
 	struct die_reader *r;
 	int i;
@@ -144,13 +144,24 @@ int die_reader__new(const struct die_sections *secs, bool big_endian, struct die
 	r->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	r->str_nul_ended = nul_ended(&r->sec[DIE_SEC_STR]);
 	r->line_str_nul_ended = nul_ended(&r->sec[DIE_SEC_LINE_STR]);
-	if (index_units(r)) {
+	if (list && index_units(r)) {
 		die_reader__free(r);
 		snprintf(errbuf, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	*ret = r;
 	return 0;
+}
+
+int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
+		    char *errbuf, size_t errlen)
+{
+	return reader_new(secs, big_endian, true, ret, errbuf, errlen);
+}
+
+int die_reader__list_units(struct die_reader *r)
+{
+	return index_units(r);
 }
 
 
@@ -249,7 +260,8 @@ static int join(struct die_bytes *slot, uint8_t **joined, const Elf_Data *data)
  * name, the first of each, not in a section group (an object's COMDAT
  * type units), not SHT_NOBITS, not empty.
  */
-int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t errlen)
+static int reader_from_elf(Elf *elf, bool list, struct die_reader **ret, char *errbuf,
+			   size_t errlen)
 {
 	struct die_sections secs = {0};
 	struct die_bytes index[SEC_ALL - DIE_SEC_NR] = {{0}}, *slot;
@@ -314,7 +326,7 @@ bad:
 	}
 	/* a relocatable file's debug sections are relocated in place */
 	secs.unwritten = ehdr.e_type != ET_REL;
-	err = die_reader__new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, ret, errbuf, errlen);
+	err = reader_new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, list, ret, errbuf, errlen);
 	if (!err) {
 		memcpy((*ret)->joined, joined, sizeof(joined));
 		memset(joined, 0, sizeof(joined));
@@ -336,12 +348,31 @@ out:
 	return err;
 }
 
-int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
+int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t errlen)
 {
-	int err = die_reader__from_elf(dwarf_getelf(dw), ret, errbuf, errlen);
+	return reader_from_elf(elf, true, ret, errbuf, errlen);
+}
+
+int die_reader__from_dwarf_unlisted(Dwarf *dw, struct die_reader **ret, char *errbuf,
+				    size_t errlen)
+{
+	int err = reader_from_elf(dwarf_getelf(dw), false, ret, errbuf, errlen);
 
 	if (!err)
 		(*ret)->dw = dw;
+	return err;
+}
+
+int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
+{
+	int err = die_reader__from_dwarf_unlisted(dw, ret, errbuf, errlen);
+
+	if (!err && die_reader__list_units(*ret)) {
+		die_reader__free(*ret);
+		*ret = NULL;
+		snprintf(errbuf, errlen, "out of memory");
+		err = -ENOMEM;
+	}
 	return err;
 }
 

@@ -183,6 +183,17 @@ void die_reader__behind(const struct die_reader *r, enum die_section sec, struct
  */
 int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen);
 /*
+ * The same, but the units are not listed yet: die_reader__list_units()
+ * must be called, once, before the reader is used.  Listing reads every
+ * unit header (for vmlinux, a page fault each), and needs nothing of
+ * libdw, so it can run on a thread of its own while libdw lists the units
+ * too (the reader is the listing thread's until it returns).
+ */
+int die_reader__from_dwarf_unlisted(Dwarf *dw, struct die_reader **ret, char *errbuf,
+				    size_t errlen);
+/* List the units of a reader made unlisted: 0 or -ENOMEM. */
+int die_reader__list_units(struct die_reader *r);
+/*
  * A reader over the sections of an ELF file (a .dwo file or a .dwp
  * package: their .debug_*.dwo sections; a package's index is read and
  * checked), which must outlive it.  Not thread-safe while it runs.

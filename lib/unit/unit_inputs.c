@@ -33,6 +33,7 @@
 
 #include <dwarf.h>
 
+#include "base/job.h"
 #include "base/pages.h"
 #include "base/vec.h"
 #include "dwarf/aux_file.h"
@@ -43,7 +44,7 @@
 
 enum { MSG_LEN = 2048 };
 
-struct opener {
+struct unit_opener {
 	struct unit_inputs *in;
 	struct dwarf_file *df;
 	const struct d2b_opts *opts;
@@ -55,7 +56,7 @@ struct opener {
 };
 
 __attribute__((format(printf, 3, 4)))
-static void note(struct opener *o, enum d2b_level level, const char *fmt, ...)
+static void note(struct unit_opener *o, enum d2b_level level, const char *fmt, ...)
 {
 	char buf[MSG_LEN + 128];
 	va_list ap;
@@ -67,7 +68,7 @@ static void note(struct opener *o, enum d2b_level level, const char *fmt, ...)
 }
 
 /* A piece is missing: an error, or with allow_missing_debug a note. */
-static int missing(struct opener *o, const char *what, const char *left_out)
+static int missing(struct unit_opener *o, const char *what, const char *left_out)
 {
 	if (!o->opts->allow_missing_debug) {
 		note(o, D2B_ERROR, "%s (--allow-missing-debug converts the rest)", what);
@@ -77,7 +78,7 @@ static int missing(struct opener *o, const char *what, const char *left_out)
 	return 0;
 }
 
-static int open_alt(struct opener *o)
+static int open_alt(struct unit_opener *o)
 {
 	struct unit_inputs *in = o->in;
 	Elf *elf = dwarf_getelf(dwarf_file__dwarf(o->df));
@@ -112,7 +113,7 @@ static int add_ref(struct unit_inputs *in, const struct unit_ref *ref)
 }
 
 /* A skeleton: its split unit in its place. */
-static int add_split(struct opener *o, struct die_unit *skeleton, Dwarf_Die *skeleton_die)
+static int add_split(struct unit_opener *o, struct die_unit *skeleton, Dwarf_Die *skeleton_die)
 {
 	struct unit_inputs *in = o->in;
 	struct split_unit su;
@@ -150,7 +151,7 @@ static int add_split(struct opener *o, struct die_unit *skeleton, Dwarf_Die *ske
  * location lists libdw reads: a split unit that libdw did not find itself
  * (in a package, or by --debug-dir) goes unchecked.
  */
-static void note_unchecked(struct opener *o)
+static void note_unchecked(struct unit_opener *o)
 {
 	size_t i, n = 0;
 
@@ -164,23 +165,48 @@ static void note_unchecked(struct opener *o)
 		     "registers", n);
 }
 
-/* Sort the units libdw lists by kind (the theory above). */
-static int list_units(struct opener *o)
+/* die_reader__list_units(), as a job */
+struct list_job {
+	struct job job;
+	struct die_reader *r;
+	int err;
+};
+
+static void list_job_run(void *arg)
+{
+	struct list_job *lj = arg;
+
+	lj->err = die_reader__list_units(lj->r);
+}
+
+/*
+ * Sort the units libdw lists by kind (the theory above).  Our reader lists
+ * them too, for references between units, beside libdw if thread.
+ */
+static int list_units(struct unit_opener *o, bool thread)
 {
 	struct unit_inputs *in = o->in;
+	struct list_job lj = { .r = in->r };
 	struct dwarf_units units;
 	struct die_unit *du = NULL;
 	struct pages_behind behind;
 	size_t i;
 	int err;
 
+	job_start(&lj.job, list_job_run, &lj, thread);
 	/* libdw's .debug_info is the reader's, as libelf mapped it */
 	die_reader__behind(in->r, DIE_SEC_INFO, &behind);
 	err = dwarf_file__units(o->df, &units, &in->nr_other, &behind);
 	pages_behind__all(&behind);
-	if (err) {
+	job_wait(&lj.job);
+	if (err) {	/* (units holds nothing then) */
 		note(o, D2B_ERROR, "cannot read compile units: %s", dwarf_errmsg(-1));
 		return err;
+	}
+	if (lj.err) {
+		free(units.dies);
+		free(units.types);
+		return lj.err;
 	}
 	err = die_unit__new(in->r, &du);
 	for (i = 0; !err && i < units.nr; i++) {
@@ -211,7 +237,7 @@ static int list_units(struct opener *o)
 int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
 		      unit_inputs_note_fn note_fn, void *arg)
 {
-	struct opener *o;
+	struct unit_opener *o;
 	char why[256];
 	int err;
 
@@ -219,20 +245,30 @@ int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struc
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
-	*o = (struct opener){
+	*o = (struct unit_opener){
 		.in = in, .df = df, .opts = opts, .note = note_fn, .arg = arg,
 		.dirs = { opts->debug_dirs, opts->nr_debug_dirs },
 	};
 	o->path = dwarf_file__main_path(df);
+	in->o = o;
 	/* the DIE readers first: they may inflate sections libdw left compressed */
-	err = die_reader__from_dwarf(dwarf_file__dwarf(df), &in->r, why, sizeof(why));
+	err = die_reader__from_dwarf_unlisted(dwarf_file__dwarf(df), &in->r, why, sizeof(why));
 	if (err)
 		note(o, D2B_ERROR, "%s", why);
 	if (!err)
 		err = open_alt(o);
-	if (!err)
-		err = list_units(o);
-	free(o);
+	return err;
+}
+
+int unit_inputs__list(struct unit_inputs *in, bool thread)
+{
+	int err;
+
+	if (!in->o || !in->r)
+		return -EINVAL;
+	err = list_units(in->o, thread);
+	free(in->o);
+	in->o = NULL;
 	return err;
 }
 
@@ -245,10 +281,12 @@ void unit_inputs__take(struct unit_inputs *in, struct unit_inputs *ret)
 	in->cap_refs = 0;
 	in->alt_file = NULL;
 	in->split = NULL;
+	in->o = NULL;
 }
 
 void unit_inputs__release(struct unit_inputs *in)
 {
+	free(in->o);
 	free(in->refs);
 	split_set__free(in->split);
 	die_reader__free(in->alt);

@@ -8,6 +8,7 @@
 #ifndef D2B_UNIT_INPUTS_H
 #define D2B_UNIT_INPUTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dwarf2btf.h"
@@ -15,6 +16,7 @@
 
 struct dwarf_file;
 struct aux_file;
+struct unit_opener;
 struct split_set;
 
 struct unit_inputs {
@@ -26,6 +28,7 @@ struct unit_inputs {
 	size_t nr_other;		/* type units */
 	size_t nr_missing;		/* units left out: their .dwo is missing */
 	/* private */
+	struct unit_opener *o;		/* between open and list */
 	struct aux_file *alt_file;
 	struct split_set *split;
 	size_t cap_refs;
@@ -35,12 +38,17 @@ struct unit_inputs {
 typedef void (*unit_inputs_note_fn)(void *arg, enum d2b_level level, const char *msg);
 
 /*
- * Read df's units and find the files they need (opts: debug_dirs,
- * allow_missing_debug).  Call before any thread uses df.  On failure a
- * D2B_ERROR note has said why (-ENOMEM excepted).  Release in any case.
+ * Make the readers of df's DWARF and of the supplementary file
+ * (opts: debug_dirs, allow_missing_debug), then, with unit_inputs__list(),
+ * read the units and find the files they need.  Between the two, work
+ * that reads only in->r's sections may run on other threads.  Call both
+ * before any thread uses df (but the listing's own, if thread: our
+ * reader's listing beside libdw's).  On failure a D2B_ERROR note has said
+ * why (-ENOMEM excepted).  Release in any case.
  */
 int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
 		      unit_inputs_note_fn note, void *arg);
+int unit_inputs__list(struct unit_inputs *in, bool thread);
 void unit_inputs__release(struct unit_inputs *in);
 /* Move in's readers and files to *ret (to release there); in keeps its
  * counts only. */
