@@ -18,7 +18,7 @@
 #   dwz		dwz p1 (partial units in the file itself)
 #   dwz-m	dwz -m over p1 p2 p3: .gnu_debugaltlink to a supplementary file
 #		that also holds what only p2 and p3 share (left out of p1's BTF);
-#		-j2 gives the same bytes as -j1 (here and for split)
+#		-j2 and -j4 give the same bytes as -j1 (here and for split)
 #   dwz-m5	dwz -5 -m: DWARF 5's .debug_sup and DW_FORM_ref_sup4/strp_sup
 #   build-id	the supplementary file moved under DIR/.build-id/NN/...debug,
 #		found with --debug-dir=DIR
@@ -101,14 +101,16 @@ check() {
 	load "$name" "$out"
 }
 
-# jobs NAME FILE: -j2 writes the same bytes as -j1
+# jobs NAME FILE: -j2 and -j4 write the same bytes as -j1
 jobs() {
 	"$D2B" -j1 -o "$TMP/j1.btf" "$2" 2>/dev/null
 	"$D2B" -j2 -o "$TMP/j2.btf" "$2" 2>/dev/null
-	if [ -s "$TMP/j1.btf" ] && cmp -s "$TMP/j1.btf" "$TMP/j2.btf"; then
+	"$D2B" -j4 -o "$TMP/j4.btf" "$2" 2>/dev/null
+	if [ -s "$TMP/j1.btf" ] && cmp -s "$TMP/j1.btf" "$TMP/j2.btf" &&
+	   cmp -s "$TMP/j1.btf" "$TMP/j4.btf"; then
 		pass "$1"
 	else
-		fail "$1" "-j2 writes other bytes than -j1"
+		fail "$1" "-j2 or -j4 writes other bytes than -j1"
 	fi
 }
 

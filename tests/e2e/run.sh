@@ -14,7 +14,8 @@
 #   bpftool	bpftool btf dump file out.btf succeeds
 #   inplace	dwarf2btf COPY writes .BTF into a copy; bpftool reads it back,
 #		the section equals out.btf, an executable still runs
-#   jobs	dwarf2btf --jobs=2 writes the same bytes as --jobs=1 and the default
+#   jobs	dwarf2btf --jobs=2 and --jobs=4 (units listed by our reader on a
+#		thread of its own) write the same bytes as --jobs=1 and the default
 # A C++ fixture (NAME.cc) is converted twice: with --cxx-names, C++ names,
 # which the kernel refuses by design (no load step), and by default, with
 # names the kernel accepts, whose BTF goes through every step (tag
@@ -424,10 +425,12 @@ build_and_test()
 	if [[ $variants == *" jobs "* ]]; then
 		if ! "$D2B" -o "$dir/j0.btf" "$dir/obj.o" 2>"$dir/j.err" ||
 		   ! "$D2B" --jobs=1 -o "$dir/j1.btf" "$dir/obj.o" 2>>"$dir/j.err" ||
-		   ! "$D2B" --jobs=2 -o "$dir/j2.btf" "$dir/obj.o" 2>>"$dir/j.err"; then
-			fail "$name/jobs-deterministic" "dwarf2btf [--jobs=1|2] failed"
+		   ! "$D2B" --jobs=2 -o "$dir/j2.btf" "$dir/obj.o" 2>>"$dir/j.err" ||
+		   ! "$D2B" --jobs=4 -o "$dir/j4.btf" "$dir/obj.o" 2>>"$dir/j.err"; then
+			fail "$name/jobs-deterministic" "dwarf2btf [--jobs=1|2|4] failed"
 			show "$dir/j.err" 3
-		elif ! cmp -s "$dir/j0.btf" "$dir/j1.btf" || ! cmp -s "$dir/j0.btf" "$dir/j2.btf"; then
+		elif ! cmp -s "$dir/j0.btf" "$dir/j1.btf" || ! cmp -s "$dir/j0.btf" "$dir/j2.btf" ||
+		     ! cmp -s "$dir/j0.btf" "$dir/j4.btf"; then
 			fail "$name/jobs-deterministic" "the output depends on the number of jobs"
 		else
 			pass "$name/jobs-deterministic"

@@ -47,6 +47,7 @@
 #include <gelf.h>
 
 #include "test.h"
+#include "base/job.h"
 #include "base/pages.h"
 #include "dwarf/die_loc.h"
 #include "dwarf/die_reader.h"
@@ -1639,6 +1640,67 @@ static bool compare_relocation(struct cmp *c, const char *path, struct dwarf_fil
 	return true;
 }
 
+struct list_arg {
+	struct die_reader *r;
+	int err;
+};
+
+static void list_run(void *arg)
+{
+	struct list_arg *a = arg;
+
+	a->err = die_reader__list_units(a->r);
+}
+
+/*
+ * A reader made unlisted and listed on a thread of its own, while this
+ * one lists the units through libdw (as a conversion with -j3 does),
+ * lists what the reader made at once does: the same units, in order.
+ */
+static void compare_listed_later(struct cmp *c, Dwarf *dw, const struct die_reader *r)
+{
+	struct list_arg a = { 0 };
+	struct job j = { 0 };
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	char err[256];
+	size_t i, n = 0;
+	int s;
+
+	if (die_reader__from_dwarf_unlisted(dw, &a.r, err, sizeof(err)) != 0) {
+		mismatch(c, "no unlisted reader: %s", err);
+		return;
+	}
+	job_start(&j, list_run, &a, true);
+	while (dwarf_get_units(dw, cu, &next, &version, &unit_type, NULL, NULL) == 0) {
+		cu = next;
+		n++;
+	}
+	job_wait(&j);
+	if (a.err)
+		mismatch(c, "listing the units later failed: %d", a.err);
+	if (n != die_reader__nr_units(r, DIE_SEC_INFO) + die_reader__nr_units(r, DIE_SEC_TYPES))
+		mismatch(c, "libdw lists %zu units, the reader %zu and %zu", n,
+			 die_reader__nr_units(r, DIE_SEC_INFO), die_reader__nr_units(r, DIE_SEC_TYPES));
+	for (s = 0; s < 2; s++) {
+		enum die_section sec = s ? DIE_SEC_TYPES : DIE_SEC_INFO;
+
+		if (die_reader__nr_units(a.r, sec) != die_reader__nr_units(r, sec)) {
+			mismatch(c, "listed later: %zu units, at once: %zu",
+				 die_reader__nr_units(a.r, sec), die_reader__nr_units(r, sec));
+			continue;
+		}
+		for (i = 0; i < die_reader__nr_units(r, sec); i++) {
+			if (die_reader__unit_off(a.r, sec, i) != die_reader__unit_off(r, sec, i))
+				mismatch(c, "listed later: unit %zu at 0x%llx, at once: 0x%llx", i,
+					 (unsigned long long)die_reader__unit_off(a.r, sec, i),
+					 (unsigned long long)die_reader__unit_off(r, sec, i));
+		}
+	}
+	die_reader__free(a.r);
+}
+
 static void compare_file(const char *path, const char *what)
 {
 	struct cmp c = { .what = what };
@@ -1656,6 +1718,7 @@ static void compare_file(const char *path, const char *what)
 		goto out;
 	}
 	compare_units(&c, dwarf_file__dwarf(df));
+	compare_listed_later(&c, dwarf_file__dwarf(df), r);
 	if (compare_relocation(&c, path, df))
 		printf("# %s: relocated by elf_reloc.c, as libdwfl does\n", what);
 	printf("# %s: %zu units, %zu DIEs, %zu attributes, %zu values and %zu references "
