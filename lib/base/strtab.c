@@ -225,27 +225,14 @@ static void load_index(struct strtab *st, const struct load_pending *p)
 	st->nused++;
 }
 
-int strtab__load(struct strtab *st, const char *data, size_t len)
+/* Index every string of the table just filled (st->len bytes, ending with a NUL). */
+static int load_all(struct strtab *st)
 {
 	struct load_pending ring[LOAD_AHEAD];
-	size_t i, start, n, head = 0, queued = 0;
-	const char *p;
+	size_t i, start, n, head = 0, queued = 0, len = st->len;
+	const char *p, *data = st->data;
 	int err;
 
-	if (st->len != 1 || st->nused)
-		return -EBUSY;
-	if (len == 0)
-		return 0;
-	if (data[len - 1] != '\0')
-		return -EINVAL;
-	if (len > (size_t)INT32_MAX)
-		return -E2BIG;
-	err = VEC_RESERVE(st->data, st->cap, 0, len);
-	if (err)
-		return err;
-	pages__prepare_write(st->data, len);
-	memcpy(st->data, data, len);
-	st->len = len;
 	/* one table for them all: as many entries as NULs, at most */
 	for (n = 0, p = data; (p = memchr(p, '\0', (size_t)(data + len - p))); p++)
 		n++;
@@ -277,6 +264,46 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	for (; queued; queued--, head = (head + 1) % LOAD_AHEAD)
 		load_index(st, &ring[head]);
 	return 0;
+}
+
+int strtab__load(struct strtab *st, const char *data, size_t len)
+{
+	int err;
+
+	if (st->len != 1 || st->nused)
+		return -EBUSY;
+	if (len == 0)
+		return 0;
+	if (data[len - 1] != '\0')
+		return -EINVAL;
+	if (len > (size_t)INT32_MAX)
+		return -E2BIG;
+	err = VEC_RESERVE(st->data, st->cap, 0, len);
+	if (err)
+		return err;
+	pages__prepare_write(st->data, len);
+	memcpy(st->data, data, len);
+	st->len = len;
+	return load_all(st);
+}
+
+int strtab__load_section(struct strtab *st, const char *data, size_t len)
+{
+	int err;
+
+	if (st->len != 1 || st->nused)
+		return -EBUSY;
+	if (len > (size_t)INT32_MAX - 2)
+		return -E2BIG;
+	err = VEC_RESERVE(st->data, st->cap, 0, len + 2);
+	if (err)
+		return err;
+	pages__prepare_write(st->data, len + 2);
+	st->data[0] = '\0';
+	memcpy(st->data + 1, data, len);
+	st->data[len + 1] = '\0';
+	st->len = len + 2;
+	return load_all(st);
 }
 
 bool strtab__loaded_dups(const struct strtab *st)

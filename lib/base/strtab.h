@@ -32,6 +32,9 @@ bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t
  * indexing every string; a duplicate inside data keeps its first offset in
  * the index.  data must end with a NUL.  -EBUSY if the table is not new. */
 int strtab__load(struct strtab *st, const char *data, size_t len);
+/* strtab__load() of "", then len bytes of a string section (data), then a
+ * NUL, without copying them twice: the table is len + 2 bytes long. */
+int strtab__load_section(struct strtab *st, const char *data, size_t len);
 /* Whether strtab__load() met some non-empty string more than once. */
 bool strtab__loaded_dups(const struct strtab *st);
 const char *strtab__str(const struct strtab *st, uint32_t off);

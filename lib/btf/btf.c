@@ -445,24 +445,15 @@ int btf_add_str_apart(struct d2b_btf *btf, const char *s)
 struct d2b_btf *btf_new_names(const char *data, size_t len)
 {
 	struct d2b_btf *btf;
-	char *buf;
 	int err;
 
 	if (len + 2 > D2B_MAX_NAME_OFF)
 		return NULL;
 	btf = d2b_btf__new(NULL);
-	buf = malloc(len + 2);
-	if (!btf || !buf) {
-		free(buf);
-		d2b_btf__free(btf);
+	if (!btf)
 		return NULL;
-	}
 	/* "" first, as in every BTF string section; a last NUL for a cut one */
-	buf[0] = '\0';
-	memcpy(buf + 1, data, len);
-	buf[len + 1] = '\0';
-	err = strtab__load(btf->strs, buf, len + 2);
-	free(buf);
+	err = strtab__load_section(btf->strs, data, len);
 	if (err) {
 		d2b_btf__free(btf);
 		return NULL;

@@ -549,6 +549,22 @@ static void test_strtab(void)
 	st2 = strtab__new(false);
 	CHECK_EQ(strtab__load(st2, "\0a\0ba\0", 6), 0);
 	CHECK(!strtab__loaded_dups(st2));
+	/* a section: "" put before it, a NUL after it (even a cut one's) */
+	CHECK_EQ(strtab__load_section(st2, "x\0", 2), -EBUSY);
+	strtab__free(st2);
+	st2 = strtab__new(false);
+	CHECK_EQ(strtab__load_section(st2, "a\0b\0a\0cut", 9), 0);
+	CHECK_EQ(strtab__size(st2), 11);
+	CHECK_EQ(memcmp(strtab__data(st2), "\0a\0b\0a\0cut\0", 11), 0);
+	CHECK_EQ(strtab__find(st2, "a"), 1);
+	CHECK_EQ(strtab__find(st2, "b"), 3);
+	CHECK_EQ(strtab__find(st2, "cut"), 7);
+	CHECK(strtab__loaded_dups(st2));
+	strtab__free(st2);
+	st2 = strtab__new(false);
+	CHECK_EQ(strtab__load_section(st2, "", 0), 0);
+	CHECK_EQ(strtab__size(st2), 2);
+	CHECK_EQ(strtab__add(st2, "new"), 2);
 	strtab__free(st);
 	strtab__free(st2);
 	test_strtab_load_many();
