@@ -38,6 +38,8 @@ int cli_write_btf(const char *file, const char *output, const struct d2b_btf *bt
 int cli_parse_jobs(const char *arg, unsigned int *ret);
 /* Is the command run under a pahole name ("pahole", "dwarf2btf-pahole")? */
 bool cli_is_pahole(const char *argv0);
+/* The process's malloc settings, before anything is allocated (cli.c). */
+void cli_tune_malloc(void);
 
 /* pahole.c: the pahole-compatible command line */
 int pahole_main(int argc, char **argv);

@@ -175,6 +175,7 @@ int main(int argc, char **argv)
 	bool dump = false;
 	int c, err, rc = 1;
 
+	cli_tune_malloc();
 	if (cli_is_pahole(argv[0]))
 		return pahole_main(argc, argv);
 	while ((c = getopt_long(argc, argv, "o:b:j::vhV", long_options, NULL)) != -1) {
