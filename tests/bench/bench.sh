@@ -20,9 +20,10 @@
 # mode (dwarf2btf -jN [--base VMLINUX] -o OUT FILE), which emits more than the
 # kernel's flags ask for.
 #
-# Then it runs dwarf2btf --stats once per target and -j above 1 and
-# prints the phases only this thread runs (open, merge, finish, datasec):
-# their sum is a floor no thread count goes under while the merge is serial.
+# Then it runs dwarf2btf --stats BENCH_RUNS times per target and -j above 1
+# and prints the median of each phase only this thread runs (open, merge,
+# finish, datasec): their sum is a floor no thread count goes under while
+# the merge is serial.
 #
 # Afterwards it checks that each of our outputs is byte-identical across the
 # -j values ("deterministic: yes/no") and compares ours with pahole's by
@@ -309,29 +310,49 @@ done
 # merges the units in order, finishes and adds the DATASECs; --stats times
 # those phases (at -jN with N > 1, "merge" is merging only).  Their sum is a
 # floor on the wall time at any -j on this machine: where the -j rows reach
-# it, more threads cannot help until the merge itself is parallel.  One run
-# per -j above 1 (at -j1 the same thread walks too, and there is no floor).
+# it, more threads cannot help until the merge itself is parallel.  RUNS
+# runs per -j above 1, each phase their median (one run moves with the
+# machine as much as the phases differ); at -j1 the same thread walks
+# too, and there is no floor.
 SERIAL_JOBS=()
 for j in "${JOBS[@]}"; do
 	[ "$j" -gt 1 ] && SERIAL_JOBS+=("$j")
 done
 [ ${#SERIAL_JOBS[@]} -gt 0 ] || SERIAL_JOBS=(2)
-echo "serial part: dwarf2btf -jN --stats (default mode), phases this thread runs alone"
+echo "serial part: dwarf2btf -jN --stats (default mode), phases this thread runs alone (medians)"
 for target in "${TARGETS[@]}"; do
 	for j in "${SERIAL_JOBS[@]}"; do
 		cmdline default "$target" "$j" "$WORK/serial-$target.btf"
-		line=$("${CMD[@]}" --stats 2>&1 | sed -n 's/^.*stats: time: //p')
-		# "open As, walk Bs, merge Cs, finish Ds, datasec Es; peak RSS N MiB"
-		read -r open walk merge finish datasec < <(echo "$line" |
-			sed 's/;.*//; s/[a-z]* \([0-9.]*\)s,\{0,1\}/\1/g')
-		if [ -z "${datasec:-}" ]; then
-			printf '  %-8s -j%-3s (no --stats line: %s)\n' "$target" "$j" "${line:-the run failed}"
+		phases=(open walk merge finish datasec)
+		declare -A PH=()
+		bad=
+		for ((r = 1; r <= RUNS; r++)); do
+			line=$("${CMD[@]}" --stats 2>&1 | sed -n 's/^.*stats: time: //p')
+			# "open As, walk Bs, merge Cs, finish Ds, datasec Es; peak RSS N MiB"
+			read -r -a v < <(echo "$line" |
+				sed 's/;.*//; s/[a-z]* \([0-9.]*\)s,\{0,1\}/\1/g')
+			if [ ${#v[@]} -ne 5 ]; then
+				bad=${line:-the run failed}
+				break
+			fi
+			for k in 0 1 2 3 4; do
+				PH[${phases[k]}]+="${v[k]} "
+			done
+		done
+		if [ -n "$bad" ]; then
+			printf '  %-8s -j%-3s (no --stats line: %s)\n' "$target" "$j" "$bad"
 			continue
 		fi
-		printf '  %-8s -j%-3s open %s + merge %s + finish %s + datasec %s = %s s floor (walk phase %s s)\n' \
+		# shellcheck disable=SC2086
+		{
+			open=$(median ${PH[open]}); walk=$(median ${PH[walk]})
+			merge=$(median ${PH[merge]}); finish=$(median ${PH[finish]})
+			datasec=$(median ${PH[datasec]})
+		}
+		printf '  %-8s -j%-3s open %s + merge %s + finish %s + datasec %s = %s s floor (walk phase %s s; medians of %d)\n' \
 			"$target" "$j" "$open" "$merge" "$finish" "$datasec" \
 			"$(awk -v a="$open" -v b="$merge" -v c="$finish" -v d="$datasec" \
-				'BEGIN { printf "%.2f", a + b + c + d }')" "$walk"
+				'BEGIN { printf "%.2f", a + b + c + d }')" "$walk" "$RUNS"
 	done
 done
 echo

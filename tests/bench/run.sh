@@ -76,7 +76,7 @@ expect "bench vmlinux" 0 "$work/vmlinux.out" \
 	'^ +-j2 +dwarf2btf-pahole +[0-9.]+ +[0-9.]+-[0-9.]+ ' \
 	'^deterministic across -j1 -j2 \(byte-identical' \
 	'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
-	'^ +vmlinux +-j2 +open [0-9.]+ \+ merge [0-9.]+ \+ finish [0-9.]+ \+ datasec [0-9.]+ = [0-9.]+ s floor' \
+	'^ +vmlinux +-j2 +open [0-9.]+ \+ merge [0-9.]+ \+ finish [0-9.]+ \+ datasec [0-9.]+ = [0-9.]+ s floor \(walk phase [0-9.]+ s; medians of 2\)$' \
 	'^ +0 differences' \
 	'^corpus unchanged \(size and mtime of vmlinux\): yes'
 if grep -q 'xfs' "$work/vmlinux.out" || [ "$(grep -Ec -- '-j2 +ratio' "$work/vmlinux.out")" != 1 ]; then
