@@ -396,7 +396,7 @@ static int dedup_prim(struct merge *m, uint32_t i)
 		m->map[i] = found;
 		return 0;
 	}
-	return merge_make_canonical(m, i);
+	return merge_make_canonical(m, i, (const struct d2b_type *)m->fa.p, key);
 }
 
 static int pass_prims(struct merge *m)
@@ -454,7 +454,7 @@ static int dedup_ref(struct merge *m, uint32_t i)
 {
 	const struct d2b_type *t = type_of(m, vid(m, i));
 	uint32_t found;
-	uint64_t key;
+	uint64_t key = 0;
 	int err, k;
 
 	if (kclass(t) == KC_KEEP) {	/* VAR, DATASEC: never merged */
@@ -488,7 +488,7 @@ static int dedup_ref(struct merge *m, uint32_t i)
 		m->map[i] = found;
 		return 0;
 	}
-	return merge_make_canonical(m, i);
+	return merge_make_canonical(m, i, (const struct d2b_type *)m->fa.p, key);
 }
 
 /* The first referenced type of slot i still unmapped, or 0. */

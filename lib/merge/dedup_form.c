@@ -224,8 +224,8 @@ int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
 				 (const struct d2b_type *)m->fa.p, id, key);
 }
 
-int merge_make_canonical(struct merge *m, uint32_t i)
+int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *form, uint64_t key)
 {
 	m->map[i] = vid(m, i);
-	return merge_index_type(m, &m->local, vid(m, i));
+	return merge_index_keyed(&m->local, NULL, form, vid(m, i), key);
 }

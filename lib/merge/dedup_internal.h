@@ -318,8 +318,10 @@ int merge_index_type(struct merge *m, struct hmap *h, uint32_t id);
  * of a full enum too, and in over if not NULL. */
 int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_type *t,
 		      uint32_t id, uint64_t key);
-/* Source type i becomes canonical: it maps to itself and is indexed. */
-int merge_make_canonical(struct merge *m, uint32_t i);
+/* Source type i becomes canonical: it maps to itself and is indexed in
+ * local under key, its merge_type_key() its caller made already (form: its
+ * form then, or for a struct or union the type itself). */
+int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *form, uint64_t key);
 
 /* dedup_walk.c */
 long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind);

@@ -593,7 +593,7 @@ static int dedup_composite(struct merge *m, uint32_t i)
 				return 0;
 		}
 	}
-	return merge_make_canonical(m, i);
+	return merge_make_canonical(m, i, type_of(m, vid(m, i)), key);
 }
 
 int merge_pass_composites(struct merge *m)
