@@ -569,6 +569,15 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
 		  t_open, c->t_walk, c->t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
 	dedup__stats(c->dd, &st);
+	for (k = 0; k < 2; k++) {
+		const double *s = k ? st.final_s : st.unit_s;
+
+		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+			  "%s: setup %.3fs, primitives %.3fs, structs %.3fs, references %.3fs, "
+			  "append %.3fs, index %.3fs", k ? "final merge (in finish)" : "merge steps",
+			  s[DEDUP_STEP_SETUP], s[DEDUP_STEP_PRIMS], s[DEDUP_STEP_COMPOSITES],
+			  s[DEDUP_STEP_REFS], s[DEDUP_STEP_APPEND], s[DEDUP_STEP_INDEX]);
+	}
 	for (id = d2b_btf__start_id(c->out); id < d2b_btf__end_id(c->out); id++)
 		out[d2b_kind(d2b_btf__type(c->out, id))]++;
 	for (k = 1; k <= D2B_KIND_MAX; k++) {

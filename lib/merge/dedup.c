@@ -107,6 +107,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "btf/btf.h"
 #include "merge/dedup.h"
@@ -610,6 +611,23 @@ static int index_appended(struct merge *m, uint32_t from)
 	return err;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Add the time since *t to step's, and start the next step's at now. */
+static void step_done(struct merge *m, enum dedup_step step, double *t)
+{
+	double t1 = now_s();
+
+	m->step_s[step] += t1 - *t;
+	*t = t1;
+}
+
 /*
  * Merge one source into the destination; map_out[s] (s in the source's
  * own ID range) receives each source type's destination ID.  kc: the
@@ -619,6 +637,7 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 			const uint8_t *kc, uint32_t *map_out)
 {
 	uint32_t i, from;
+	double t0 = now_s();
 	int err;
 
 	err = merge_begin(m, src, alias);
@@ -636,15 +655,19 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 		if (m->kc_own[i] == KC_BAD)
 			return -EINVAL;
 	}
+	step_done(m, DEDUP_STEP_SETUP, &t0);
 	if (m->append_only) {
 		for (i = 0; i < m->n; i++)
 			m->map[i] = vid(m, i);
 	} else {
 		err = pass_prims(m);
+		step_done(m, DEDUP_STEP_PRIMS, &t0);
 		if (!err)
 			err = merge_pass_composites(m);
+		step_done(m, DEDUP_STEP_COMPOSITES, &t0);
 		if (!err)
 			err = pass_refs(m);
+		step_done(m, DEDUP_STEP_REFS, &t0);
 		if (err)
 			return err;
 	}
@@ -657,11 +680,14 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 		for (i = 0; i < m->n; i++)
 			map_out[m->s_start + i] = final_id(m, translate(m, m->s_start + i));
 	}
+	step_done(m, DEDUP_STEP_APPEND, &t0);
 	if (m->append_only || m->last) {
 		m->dst_end = d2b_btf__end_id(m->dst);
 		return 0;
 	}
-	return index_appended(m, from);
+	err = index_appended(m, from);
+	step_done(m, DEDUP_STEP_INDEX, &t0);
+	return err;
 }
 
 /* ---- the public interface ---- */
@@ -919,6 +945,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 			return err;
 	}
 	/* the work index is no longer needed: free it before the final merge */
+	memcpy(d->stats.unit_s, d->m.step_s, sizeof(d->stats.unit_s));
 	merge_release(&d->m);
 	memset(&d->m, 0, sizeof(d->m));
 	d->final_map = calloc(end, sizeof(*d->final_map));
@@ -933,6 +960,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 	fm.last = true;		/* no merge after it: its index is never read */
 	if (!err)
 		err = merge_source(&fm, d->work, alias, NULL, d->final_map);
+	memcpy(d->stats.final_s, fm.step_s, sizeof(d->stats.final_s));
 	merge_release(&fm);
 	free(alias);
 	if (err) {
@@ -948,4 +976,6 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 void dedup__stats(const struct dedup *d, struct dedup_stats *ret)
 {
 	*ret = d->stats;
+	if (!d->finished)
+		memcpy(ret->unit_s, d->m.step_s, sizeof(ret->unit_s));
 }

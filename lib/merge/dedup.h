@@ -45,9 +45,22 @@ struct dedup_opts {
 };
 
 /* Per-kind counters, for --stats */
+/* The steps of a merge (dedup.c's passes), timed for --stats. */
+enum dedup_step {
+	DEDUP_STEP_SETUP,	/* side arrays, kinds */
+	DEDUP_STEP_PRIMS,	/* pass 2 */
+	DEDUP_STEP_COMPOSITES,	/* pass 3: struct walks */
+	DEDUP_STEP_REFS,	/* pass 4 */
+	DEDUP_STEP_APPEND,	/* pass 5, and the caller's map */
+	DEDUP_STEP_INDEX,	/* the appended types indexed */
+	DEDUP_NR_STEPS
+};
+
 struct dedup_stats {
 	uint64_t in[D2B_KIND_MAX + 1];	/* unit types seen */
 	uint64_t out[D2B_KIND_MAX + 1];	/* types in out after finish */
+	double unit_s[DEDUP_NR_STEPS];	/* seconds, over every unit's merge */
+	double final_s[DEDUP_NR_STEPS];	/* seconds, in dedup__finish()'s merge */
 };
 
 /* out must have no types of its own; it may be split over a base. */

@@ -13,6 +13,7 @@
 
 #include "btf/btf.h"
 #include "base/hmap.h"
+#include "merge/dedup.h"
 
 enum {
 	UNSET = UINT32_MAX,
@@ -140,6 +141,8 @@ struct merge {
 
 	struct form fa, fb;
 	struct btf_view vd, vs;	/* of dst (taken again as it grows) and src */
+
+	double step_s[DEDUP_NR_STEPS];	/* seconds per step, over its merges */
 };
 
 /* ---- kinds ---- */

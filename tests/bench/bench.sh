@@ -23,7 +23,7 @@
 # Then it runs dwarf2btf --stats BENCH_RUNS times per target and -j above 1
 # and prints the median of each phase only this thread runs (open, merge,
 # finish, datasec): their sum is a floor no thread count goes under while
-# the merge is serial.
+# the merge is serial; and the median of each step of the merge.
 #
 # Afterwards it checks that each of our outputs is byte-identical across the
 # -j values ("deterministic: yes/no") and compares ours with pahole's by
@@ -326,8 +326,10 @@ for target in "${TARGETS[@]}"; do
 		phases=(open walk merge finish datasec)
 		declare -A PH=()
 		bad=
+		steps=(setup primitives structs references append index)
 		for ((r = 1; r <= RUNS; r++)); do
-			line=$("${CMD[@]}" --stats 2>&1 | sed -n 's/^.*stats: time: //p')
+			stats=$("${CMD[@]}" --stats 2>&1)
+			line=$(echo "$stats" | sed -n 's/^.*stats: time: //p')
 			# "open As, walk Bs, merge Cs, finish Ds, datasec Es; peak RSS N MiB"
 			read -r -a v < <(echo "$line" |
 				sed 's/;.*//; s/[a-z]* \([0-9.]*\)s,\{0,1\}/\1/g')
@@ -337,6 +339,12 @@ for target in "${TARGETS[@]}"; do
 			fi
 			for k in 0 1 2 3 4; do
 				PH[${phases[k]}]+="${v[k]} "
+			done
+			# "merge steps: setup As, primitives Bs, ..., index Fs"
+			read -r -a v < <(echo "$stats" | sed -n 's/^.*stats: merge steps: //p' |
+				tr -d ',' | awk '{ for (i = 2; i <= NF; i += 2) { sub(/s$/, "", $i); printf "%s ", $i } }')
+			for k in "${!v[@]}"; do
+				[ "$k" -lt ${#steps[@]} ] && PH[${steps[k]}]+="${v[k]} "
 			done
 		done
 		if [ -n "$bad" ]; then
@@ -353,6 +361,15 @@ for target in "${TARGETS[@]}"; do
 			"$target" "$j" "$open" "$merge" "$finish" "$datasec" \
 			"$(awk -v a="$open" -v b="$merge" -v c="$finish" -v d="$datasec" \
 				'BEGIN { printf "%.2f", a + b + c + d }')" "$walk" "$RUNS"
+		# where the merge goes (the units' merges; --stats: "merge steps")
+		if [ -n "${PH[index]:-}" ]; then
+			printf '  %-8s -j%-3s merge steps:' "$target" "$j"
+			for k in "${steps[@]}"; do
+				# shellcheck disable=SC2086
+				printf ' %s %s' "$k" "$(median ${PH[$k]})"
+			done
+			echo
+		fi
 	done
 done
 echo

@@ -77,6 +77,7 @@ expect "bench vmlinux" 0 "$work/vmlinux.out" \
 	'^deterministic across -j1 -j2 \(byte-identical' \
 	'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
 	'^ +vmlinux +-j2 +open [0-9.]+ \+ merge [0-9.]+ \+ finish [0-9.]+ \+ datasec [0-9.]+ = [0-9.]+ s floor \(walk phase [0-9.]+ s; medians of 2\)$' \
+	'^ +vmlinux +-j2 +merge steps: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$' \
 	'^ +0 differences' \
 	'^corpus unchanged \(size and mtime of vmlinux\): yes'
 if grep -q 'xfs' "$work/vmlinux.out" || [ "$(grep -Ec -- '-j2 +ratio' "$work/vmlinux.out")" != 1 ]; then

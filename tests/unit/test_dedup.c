@@ -655,6 +655,8 @@ static void test_stats(void)
 	struct d2b_btf *u0 = d2b_btf__new(NULL), *u1 = d2b_btf__new(NULL);
 	struct dedup_stats st;
 	struct dedup *d = NULL;
+	double units_s = 0, final_s = 0, before_s = 0;
+	int k;
 
 	out = d2b_btf__new(NULL);
 	REQUIRE(out && u0 && u1);
@@ -663,8 +665,22 @@ static void test_stats(void)
 	REQUIRE(dedup__new(out, &opts, &d) == 0);
 	CHECK_EQ(dedup__add_unit(d, u0, NULL), 0);
 	CHECK_EQ(dedup__add_unit(d, u1, NULL), 0);
+	dedup__stats(d, &st);
+	for (k = 0; k < DEDUP_NR_STEPS; k++)
+		before_s += st.unit_s[k];
 	CHECK_EQ(dedup__finish(d, NULL), 0);
 	dedup__stats(d, &st);
+	/* every step timed, the units' merges and the final one apart */
+	for (k = 0; k < DEDUP_NR_STEPS; k++) {
+		CHECK(st.unit_s[k] >= 0 && st.final_s[k] >= 0);
+		units_s += st.unit_s[k];
+		final_s += st.final_s[k];
+	}
+	CHECK(before_s > 0);
+	CHECK(units_s == before_s);
+	CHECK(final_s > 0);
+	CHECK(st.unit_s[DEDUP_STEP_COMPOSITES] > 0);
+	CHECK(st.final_s[DEDUP_STEP_INDEX] == 0);	/* the final merge indexes nothing */
 	CHECK_EQ(st.in[D2B_KIND_STRUCT], 2);
 	CHECK_EQ(st.in[D2B_KIND_PTR], 2);
 	CHECK_EQ(st.out[D2B_KIND_STRUCT], 1);
