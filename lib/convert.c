@@ -53,7 +53,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "btf/btf.h"
 #include "unit/unit.h"
@@ -67,6 +66,7 @@
 #include "base/vec.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
+#include "base/clock.h"
 #include "base/hmap.h"
 #include "base/job.h"
 #include "base/pages.h"
@@ -194,14 +194,6 @@ static bool cxx_names(const struct conv *c)
 static void inputs_note(void *arg, enum d2b_level level, const char *msg)
 {
 	conv_diag(arg, level, NULL, UINT64_MAX, 0, "%s", msg);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static long peak_rss_kb(void)
@@ -446,13 +438,13 @@ static int walk_and_merge(struct conv *c)
 	}
 	if (jobs == 1) {
 		for (i = 0; i < c->nr_units && !err; i++) {
-			double t0 = now();
+			double t0 = clock_now();
 
 			err = unit__walk(&u, c->opts, c->filter, workers[0].uw, &c->units[i]);
-			c->t_walk += now() - t0;
-			t0 = now();
+			c->t_walk += clock_now() - t0;
+			t0 = clock_now();
 			err = merge_unit(c, &u, err, NULL);
-			c->t_merge += now() - t0;
+			c->t_merge += clock_now() - t0;
 			unit__release(&u);
 			drop_behind(c, i + 1);
 		}
@@ -476,7 +468,7 @@ static int walk_and_merge(struct conv *c)
 	}
 	for (i = 0; i < c->nr_units && !err; i++) {
 		struct slot *s = &c->slots[i % c->nr_slots];
-		double t0 = now();
+		double t0 = clock_now();
 
 		pthread_mutex_lock(&c->lock);
 		while (!s->done) {
@@ -484,11 +476,11 @@ static int walk_and_merge(struct conv *c)
 				pthread_cond_wait(&c->walked, &c->lock);
 		}
 		pthread_mutex_unlock(&c->lock);
-		c->t_walk += now() - t0;	/* time spent walking or waiting for walkers */
+		c->t_walk += clock_now() - t0;	/* time spent walking or waiting for walkers */
 
-		t0 = now();
+		t0 = clock_now();
 		err = merge_unit(c, &s->u, s->err, &s->check);
-		c->t_merge += now() - t0;
+		c->t_merge += clock_now() - t0;
 		unit__release(&s->u);
 		drop_behind(c, i + 1);
 
@@ -816,7 +808,7 @@ static int convert(const char *path, const struct d2b_btf *base,
 	struct dedup_opts dopts = { 0 };
 	struct conv c = { .path = path, .opts = &o };
 	const uint32_t *final_map = NULL;
-	double t0 = now(), t_open, t_finish, t_datasec;
+	double t0 = clock_now(), t_open, t_finish, t_datasec;
 	struct funcs_job fj = { 0 };
 	struct close_job cj = { 0 };
 	char *secnames = NULL;
@@ -893,7 +885,7 @@ static int convert(const char *path, const struct d2b_btf *base,
 	}
 	if (err)
 		goto out;
-	t_open = now() - t0;	/* all this thread does before the first walk */
+	t_open = clock_now() - t0;	/* all this thread does before the first walk */
 
 	err = walk_all(&c);
 	if (err)
@@ -904,7 +896,7 @@ static int convert(const char *path, const struct d2b_btf *base,
 			  c.in.nr_partial - c.nr_seen, c.in.nr_partial);
 	close_input(&c, &cj);
 
-	t0 = now();
+	t0 = clock_now();
 	err = base_job_join(&c);
 	if (!err)
 		err = dedup__finish(c.dd, &final_map);
@@ -916,9 +908,9 @@ static int convert(const char *path, const struct d2b_btf *base,
 		datasec_set__remap(c.ds, final_map);
 	for (i = 0; final_map && i < c.nr_funcs; i++)
 		c.funcs[i].id = final_map[c.funcs[i].id];
-	t_finish = now() - t0;
+	t_finish = clock_now() - t0;
 
-	t0 = now();
+	t0 = clock_now();
 	err = repair_sizeless(&c);
 	if (err)
 		goto out;
@@ -947,7 +939,7 @@ static int convert(const char *path, const struct d2b_btf *base,
 		conv_diag(&c, D2B_NOTICE, NULL, UINT64_MAX, 0,
 			  "C++ names that are not identifiers: the kernel will not load "
 			  "this BTF (without --cxx-names it would)");
-	t_datasec = now() - t0;
+	t_datasec = clock_now() - t0;
 	if (n != 0) {
 		err = n < 0 ? n : -EINVAL;
 		if (n > 0)

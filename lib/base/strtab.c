@@ -266,44 +266,40 @@ static int load_all(struct strtab *st)
 	return 0;
 }
 
-int strtab__load(struct strtab *st, const char *data, size_t len)
+/* Fill a new table with data (len bytes), with a NUL before and after
+ * them if nuls, and index it. */
+static int load(struct strtab *st, const char *data, size_t len, bool nuls)
 {
+	size_t total = len + (nuls ? 2 : 0);
 	int err;
 
 	if (st->len != 1 || st->nused)
 		return -EBUSY;
-	if (len == 0)
-		return 0;
-	if (data[len - 1] != '\0')
-		return -EINVAL;
-	if (len > (size_t)INT32_MAX)
+	if (total > (size_t)INT32_MAX)
 		return -E2BIG;
-	err = VEC_RESERVE(st->data, st->cap, 0, len);
+	err = VEC_RESERVE(st->data, st->cap, 0, total);
 	if (err)
 		return err;
-	pages__prepare_write(st->data, len);
-	memcpy(st->data, data, len);
-	st->len = len;
+	pages__prepare_write(st->data, total);
+	memcpy(st->data + nuls, data, len);
+	if (nuls)
+		st->data[0] = st->data[total - 1] = '\0';
+	st->len = total;
 	return load_all(st);
+}
+
+int strtab__load(struct strtab *st, const char *data, size_t len)
+{
+	if (len && data[len - 1] != '\0')
+		return -EINVAL;
+	if (!len)	/* (busy or not: a new table is left as it is) */
+		return st->len != 1 || st->nused ? -EBUSY : 0;
+	return load(st, data, len, false);
 }
 
 int strtab__load_section(struct strtab *st, const char *data, size_t len)
 {
-	int err;
-
-	if (st->len != 1 || st->nused)
-		return -EBUSY;
-	if (len > (size_t)INT32_MAX - 2)
-		return -E2BIG;
-	err = VEC_RESERVE(st->data, st->cap, 0, len + 2);
-	if (err)
-		return err;
-	pages__prepare_write(st->data, len + 2);
-	st->data[0] = '\0';
-	memcpy(st->data + 1, data, len);
-	st->data[len + 1] = '\0';
-	st->len = len + 2;
-	return load_all(st);
+	return load(st, data, len, true);
 }
 
 bool strtab__loaded_dups(const struct strtab *st)

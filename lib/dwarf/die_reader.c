@@ -353,27 +353,25 @@ int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t
 	return reader_from_elf(elf, true, ret, errbuf, errlen);
 }
 
-int die_reader__from_dwarf_unlisted(Dwarf *dw, struct die_reader **ret, char *errbuf,
-				    size_t errlen)
+static int reader_from_dwarf(Dwarf *dw, bool list, struct die_reader **ret, char *errbuf,
+			     size_t errlen)
 {
-	int err = reader_from_elf(dwarf_getelf(dw), false, ret, errbuf, errlen);
+	int err = reader_from_elf(dwarf_getelf(dw), list, ret, errbuf, errlen);
 
 	if (!err)
 		(*ret)->dw = dw;
 	return err;
 }
 
+int die_reader__from_dwarf_unlisted(Dwarf *dw, struct die_reader **ret, char *errbuf,
+				    size_t errlen)
+{
+	return reader_from_dwarf(dw, false, ret, errbuf, errlen);
+}
+
 int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
 {
-	int err = die_reader__from_dwarf_unlisted(dw, ret, errbuf, errlen);
-
-	if (!err && die_reader__list_units(*ret)) {
-		die_reader__free(*ret);
-		*ret = NULL;
-		snprintf(errbuf, errlen, "out of memory");
-		err = -ENOMEM;
-	}
-	return err;
+	return reader_from_dwarf(dw, true, ret, errbuf, errlen);
 }
 
 static int cmp_row(const void *a, const void *b)

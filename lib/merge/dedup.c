@@ -107,9 +107,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "btf/btf.h"
+#include "base/clock.h"
 #include "merge/dedup.h"
 #include "merge/dedup_internal.h"
 #include "base/hmap.h"
@@ -253,8 +253,6 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 		err = VEC_RESERVE(m->real, m->real_cap, 0, m->n + 1);
 	if (!err)
 		err = VEC_RESERVE(m->busy, m->busy_cap, 0, m->n + 1);
-	if (!err)
-		err = VEC_RESERVE(m->kc_own, m->kc_cap, 0, m->n + 1);
 	if (!err)
 		err = VEC_RESERVE(m->ref_ok, m->ref_ok_cap, 0, m->n + 1);
 	if (!err)
@@ -611,18 +609,10 @@ static int index_appended(struct merge *m, uint32_t from)
 	return err;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Add the time since *t to step's, and start the next step's at now. */
 static void step_done(struct merge *m, enum dedup_step step, double *t)
 {
-	double t1 = now_s();
+	double t1 = clock_now();
 
 	m->step_s[step] += t1 - *t;
 	*t = t1;
@@ -637,7 +627,7 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 			const uint8_t *kc, uint32_t *map_out)
 {
 	uint32_t i, from;
-	double t0 = now_s();
+	double t0 = clock_now();
 	int err;
 
 	err = merge_begin(m, src, alias);
@@ -647,6 +637,11 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 		err = hmap__reserve(&m->local, m->n);
 	if (err)
 		return err;
+	if (!kc) {
+		err = VEC_RESERVE(m->kc_own, m->kc_cap, 0, m->n + 1);
+		if (err)
+			return err;
+	}
 	m->kc = kc ? kc : m->kc_own;
 	for (i = 0; !kc && i < m->n; i++) {
 		const struct d2b_type *t = type_of(m, vid(m, i));

@@ -44,7 +44,6 @@ struct dedup_opts {
 	bool defer_base_index;
 };
 
-/* Per-kind counters, for --stats */
 /* The steps of a merge (dedup.c's passes), timed for --stats. */
 enum dedup_step {
 	DEDUP_STEP_SETUP,	/* side arrays, kinds */
@@ -56,6 +55,7 @@ enum dedup_step {
 	DEDUP_NR_STEPS
 };
 
+/* Per-kind counters and per-step times, for --stats */
 struct dedup_stats {
 	uint64_t in[D2B_KIND_MAX + 1];	/* unit types seen */
 	uint64_t out[D2B_KIND_MAX + 1];	/* types in out after finish */
