@@ -90,6 +90,29 @@
  * targets: types that became equal merge, unreferenced strings are never
  * copied, and the result is compact.
  *
+ * Groups (dedup__new_group(), dedup__add_group()): consecutive units are
+ * merged into a group of their own, groups on different threads, and each
+ * group's work BTF is then merged into the destination as one source, in
+ * order.  Where types merge only with equal types, a group merges early
+ * what the destination would merge anyway, and appending in source order
+ * keeps first occurrences first.  The order does matter to forward
+ * declarations, the one place where a type merges with another that is
+ * only compatible, and the first walk decides: a group's walks
+ * resolve its FWDs among its own definitions, and a type whose FWD a
+ * group paired with definition D stands for D from then on.  So a group's
+ * resolutions go to the destination with it: one the destination lacks is
+ * taken (as if the group's walk had been the destination's, the first),
+ * one it has must name the same definition (D merged into it), or the
+ * group's types may have merged on a premise the destination does not
+ * share (a struct of the group that absorbed S { T v1 * } through its
+ * FWD T, then itself taken by S { T v2 * } of the destination), and
+ * dedup__add_group() fails with -EAGAIN: the caller merges the units one
+ * by one.  That the output is then the one-by-one merge's is checked, not
+ * proven: in groups of every size on every table case of test_dedup
+ * (one conflicts), on tests/dedup's many_units.py objects, and on the
+ * corpus vmlinux, byte for byte (tests/corpus compares it with
+ * --no-merge-groups).
+ *
  * Split BTF: the destination's base types are indexed like its own and
  * never change; source types map onto them; a base FWD is never upgraded.
  *
@@ -126,6 +149,9 @@ struct dedup {
 	uint32_t *final_map;
 	bool base_indexed;	/* base_index and base_over are made */
 	bool finished, failed;
+	bool group;		/* made by dedup__new_group(): never finished */
+	bool grouped;		/* dedup__add_group() merged groups into it */
+	double unit_s[DEDUP_NR_STEPS];	/* the groups' merges of their units */
 	struct dedup_stats stats;
 };
 
@@ -759,6 +785,100 @@ const struct d2b_btf *dedup__btf(const struct dedup *d)
 	return d->work;
 }
 
+int dedup__new_group(const struct dedup *d, struct dedup **ret)
+{
+	int err;
+
+	*ret = NULL;
+	if (!d->opts.names || d->group || d->finished || d->failed)
+		return -EINVAL;
+	err = dedup__new(d->out, &d->opts, ret);
+	if (!err)
+		(*ret)->group = true;
+	return err;
+}
+
+/*
+ * The forward declarations group g's walks resolved, into d's: as if g's
+ * units had been merged into d, their first walk decides where d has not
+ * resolved the name yet.  Where d has, to another definition than g's
+ * (mapped into d), g's types were merged on a premise d does not share:
+ * -EAGAIN.  map: g's work IDs to d's, of the merge just done.
+ */
+static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t *map)
+{
+	size_t j;
+	int err = 0;
+
+	for (j = 0; j < g->m.nr_res && !err; j++) {
+		struct fwd_res r = g->m.res[j];
+		long k;
+
+		err = merge_str_map(&d->m, r.name_off, &r.name_off);
+		if (err)
+			break;
+		r.target = map[r.target];
+		k = merge_fwd_res_find(&d->m, r.name_off, r.kind);
+		if (k < 0)
+			err = merge_fwd_res_add(&d->m, &r);
+		else if (d->m.res[k].target != r.target)
+			err = -EAGAIN;
+	}
+	d->m.res_unit = d->m.nr_res;
+	return err;
+}
+
+int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
+{
+	struct dedup_unit_check check = { 0 };
+	uint32_t *own = NULL;
+	unsigned int k;
+	int err;
+
+	if (d->finished || d->failed)
+		return -EINVAL;
+	if (!g->group || g->failed || d->group || d->opts.names != g->opts.names ||
+	    d->opts.append_only != g->opts.append_only)
+		return -EINVAL;
+	if (!map) {
+		map = own = calloc(d2b_btf__end_id(g->work), sizeof(*map));
+		if (!map)
+			return -ENOMEM;
+	}
+	dedup__check_unit(d, g->work, &check);
+	err = check.err;
+	if (!err)
+		err = merge_source(&d->m, g->work, NULL, check.kc, map);
+	if (!err)
+		err = add_group_fwds(d, g, map);
+	if (err)
+		d->failed = true;
+	if (!err) {
+		map[0] = 0;
+		/* count the units' types, not the group's */
+		for (k = 0; k <= D2B_KIND_MAX; k++)
+			d->stats.in[k] += g->stats.in[k];
+		for (k = 0; k < DEDUP_NR_STEPS; k++)
+			d->unit_s[k] += g->m.step_s[k];
+		d->grouped = true;
+	}
+	dedup_unit_check__release(&check);
+	free(own);
+	return err;
+}
+
+/* The merges' times, for dedup_stats: the units' (in the groups, if any)
+ * and the groups' (of d's own merges, if it merged groups). */
+static void step_times(const struct dedup *d, const double *own, struct dedup_stats *ret)
+{
+	unsigned int k;
+
+	for (k = 0; k < DEDUP_NR_STEPS; k++) {
+		ret->unit_s[k] = d->grouped ? d->unit_s[k] : own[k];
+		ret->group_s[k] = d->grouped ? own[k] : 0;
+	}
+}
+
 /* Check unit as dedup__add_unit() wants it; count its types per kind. */
 int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
 		      struct dedup_unit_check *ret)
@@ -928,7 +1048,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 
 	if (final_map)
 		*final_map = NULL;
-	if (d->finished || d->failed)
+	if (d->finished || d->failed || d->group)
 		return -EINVAL;
 	err = dedup__index_base(d);
 	if (err)
@@ -940,7 +1060,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 			return err;
 	}
 	/* the work index is no longer needed: free it before the final merge */
-	memcpy(d->stats.unit_s, d->m.step_s, sizeof(d->stats.unit_s));
+	step_times(d, d->m.step_s, &d->stats);
 	merge_release(&d->m);
 	memset(&d->m, 0, sizeof(d->m));
 	d->final_map = calloc(end, sizeof(*d->final_map));
@@ -972,5 +1092,5 @@ void dedup__stats(const struct dedup *d, struct dedup_stats *ret)
 {
 	*ret = d->stats;
 	if (!d->finished)
-		memcpy(ret->unit_s, d->m.step_s, sizeof(ret->unit_s));
+		step_times(d, d->m.step_s, ret);
 }

@@ -60,6 +60,7 @@ struct dedup_stats {
 	uint64_t in[D2B_KIND_MAX + 1];	/* unit types seen */
 	uint64_t out[D2B_KIND_MAX + 1];	/* types in out after finish */
 	double unit_s[DEDUP_NR_STEPS];	/* seconds, over every unit's merge */
+	double group_s[DEDUP_NR_STEPS];	/* seconds, over dedup__add_group()'s */
 	double final_s[DEDUP_NR_STEPS];	/* seconds, in dedup__finish()'s merge */
 };
 
@@ -108,6 +109,25 @@ void dedup_unit_check__release(struct dedup_unit_check *check);
 /* dedup__add_unit() of a unit dedup__check_unit() checked into *check. */
 int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
 			    const struct dedup_unit_check *check, uint32_t *map);
+
+/*
+ * Groups: consecutive units merged on their own, then into d whole, in
+ * order.  A group takes units as d does (dedup__check_unit() of d checks
+ * them for it) and is never finished; different groups may be merged on
+ * different threads at once (d is only read).  Units over opts.names
+ * only (no split BTF).
+ *
+ * dedup__add_group() merges group g's types into d; map (as
+ * dedup__add_unit()'s, for the IDs of g's work BTF, dedup__btf(g)) gets
+ * their IDs in d's work BTF.  Free g with dedup__free() after it.  The
+ * result is that of adding g's units to d one by one, except where a
+ * forward declaration meets several definitions of its name and the
+ * group's walks paired it with another one than d's: dedup__add_group()
+ * then fails with -EAGAIN (and d is failed), and the units are to be
+ * merged one by one into a new dedup (theory in dedup.c).
+ */
+int dedup__new_group(const struct dedup *d, struct dedup **ret);
+int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map);
 
 /*
  * Resolve forward declarations (to the definition a graph walk paired them

@@ -104,14 +104,22 @@ static int commit_fwds(struct merge *m)
 		if (merge_fwd_res_find(m, r.name_off, r.kind) >= 0)
 			continue;
 		r.target = m->fwds[j].k;
-		err = VEC_RESERVE(m->res, m->res_cap, m->nr_res, 1);
-		if (!err)
-			err = hmap__add(&m->res_index, fwd_res_key(r.name_off, r.kind), m->nr_res);
+		err = merge_fwd_res_add(m, &r);
 		if (err)
 			return err;
-		m->res[m->nr_res++] = r;
 	}
 	return 0;
+}
+
+int merge_fwd_res_add(struct merge *m, const struct fwd_res *r)
+{
+	int err = VEC_RESERVE(m->res, m->res_cap, m->nr_res, 1);
+
+	if (!err)
+		err = hmap__add(&m->res_index, fwd_res_key(r->name_off, r->kind), m->nr_res);
+	if (!err)
+		m->res[m->nr_res++] = *r;
+	return err;
 }
 
 /* After the source is appended: its entries name destination IDs. */

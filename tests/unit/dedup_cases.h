@@ -430,6 +430,69 @@ static void b_fwd_resolved_then_strict(struct d2b_btf *u, int k)
 }
 
 /*
+ * S { T v2 * } first, then (after a unit of an int alone) S { FWD T * },
+ * which takes it (the first compatible candidate, resolving the FWD to
+ * T v2), then S { T v1 * }, which must stay apart from both.  Merged in
+ * groups of two ({0, 1}, {2, 3}), unit 2's S takes unit 3's in their group
+ * (resolving its FWD to T v1 there), and the group's S would take
+ * S { T v2 * } where the groups meet, unit 3's with it: the merge of the
+ * groups must see that their resolutions of T differ.
+ */
+static void b_fwd_resolved_in_a_group(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	if (k == 1) {
+		INT(u, "int");
+		return;
+	}
+	if (k == 2) {
+		t = FWD(u, "T");
+	} else {
+		i = k == 3 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "T", k == 3 ? 4 : 8);
+		MEMBER(u, k == 3 ? "x" : "y", i, 0);
+	}
+	p = PTR(u, t);
+	STRUCT(u, "S", 8);
+	MEMBER(u, "t", p, 0);
+}
+
+/*
+ * P { FWD T * } alone, an int alone, S { FWD T * }, S { T v1 * }, and
+ * T v2 alone (two definitions: no FWD T resolves by its name).  One by
+ * one, unit 3's walk resolves the FWD (P's, which unit 2's is) to T v1.
+ * In groups of two ({0, 1}, {2, 3}, {4}), that walk is the second
+ * group's own, whose merge into the output walks nothing of P's: the
+ * group's resolution must still reach P's FWD.
+ */
+static void b_fwd_resolved_in_a_group_for_others(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	switch (k) {
+	case 0:
+	case 2:
+		p = PTR(u, FWD(u, "T"));
+		STRUCT(u, k ? "S" : "P", 8);
+		MEMBER(u, "t", p, 0);
+		return;
+	case 1:
+		INT(u, "int");
+		return;
+	default:
+		i = k == 3 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "T", k == 3 ? 4 : 8);
+		MEMBER(u, k == 3 ? "x" : "y", i, 0);
+		if (k == 3) {
+			p = PTR(u, t);
+			STRUCT(u, "S", 8);
+			MEMBER(u, "t", p, 0);
+		}
+	}
+}
+
+/*
  * One walk may not pair a FWD with two different definitions: unit 1's
  * P { T v1 *a; T v2 *b } (two structs T in one unit) is not unit 0's
  * P { T *a; T *b } with T declared, and the FWD stays (its name is
@@ -600,6 +663,10 @@ struct dcase {
 	void (*build)(struct d2b_btf *u, int k);
 	const char *expect;
 	bool append_only;
+	/* merged in groups (dedup__add_group()), some grouping disagrees
+	 * with merging the units one by one (-EAGAIN): a FWD meets
+	 * definitions its group does not see */
+	bool group_conflict;
 };
 
 static const struct dcase cases[] = {
@@ -681,6 +748,23 @@ static const struct dcase cases[] = {
 	  "[6] STRUCT 'T' size=8 'y':5@0\n"
 	  "[7] PTR type=6\n"
 	  "[8] STRUCT 'S' size=8 't':7@0\n" },
+	{ "fwd_resolved_in_a_group", 4, b_fwd_resolved_in_a_group,
+	  "[1] INT 'long' size=8 enc=1\n"
+	  "[2] STRUCT 'T' size=8 'y':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'S' size=8 't':3@0\n"
+	  "[5] INT 'int' size=4 enc=1\n"
+	  "[6] STRUCT 'T' size=4 'x':5@0\n"
+	  "[7] PTR type=6\n"
+	  "[8] STRUCT 'S' size=8 't':7@0\n", .group_conflict = true },
+	{ "fwd_resolved_in_a_group_for_others", 5, b_fwd_resolved_in_a_group_for_others,
+	  "[1] PTR type=5\n"
+	  "[2] STRUCT 'P' size=8 't':1@0\n"
+	  "[3] INT 'int' size=4 enc=1\n"
+	  "[4] STRUCT 'S' size=8 't':1@0\n"
+	  "[5] STRUCT 'T' size=4 'x':3@0\n"
+	  "[6] INT 'long' size=8 enc=1\n"
+	  "[7] STRUCT 'T' size=8 'y':6@0\n" },
 	{ "fwd_two_definitions_in_one_walk", 2, b_fwd_two_defs_one_walk,
 	  "[1] FWD 'T' struct\n"
 	  "[2] PTR type=1\n"

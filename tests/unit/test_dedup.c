@@ -218,6 +218,77 @@ out:
 	return err;
 }
 
+/*
+ * run_dedup() with the units in groups of gsize (dedup__new_group()),
+ * merged into the dedup in order, over run_names; the units' maps go
+ * through the group's.
+ */
+static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct d2b_btf **ret)
+{
+	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only,
+				   .names = run_names };
+	struct d2b_btf *units[MAX_UNITS] = { 0 }, *out = d2b_btf__new(NULL);
+	uint32_t *maps[MAX_UNITS] = { 0 }, *gmap = NULL;
+	struct dedup *d = NULL, *g = NULL;
+	const uint32_t *final_map;
+	int k, j, first = 0, err = -ENOMEM;
+	uint32_t u;
+
+	*ret = NULL;
+	if (!out)
+		return -ENOMEM;
+	build_err = 0;
+	for (k = 0; k < c->nunits; k++) {
+		units[k] = d2b_btf__new(opts.names);
+		if (!units[k])
+			goto out;
+		c->build(units[k], k);
+		maps[k] = calloc(d2b_btf__end_id(units[k]), sizeof(uint32_t));
+		if (!maps[k])
+			goto out;
+	}
+	err = build_err ?: dedup__new(out, &opts, &d);
+	for (k = 0; !err && k < c->nunits; k++) {
+		if (!g)
+			err = dedup__new_group(d, &g);
+		if (!err)
+			err = dedup__add_unit(g, units[k], maps[k]);
+		if (err || (k + 1 - first < gsize && k + 1 < c->nunits))
+			continue;
+		/* the group is whole: into d, and its units' maps through it */
+		free(gmap);
+		gmap = calloc(d2b_btf__end_id(dedup__btf(g)), sizeof(*gmap));
+		err = gmap ? dedup__add_group(d, g, gmap) : -ENOMEM;
+		for (j = first; !err && j <= k; j++) {
+			for (u = 1; u < d2b_btf__end_id(units[j]); u++)
+				maps[j][u] = gmap[maps[j][u]];
+		}
+		dedup__free(g);
+		g = NULL;
+		first = k + 1;
+	}
+	if (!err)
+		err = dedup__finish(d, &final_map);
+	for (k = 0; !err && k < c->nunits; k++) {
+		for (u = 1; u < d2b_btf__end_id(units[k]); u++)
+			check_map(units[k], u, out, final_map[maps[k][u]]);
+	}
+	if (!err) {
+		*ret = out;
+		out = NULL;
+	}
+out:
+	dedup__free(g);
+	dedup__free(d);
+	free(gmap);
+	d2b_btf__free(out);
+	for (k = 0; k < MAX_UNITS; k++) {
+		d2b_btf__free(units[k]);
+		free(maps[k]);
+	}
+	return err;
+}
+
 static bool same_encoding(const struct d2b_btf *a, const struct d2b_btf *b)
 {
 	void *da = NULL, *db = NULL;
@@ -260,7 +331,8 @@ static void run_case(const struct dcase *c, bool force)
 {
 	struct d2b_btf *out = NULL, *again = NULL;
 	char *dump = NULL;
-	int err, n;
+	int err, n, gs;
+	bool conflicts;
 
 	test_failed_now = 0;
 	err = run_dedup(c, force, NULL, &out, true);
@@ -293,10 +365,33 @@ static void run_case(const struct dcase *c, bool force)
 			       err ? strerror(-err) : "the output differs");
 			test_failed_now = 1;
 		}
-		d2b_btf__free((struct d2b_btf *)run_names);
-		run_names = NULL;
 		d2b_btf__free(again);
 		again = NULL;
+		/* in groups of every size: the same bytes; or, for a case
+		 * marked group_conflict, -EAGAIN (the caller merges one by
+		 * one), for some size at least: the mark is still needed */
+		conflicts = false;
+		for (gs = 1; n == 0 && gs < c->nunits; gs++) {
+			err = run_dedup_groups(c, force, gs, &again);
+			if (err == -EAGAIN && c->group_conflict) {
+				conflicts = true;
+			} else if (err || !same_encoding(out, again)) {
+				char *d2 = again ? dump_btf(again) : NULL;
+
+				printf("#   in groups of %d: %s\n%s", gs,
+				       err ? strerror(-err) : "the output differs", d2 ? d2 : "");
+				free(d2);
+				test_failed_now = 1;
+			}
+			d2b_btf__free(again);
+			again = NULL;
+		}
+		if (n == 0 && c->group_conflict && !conflicts) {
+			printf("#   marked group_conflict, but no grouping conflicts\n");
+			test_failed_now = 1;
+		}
+		d2b_btf__free((struct d2b_btf *)run_names);
+		run_names = NULL;
 	}
 out:
 	printf("%s dedup_%s%s%s\n", test_failed_now ? "FAIL" : "PASS", c->name,
