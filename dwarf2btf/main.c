@@ -49,6 +49,8 @@ static void usage(FILE *out)
 		"      --no-float       encode floating-point types as INT\n"
 		"      --no-enum64      encode 64-bit enums as ENUM (values truncated)\n"
 		"      --no-dedup       keep every compile unit's types (debugging)\n"
+		"      --no-merge-groups  merge the compile units one by one, never in\n"
+		"                       groups on several threads (the output is the same)\n"
 		"      --cxx-names      C++ units: names as C++ spells them ('geo::rect'), for\n"
 		"                       tools; the kernel refuses such BTF.  By default only\n"
 		"                       names the kernel accepts ('rect'; functions and\n"
@@ -84,6 +86,7 @@ enum {
 	OPT_NO_FLOAT,
 	OPT_NO_ENUM64,
 	OPT_NO_DEDUP,
+	OPT_NO_MERGE_GROUPS,
 	OPT_KERNEL_NAMES,
 	OPT_CXX_NAMES,
 	OPT_STATS,
@@ -106,6 +109,7 @@ static const struct option long_options[] = {
 	{ "no-float", no_argument, NULL, OPT_NO_FLOAT },
 	{ "no-enum64", no_argument, NULL, OPT_NO_ENUM64 },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
+	{ "no-merge-groups", no_argument, NULL, OPT_NO_MERGE_GROUPS },
 	{ "kernel-names", no_argument, NULL, OPT_KERNEL_NAMES },
 	{ "cxx-names", no_argument, NULL, OPT_CXX_NAMES },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -213,6 +217,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_ENUM64:
 			opts.no_enum64 = true;
+			break;
+		case OPT_NO_MERGE_GROUPS:
+			opts.no_merge_groups = true;
 			break;
 		case OPT_NO_DEDUP:
 			opts.no_dedup = true;

@@ -80,6 +80,26 @@ struct slot {
 	struct dedup_unit_check check;	/* the merge's check, made by the walker */
 };
 
+/* A unit of a round merged in groups (walk_and_merge_groups()) */
+struct gunit {
+	struct unit u;		/* its BTF freed once merged into its group */
+	struct dedup_unit_check check;
+	int err;		/* the walk's, or the group merge's */
+	bool merge_failed;	/* err is the group merge's */
+	bool walked;
+	uint32_t group;
+	char *strs;		/* its variables' strings, after its BTF is gone */
+};
+
+struct group {
+	struct dedup *dd;	/* dedup__new_group() */
+	size_t first, end;	/* its units */
+	size_t claimed;		/* units first .. first + claimed are claimed */
+	size_t next;		/* the next unit to merge into dd */
+	bool busy;		/* a thread is merging its units */
+	struct pages_behind behind;	/* its part of .debug_info */
+};
+
 struct conv {
 	const char *path;
 	const struct d2b_opts *opts;
@@ -99,6 +119,7 @@ struct conv {
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
 	struct dedup *dd;
+	struct dedup_opts dopts;	/* dd's, for a new one (merge_again()) */
 	/* split BTF: the base's index, made beside the first walks */
 	struct job base_job;
 	struct job names_job;		/* makes names: names_job_run() */
@@ -124,6 +145,17 @@ struct conv {
 	pthread_cond_t room;	/* workers wait here for a free slot */
 	pthread_cond_t walked;	/* this thread waits here for slot merged */
 	struct dedup_unit_check check;	/* of a unit this thread walked itself */
+	/* a round merged in groups */
+	struct gunit *gu;
+	struct group *groups;
+	size_t nr_groups;
+	size_t cur_group;	/* the group this thread waits for */
+	size_t window;		/* groups claimed from: cur_group .. + window */
+	size_t in_flight;	/* units claimed, not merged into their group */
+	bool one_by_one;	/* the groups disagreed: never again */
+	size_t grouped;		/* groups the units were merged in, or 0 */
+	size_t said;		/* units of this round whose diagnostics are said */
+	size_t quiet;		/* ... of which the first quiet were said before */
 
 	char bad_btf[512];		/* the first kernel rule the output breaks */
 	bool has_cxx;			/* some unit was C++ */
@@ -207,6 +239,8 @@ struct worker {
 	struct conv *c;
 	struct unit_walker *uw;
 	pthread_t thread;
+	uint32_t *map;		/* a unit's map into its group */
+	size_t map_cap;
 };
 
 /*
@@ -300,62 +334,65 @@ static int base_job_join(struct conv *c)
 	return c->base_job_err;
 }
 
-/* Merge one walked unit into the output, then hand its diagnostics on;
- * check is the merge's check of it (dedup__check_unit()), or NULL. */
-static int merge_unit(struct conv *c, struct unit *w, int walk_err,
-		      const struct dedup_unit_check *check)
+/*
+ * The first half of taking walked unit w, in unit order: hand its
+ * diagnostics on, and say what its walk's outcome means: < 0 the
+ * conversion stops, 1 the unit is left out, 0 it is to be merged.
+ */
+static int unit_said(struct conv *c, struct unit *w, int walk_err)
 {
 	const char *cu = w->name;
-	uint32_t n;
 	size_t i;
-	int err = walk_err;
 
-	for (i = 0; i < w->nr_diags; i++)
+	/* said already, before merge_again() */
+	if (c->said++ < c->quiet)
+		i = w->nr_diags;
+	else
+		i = 0;
+	for (; i < w->nr_diags; i++)
 		conv_diag(c, w->diags[i].level, cu, w->diags[i].die_off, w->diags[i].tag, "%s",
 			  w->diags[i].msg);
 	if (w->oom)
 		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
-	if (err == -EBADMSG)
-		return err;	/* the walker said what is damaged */
-	if (err < 0) {
+	if (walk_err == -EBADMSG)
+		return walk_err;	/* the walker said what is damaged */
+	if (walk_err < 0) {
 		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s", cu ?: "(unnamed)",
-			  strerror(-err));
-		return err;
+			  strerror(-walk_err));
+		return walk_err;
 	}
 	if (w->skipped) {
 		c->units_skipped++;
-		return 0;
+		return 1;
 	}
 	c->has_cxx |= w->cxx;
-	n = d2b_btf__end_id(w->btf);
-	if (n > c->map_cap) {
-		uint32_t *m = realloc(c->map, n * sizeof(*m));
+	return 0;
+}
 
-		if (!m)
-			return -ENOMEM;
-		c->map = m;
-		c->map_cap = n;
-	}
-	if (!check) {
-		dedup__check_unit(c->dd, w->btf, &c->check);
-		check = &c->check;
-	}
-	err = base_job_join(c);
-	if (!err)
-		err = dedup__add_checked_unit(c->dd, w->btf, check, c->map);
-	if (err < 0) {
-		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "merging compile unit %s: %s",
-			  cu ?: "(unnamed)", strerror(-err));
-		return err;
-	}
+static int merge_failed(struct conv *c, const struct unit *w, int err)
+{
+	conv_diag(c, D2B_ERROR, w->name, UINT64_MAX, 0, "merging compile unit %s: %s",
+		  w->name ?: "(unnamed)", strerror(-err));
+	return err;
+}
+
+/*
+ * The second half, once w is merged: its imports, functions and
+ * variables, their type IDs through map into the work BTF's; the
+ * variables' strings are strs's (keep_records()), or w's BTF's if NULL.
+ */
+static int unit_records(struct conv *c, const struct unit *w, const uint32_t *map, const char *strs)
+{
+	size_t i;
+	int err;
+
 	err = note_imports(c, w);
-	if (err)
-		return err;
-	err = VEC_RESERVE(c->funcs, c->funcs_cap, c->nr_funcs, w->nr_funcs);
+	if (!err)
+		err = VEC_RESERVE(c->funcs, c->funcs_cap, c->nr_funcs, w->nr_funcs);
 	if (err)
 		return err;
 	for (i = 0; i < w->nr_funcs; i++) {
-		c->funcs[c->nr_funcs].id = c->map[w->funcs[i].id];
+		c->funcs[c->nr_funcs].id = map[w->funcs[i].id];
 		c->funcs[c->nr_funcs].flags = w->funcs[i].flags;
 		c->nr_funcs++;
 	}
@@ -363,19 +400,61 @@ static int merge_unit(struct conv *c, struct unit *w, int walk_err,
 		const struct unit_var *v = &w->vars[i];
 		const char *tags[UNIT_MAX_TAGS];
 		const char *secname = v->shndx < c->nr_secs ? c->secs[v->shndx].name : NULL;
-		uint32_t t;
+		const char *name = strs ? strs + v->name_off : d2b_btf__str(w->btf, v->name_off);
+		uint32_t t, off;
 
-		if (!var_policy__wanted(c->opts->vars, d2b_btf__str(w->btf, v->name_off), secname))
+		if (!var_policy__wanted(c->opts->vars, name, secname))
 			continue;
-
-		for (t = 0; t < v->nr_tags && t < UNIT_MAX_TAGS; t++)
-			tags[t] = d2b_btf__str(w->btf, w->tag_offs[v->tags_start + t]);
-		err = datasec_set__add(c->ds, d2b_btf__str(w->btf, v->name_off), v->linkage,
-				       c->map[v->type], v->shndx, v->offset, tags, t);
+		for (t = 0; t < v->nr_tags && t < UNIT_MAX_TAGS; t++) {
+			off = w->tag_offs[v->tags_start + t];
+			tags[t] = strs ? strs + off : d2b_btf__str(w->btf, off);
+		}
+		err = datasec_set__add(c->ds, name, v->linkage, map[v->type], v->shndx, v->offset,
+				       tags, t);
 		if (err < 0)
 			return err;
 	}
 	return 0;
+}
+
+/* Room for a map of the IDs of unit btf. */
+static int reserve_map(uint32_t **map, size_t *cap, const struct d2b_btf *btf)
+{
+	uint32_t n = d2b_btf__end_id(btf);
+
+	if (n > *cap) {
+		uint32_t *m = realloc(*map, n * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		*map = m;
+		*cap = n;
+	}
+	return 0;
+}
+
+/* Merge one walked unit into the output, then hand its diagnostics on;
+ * check is the merge's check of it (dedup__check_unit()), or NULL. */
+static int merge_unit(struct conv *c, struct unit *w, int walk_err,
+		      const struct dedup_unit_check *check)
+{
+	int err = unit_said(c, w, walk_err);
+
+	if (err)
+		return err < 0 ? err : 0;
+	err = reserve_map(&c->map, &c->map_cap, w->btf);
+	if (err)
+		return err;
+	if (!check) {
+		dedup__check_unit(c->dd, w->btf, &c->check);
+		check = &c->check;
+	}
+	err = base_job_join(c);
+	if (!err)
+		err = dedup__add_checked_unit(c->dd, w->btf, check, c->map);
+	if (err < 0)
+		return merge_failed(c, w, err);
+	return unit_records(c, w, c->map, NULL);
 }
 
 /* pages dropped stay this far behind the units merged: a fault maps the
@@ -408,6 +487,392 @@ static void drop_behind(struct conv *c, size_t i)
 	pages_behind__reach(&c->behind, to > DROP_LAG ? to - DROP_LAG : 0);
 }
 
+/*
+ * Merging in groups
+ * =================
+ *
+ * One thread merging every unit in order caps the threads' gain: on
+ * vmlinux the merge is a third of the work.  A round of at least
+ * 2 * GROUP_UNITS units over names (not split BTF) is cut into groups of
+ * consecutive units, as many as GROUP_UNITS goes into the number of units
+ * but at most MAX_GROUPS, as even as can be: by the number of units
+ * alone.  Each group's units are merged, in order, into a group of
+ * their own (dedup__new_group()) by whichever thread has walked the next
+ * one, several groups at once; this thread merges each whole group into
+ * the output, in order (dedup__add_group()), and then takes its units'
+ * diagnostics, functions and variables, in order.  The groups are the
+ * same for every number of threads, so the output is too; it is that of
+ * merging the units one by one, and where a group resolved a forward
+ * declaration otherwise than the output did (dedup__add_group() says
+ * -EAGAIN), the round is merged again, one by one (merge_again()).
+ * --no-merge-groups (d2b_opts.no_merge_groups) merges one by one at once.
+ *
+ * Threads claim units from the groups in a window (the group this thread
+ * waits for and the next ones, as many as there are threads), the group
+ * with the fewest claimed first, so that every thread has a group to
+ * merge into; claimed units not yet merged into their group are at most
+ * nr_slots, which bounds memory as the ring does.  A unit merged into its
+ * group gives its BTF back at once: what this thread needs of it later
+ * (diagnostics, functions, variables with their strings, imports) is
+ * small.  Each group drops the pages of its part of .debug_info behind
+ * its merges.
+ */
+enum {
+	GROUP_UNITS = 128,	/* a group's fewest units */
+	MAX_GROUPS = 8,		/* each group's types are merged again, serially */
+};
+
+static bool merged_in_groups(const struct conv *c)
+{
+	return c->names && c->nr_units >= 2 * GROUP_UNITS && c->first_round && !c->one_by_one &&
+	       !c->opts->no_merge_groups;
+}
+
+/*
+ * The groups disagreed (dedup__add_group()): the round is merged again,
+ * one unit at a time, into a new dedup; what the units merged so far
+ * added is dropped, and their diagnostics are not said twice.  Only the
+ * first round is merged in groups, so nothing came before it.
+ */
+static int merge_again(struct conv *c)
+{
+	conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0,
+		  "groups of units resolved a forward declaration to different "
+		  "definitions: merging the units one by one");
+	dedup__free(c->dd);
+	c->dd = NULL;
+	datasec_set__free(c->ds);
+	c->ds = datasec_set__new();
+	if (!c->ds)
+		return -ENOMEM;
+	c->nr_funcs = 0;
+	c->nr_imports = c->nr_seen = 0;
+	hmap__clear(&c->imported);
+	c->units_skipped = 0;
+	c->has_cxx = false;
+	c->one_by_one = true;
+	c->grouped = 0;
+	c->quiet = c->said;
+	c->said = 0;
+	c->stop = false;	/* (walk_and_merge_groups() stopped its workers) */
+	return dedup__new(c->out, &c->dopts, &c->dd);
+}
+
+/* The next unit to claim, or SIZE_MAX (c->lock held). */
+static size_t group_claim(struct conv *c)
+{
+	size_t g, best = SIZE_MAX, end = c->cur_group + c->window;
+
+	if (c->stop || c->in_flight >= c->nr_slots)
+		return SIZE_MAX;
+	if (end > c->nr_groups)
+		end = c->nr_groups;
+	for (g = c->cur_group; g < end; g++) {
+		const struct group *gr = &c->groups[g];
+
+		if (gr->first + gr->claimed < gr->end &&
+		    (best == SIZE_MAX || gr->claimed < c->groups[best].claimed))
+			best = g;
+	}
+	if (best == SIZE_MAX)
+		return SIZE_MAX;
+	c->in_flight++;
+	return c->groups[best].first + c->groups[best].claimed++;
+}
+
+/*
+ * What unit_records() will need of a unit merged into its group, once its
+ * BTF is gone: type IDs through map (the group's), and the variables'
+ * names and tags copied into gu->strs.
+ */
+static int keep_records(struct gunit *gu, const uint32_t *map)
+{
+	struct unit *w = &gu->u;
+	size_t i, len = 0;
+	char *p;
+
+	for (i = 0; i < w->nr_funcs; i++)
+		w->funcs[i].id = map[w->funcs[i].id];
+	for (i = 0; i < w->nr_vars; i++)
+		len += strlen(d2b_btf__str(w->btf, w->vars[i].name_off)) + 1;
+	for (i = 0; i < w->nr_tag_offs; i++)
+		len += strlen(d2b_btf__str(w->btf, w->tag_offs[i])) + 1;
+	gu->strs = p = malloc(len + 1);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < w->nr_vars; i++) {
+		const char *str = d2b_btf__str(w->btf, w->vars[i].name_off);
+
+		w->vars[i].type = map[w->vars[i].type];
+		w->vars[i].name_off = p - gu->strs;
+		p = stpcpy(p, str) + 1;
+	}
+	for (i = 0; i < w->nr_tag_offs; i++) {
+		const char *str = d2b_btf__str(w->btf, w->tag_offs[i]);
+
+		w->tag_offs[i] = p - gu->strs;
+		p = stpcpy(p, str) + 1;
+	}
+	return 0;
+}
+
+/* Merge walked unit gu into its group g; its BTF is given back either way. */
+static void group_take(struct conv *c, struct worker *wk, struct group *g, struct gunit *gu)
+{
+	struct unit *w = &gu->u;
+	int err = 0;
+
+	if (!gu->err && !w->skipped) {
+		err = reserve_map(&wk->map, &wk->map_cap, w->btf);
+		if (!err)
+			err = dedup__add_checked_unit(g->dd, w->btf, &gu->check, wk->map);
+		if (!err)
+			err = keep_records(gu, wk->map);
+		if (err) {
+			gu->err = err;
+			gu->merge_failed = true;
+		}
+	}
+	d2b_btf__free(w->btf);
+	w->btf = NULL;
+	dedup_unit_check__release(&gu->check);
+	(void)c;
+}
+
+/* Group g's units [first, i) are merged: drop their pages, DROP_LAG behind. */
+static void group_drop_behind(struct conv *c, struct group *g, size_t i)
+{
+	uint64_t to, lag;
+
+	if (i >= g->end) {
+		pages_behind__all(&g->behind);
+		return;
+	}
+	to = c->units[i].off - c->units[g->first].off;
+	lag = g->behind.size / 16 < DROP_LAG ? g->behind.size / 16 : DROP_LAG;
+	pages_behind__reach(&g->behind, to > lag ? to - lag : 0);
+}
+
+/*
+ * Merge group g's walked units into it, in order, unless another thread
+ * is at it; called and returns with c->lock held.
+ */
+static void group_merge_walked(struct conv *c, struct worker *wk, struct group *g)
+{
+	if (g->busy)
+		return;
+	g->busy = true;
+	while (!c->stop && g->next < g->end && c->gu[g->next].walked) {
+		size_t i = g->next;
+
+		pthread_mutex_unlock(&c->lock);
+		group_take(c, wk, g, &c->gu[i]);
+		group_drop_behind(c, g, i + 1);
+		pthread_mutex_lock(&c->lock);
+		g->next++;
+		c->in_flight--;
+		pthread_cond_signal(&c->room);	/* one unit's room, one worker */
+	}
+	g->busy = false;
+	if (g->next == g->end && g == &c->groups[c->cur_group])
+		pthread_cond_signal(&c->walked);
+}
+
+/* Claim a unit, walk it and merge what its group can take; called and
+ * returns with c->lock held.  False if nothing was claimable. */
+static bool group_walk_next(struct conv *c, struct worker *wk)
+{
+	size_t i = group_claim(c);
+	struct gunit *gu;
+
+	if (i == SIZE_MAX)
+		return false;
+	pthread_mutex_unlock(&c->lock);
+	gu = &c->gu[i];
+	gu->err = unit__walk(&gu->u, c->opts, c->filter, wk->uw, &c->units[i]);
+	/* (the dedup is only read: merges do not change what it checks) */
+	if (!gu->err && !gu->u.skipped)
+		dedup__check_unit(c->dd, gu->u.btf, &gu->check);
+	pthread_mutex_lock(&c->lock);
+	gu->walked = true;
+	group_merge_walked(c, wk, &c->groups[gu->group]);
+	return true;
+}
+
+static void *group_worker(void *arg)
+{
+	struct worker *wk = arg;
+	struct conv *c = wk->c;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->stop && c->cur_group < c->nr_groups) {
+		if (!group_walk_next(c, wk))
+			pthread_cond_wait(&c->room, &c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/*
+ * Group g is merged: into the output with it, then its units' records, in
+ * order.  A unit that failed stops it, after the diagnostics of those
+ * before it, as merging them one by one would.
+ */
+static int group_done(struct conv *c, struct group *g)
+{
+	size_t i, failed;
+	int err = 0;
+
+	for (failed = g->first; failed < g->end; failed++) {
+		if (c->gu[failed].err)
+			break;
+	}
+	if (failed == g->end) {
+		err = reserve_map(&c->map, &c->map_cap, dedup__btf(g->dd));
+		if (!err)
+			err = dedup__add_group(c->dd, g->dd, c->map);
+		if (err == -EAGAIN)
+			return err;	/* merge_again() */
+		if (err)
+			return merge_failed(c, &c->gu[g->first].u, err);
+	}
+	for (i = g->first; i < g->end && !err; i++) {
+		struct gunit *gu = &c->gu[i];
+
+		err = unit_said(c, &gu->u, gu->merge_failed ? 0 : gu->err);
+		if (err)
+			err = err < 0 ? err : 0;
+		else if (gu->merge_failed)
+			err = merge_failed(c, &gu->u, gu->err);
+		else if (failed == g->end)	/* (else the group is not merged) */
+			err = unit_records(c, &gu->u, c->map, gu->strs);
+		unit__release(&gu->u);
+		free(gu->strs);
+		gu->strs = NULL;
+	}
+	dedup__free(g->dd);
+	g->dd = NULL;
+	return err;
+}
+
+/* The groups of this round, and their units' records. */
+static int groups_init(struct conv *c, size_t window)
+{
+	size_t ng = c->nr_units / GROUP_UNITS, g, i;
+	int err = 0;
+
+	if (ng > MAX_GROUPS)
+		ng = MAX_GROUPS;
+	c->gu = calloc(c->nr_units, sizeof(*c->gu));
+	c->groups = calloc(ng, sizeof(*c->groups));
+	if (!c->gu || !c->groups)
+		return -ENOMEM;
+	c->nr_groups = ng;
+	c->cur_group = 0;
+	c->window = window;
+	c->in_flight = 0;
+	for (g = 0; g < ng && !err; g++) {
+		struct group *gr = &c->groups[g];
+		size_t end_off;
+		bool here = c->first_round && c->behind.base;
+
+		gr->first = g * c->nr_units / ng;
+		gr->end = (g + 1) * c->nr_units / ng;
+		gr->next = gr->first;
+		for (i = gr->first; i < gr->end; i++) {
+			c->gu[i].group = (uint32_t)g;
+			here = here && c->units[i].r == c->in.r;
+		}
+		end_off = gr->end < c->nr_units && c->units[gr->end].r == c->in.r ?
+			  c->units[gr->end].off : c->behind.size;
+		if (here && end_off > c->units[gr->first].off && end_off <= c->behind.size) {
+			size_t len = end_off - c->units[gr->first].off;
+
+			/* a batch and a lag of their own in each group's part,
+			 * many of which are read at once */
+			pages_behind__init(&gr->behind, c->behind.base + c->units[gr->first].off, len,
+					   c->behind.batch < len / 8 ? c->behind.batch : len / 8);
+		}
+		else
+			pages_behind__init(&gr->behind, NULL, 0, 0);
+		err = dedup__new_group(c->dd, &gr->dd);
+	}
+	return err;
+}
+
+static void groups_release(struct conv *c)
+{
+	size_t i;
+
+	for (i = 0; c->gu && i < c->nr_units; i++) {
+		unit__release(&c->gu[i].u);
+		dedup_unit_check__release(&c->gu[i].check);
+		free(c->gu[i].strs);
+	}
+	for (i = 0; c->groups && i < c->nr_groups; i++)
+		dedup__free(c->groups[i].dd);
+	free(c->gu);
+	free(c->groups);
+	c->gu = NULL;
+	c->groups = NULL;
+	c->nr_groups = 0;
+}
+
+/* walk_and_merge() for a round merged in groups: workers[0] is this thread's. */
+static int walk_and_merge_groups(struct conv *c, struct worker *workers, unsigned int jobs)
+{
+	unsigned int started = 0, t;
+	size_t g;
+	int err;
+
+	c->nr_slots = 4 * jobs + 8;
+	err = groups_init(c, jobs);
+	if (err) {
+		groups_release(c);
+		return err;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->room, NULL);
+	pthread_cond_init(&c->walked, NULL);
+	for (t = 1; t < jobs; t++) {
+		if (pthread_create(&workers[t].thread, NULL, group_worker, &workers[t]) != 0)
+			break;
+		started++;
+	}
+	c->grouped = c->nr_groups;
+	for (g = 0; g < c->nr_groups && !err; g++) {
+		struct group *gr = &c->groups[g];
+		double t0 = clock_now();
+
+		pthread_mutex_lock(&c->lock);
+		c->cur_group = g;
+		pthread_cond_broadcast(&c->room);	/* the window moved */
+		while (!c->stop && gr->next < gr->end) {
+			if (!group_walk_next(c, &workers[0]))
+				pthread_cond_wait(&c->walked, &c->lock);
+		}
+		pthread_mutex_unlock(&c->lock);
+		c->t_walk += clock_now() - t0;	/* walking, merging into groups or waiting */
+
+		t0 = clock_now();
+		err = group_done(c, gr);
+		c->t_merge += clock_now() - t0;
+	}
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	c->cur_group = c->nr_groups;
+	pthread_cond_broadcast(&c->room);
+	pthread_mutex_unlock(&c->lock);
+	for (t = 1; t <= started; t++)
+		pthread_join(workers[t].thread, NULL);
+	groups_release(c);
+	pthread_cond_destroy(&c->room);
+	pthread_cond_destroy(&c->walked);
+	pthread_mutex_destroy(&c->lock);
+	drop_behind(c, c->nr_units);
+	return err;
+}
+
 static int walk_and_merge(struct conv *c)
 {
 	unsigned int jobs = c->opts->jobs > 1 ? c->opts->jobs : 1;
@@ -421,6 +886,8 @@ static int walk_and_merge(struct conv *c)
 		jobs = c->nr_units ? (unsigned int)c->nr_units : 1;
 	c->next_cu = c->merged = 0;
 	c->stop = false;
+	c->said = 0;
+	c->quiet = 0;
 	workers = calloc(jobs, sizeof(*workers));
 	if (!workers)
 		return -ENOMEM;
@@ -433,6 +900,15 @@ static int walk_and_merge(struct conv *c)
 						     die_reader__section_size(c->in.r, DIE_SEC_STR));
 		else if (!err)
 			unit_walker__set_base(workers[t].uw, d2b_btf__base(c->out));
+		if (err)
+			goto out_free;
+	}
+	if (merged_in_groups(c)) {
+		err = walk_and_merge_groups(c, workers, jobs);
+		if (err == -EAGAIN)
+			err = merge_again(c);
+		else
+			goto out_free;
 		if (err)
 			goto out_free;
 	}
@@ -513,8 +989,10 @@ static int walk_and_merge(struct conv *c)
 	free(c->slots);
 	c->slots = NULL;
 out_free:
-	for (t = 0; t < jobs; t++)
+	for (t = 0; t < jobs; t++) {
 		unit_walker__free(workers[t].uw);
+		free(workers[t].map);
+	}
 	free(workers);
 	return err;
 }
@@ -555,18 +1033,25 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 	unsigned int k;
 	uint32_t id;
 
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u",
-		  c->in.nr_refs + c->nr_seen, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1);
+	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u, merged %s",
+		  c->in.nr_refs + c->nr_seen, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1,
+		  c->grouped ? "in groups" : c->one_by_one ? "one by one (the groups disagreed)" :
+		  "one by one");
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
 		  t_open, c->t_walk, c->t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
 	dedup__stats(c->dd, &st);
-	for (k = 0; k < 2; k++) {
-		const double *s = k ? st.final_s : st.unit_s;
+	for (k = 0; k < 3; k++) {
+		static const char *const what[3] = {
+			"merge steps", "merge of the groups", "final merge (in finish)",
+		};
+		const double *s = k == 2 ? st.final_s : k ? st.group_s : st.unit_s;
 
+		if (k == 1 && !c->grouped)
+			continue;
 		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
 			  "%s: setup %.3fs, primitives %.3fs, structs %.3fs, references %.3fs, "
-			  "append %.3fs, index %.3fs", k ? "final merge (in finish)" : "merge steps",
+			  "append %.3fs, index %.3fs", what[k],
 			  s[DEDUP_STEP_SETUP], s[DEDUP_STEP_PRIMS], s[DEDUP_STEP_COMPOSITES],
 			  s[DEDUP_STEP_REFS], s[DEDUP_STEP_APPEND], s[DEDUP_STEP_INDEX]);
 	}
@@ -607,6 +1092,7 @@ static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opt
 	 * is too large to be one, when units keep their strings as their own */
 	job_wait(&c->names_job);
 	dopts->names = c->names;
+	c->dopts = *dopts;
 	return dedup__new(c->out, dopts, &c->dd);
 }
 

@@ -400,6 +400,9 @@ struct d2b_opts {
 	bool no_float;			/* floats as INT (old kernels) */
 	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */
 	bool no_dedup;			/* keep every CU's types (debugging) */
+	/* merge the units one by one on one thread, never in groups
+	 * (lib/convert.c): the same output, for checking that it is */
+	bool no_merge_groups;
 	/* C++ units: names as C++ spells them ("geo::rect", "geo::Box<int>",
 	 * "geo::rect::area"), which tools read but the kernel refuses: such
 	 * BTF is checked with D2B_VERIFY_CXX_NAMES and a D2B_NOTICE says so.

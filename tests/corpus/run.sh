@@ -22,6 +22,8 @@
 #			Debian's are the same, modulo the deliberate differences
 #			below; the other kinds' counts are printed as "#" lines
 #   deterministic	three more conversions (-j1, -j2, -j8) are byte-identical
+#   groups		vmlinux's units were merged in groups, and give the bytes
+#			of --no-merge-groups (one by one, as before groups)
 #			to the first (the default -j, one thread per CPU)
 #   module/NAME		each module converts with --base (our vmlinux BTF)
 #			and the kernel loads it merged with that base
@@ -208,6 +210,20 @@ for j in 1 2 8; do
 	rm -f "$WORK/vmlinux.j$j.btf"
 done
 [ $ok = 1 ] && echo "PASS deterministic"
+
+# merged in groups (lib/convert.c), as one by one
+if ! "$D2B" --stats -o /dev/null "$VMLINUX" 2>&1 | grep -q 'units: .*merged in groups$'; then
+	echo "FAIL groups: vmlinux's units were not merged in groups (--stats)"
+elif ! "$D2B" --no-merge-groups -o "$WORK/vmlinux.one.btf" "$VMLINUX" >"$WORK/convert.one.log" 2>&1; then
+	tail -n 3 "$WORK/convert.one.log" | sed 's/^/# /'
+	echo "FAIL groups: dwarf2btf --no-merge-groups failed"
+elif ! cmp -s "$OURS" "$WORK/vmlinux.one.btf"; then
+	echo "# $(cmp "$OURS" "$WORK/vmlinux.one.btf" 2>&1 | head -n 1)"
+	echo "FAIL groups: the output differs from --no-merge-groups'"
+else
+	echo "PASS groups"
+fi
+rm -f "$WORK/vmlinux.one.btf"
 
 # modules over our vmlinux BTF
 mapfile -t mods < <(find "$CORPUS/modules" -name '*.ko' -type f 2>/dev/null | LC_ALL=C sort)

@@ -19,6 +19,8 @@
 #			whose name has two definitions resolves through the
 #			graph walk (no FWD 'group' left), and the two struct
 #			ops, which point to different groups, stay apart
+#   many/agree, many/disagree	300 units from many_units.py: merged in
+#			groups, and the same as one by one (see many_units())
 #   glibc		glibc's separate debug file (package libc6-dbg);
 #			SKIP when it is not installed
 #   corpus/MODULE	with D2B_CORPUS set: the 25 largest modules of the
@@ -213,6 +215,92 @@ for comp in gcc clang-14 clang-19; do
 		fwd_checks "fwd/$comp$opt" "$dir/fwd.o"
 	done
 done
+
+# ---- many units, merged in groups -----------------------------------------
+
+# many_maps NAME BTF N: each VAR v<i> has type struct s<i>, each FUNC f<i>
+# takes a struct s<i> * (the units' records went through their groups)
+many_maps()
+{
+	local bad
+	bad=$("$D2B" --dump "$2" | awk -v n="$3" '
+		/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2; name[id] = $3
+			for (i = 4; i <= NF; i++) if ($i ~ /^type_id=/) { t = $i; sub(/type_id=/, "", t); sub(/,/, "", t); type[id] = t }
+			cur = id; next }
+		/^\t.arg. type_id=/ { t = $2; sub(/type_id=/, "", t); arg[cur] = t }
+		END {
+			for (id in kind) {
+				if (kind[id] == "VAR") { v = name[id]; gsub(/\047/, "", v); sub(/^v/, "", v)
+					if (name[type[id]] != "\047s" v "\047") { print "VAR v" v; bad++ }
+					vars++ }
+				if (kind[id] == "FUNC") { f = name[id]; gsub(/\047/, "", f); sub(/^f/, "", f)
+					p = arg[type[id]]
+					if (kind[p] != "PTR" || name[type[p]] != "\047s" f "\047") { print "FUNC f" f; bad++ }
+					funcs++ }
+			}
+			if (vars != n || funcs != n) print vars + 0 " VARs, " funcs + 0 " FUNCs"
+		}' | head -n 3)
+	if [ -z "$bad" ]; then
+		pass "$1/maps"
+	else
+		fail "$1/maps" "$(echo $bad)"
+	fi
+}
+
+# many_units NAME HOW ARGS...: tests/dedup/many_units.py ARGS as an object
+# of that many units (a round of 256 or more is merged in groups,
+# lib/convert.c); --stats must say "merged HOW"
+#   NAME/le-libbpf, NAME/fixpoint	as above
+#   NAME/how		how the units were merged
+#   NAME/same		the bytes of --no-merge-groups (one by one, one thread)
+#   NAME/jobs		-j1, -j2 and -j5: the same bytes
+#   NAME/maps		many_maps
+many_units()
+{
+	local name=$1 how=$2 d=$WORK/many n
+	shift 2
+	n=${*: -1}
+	rm -rf "$d"
+	mkdir -p "$d"
+	if ! python3 "$HERE/many_units.py" "$@" >"$d/in.dg" 2>"$d/err" ||
+	   ! python3 "$HERE/../dwarfgen/dwarfgen.py" "$d/in.dg" -o "$d/in.o" 2>>"$d/err"; then
+		fail "$name/generate" "many_units.py or dwarfgen.py failed"
+		show "$d/err"
+		return
+	fi
+	compare "$name" "$d/in.o"
+	if ! "$D2B" --stats -o "$d/out.btf" "$d/in.o" 2>"$d/stats" ||
+	   ! "$D2B" --no-merge-groups -o "$d/one.btf" "$d/in.o" 2>"$d/err"; then
+		fail "$name/convert" "dwarf2btf failed"
+		show "$d/err"
+		return
+	fi
+	if grep -q "units: $n .*merged $how\$" "$d/stats"; then
+		pass "$name/how (merged $how)"
+	else
+		fail "$name/how" "not merged $how"
+		grep 'units:' "$d/stats" | show /dev/stdin
+	fi
+	if cmp -s "$d/out.btf" "$d/one.btf"; then
+		pass "$name/same"
+	else
+		fail "$name/same" "the output differs from --no-merge-groups'"
+	fi
+	"$D2B" -j1 -o "$d/j1.btf" "$d/in.o" 2>/dev/null
+	"$D2B" -j2 -o "$d/j2.btf" "$d/in.o" 2>/dev/null
+	"$D2B" -j5 -o "$d/j5.btf" "$d/in.o" 2>/dev/null
+	if cmp -s "$d/out.btf" "$d/j1.btf" && cmp -s "$d/out.btf" "$d/j2.btf" &&
+	   cmp -s "$d/out.btf" "$d/j5.btf"; then
+		pass "$name/jobs"
+	else
+		fail "$name/jobs" "the output depends on the number of jobs"
+	fi
+	many_maps "$name" "$d/out.btf" "$n"
+}
+
+# the groups agree; a FWD with two definitions makes them disagree
+many_units many/agree "in groups" --one-amb 300
+many_units many/disagree "one by one (the groups disagreed)" 300
 
 # ---- glibc --------------------------------------------------------------
 
