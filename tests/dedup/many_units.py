@@ -15,6 +15,8 @@ struct holder { struct common *c; struct amb *p; }; a struct s<i> of its
 own holding a holder; a global variable v<i> of type struct s<i>; and a
 function f<i>(struct s<i> *arg) returning int.  Every third unit keeps
 its strings inline (the unit's own strings), the others in .debug_str.
+Unit 0 also has a variable "big" of a 32-byte integer type, which BTF
+cannot hold: one diagnostic, to be said once however the units merge.
 Labels are dwarfgen's per file, so each carries its unit's number.
 """
 
@@ -52,6 +54,9 @@ def unit(i, n, one_amb):
             f"  variable name=v{i} type=@s{i} external location=addr:v{i}",
             f"  subprogram name=f{i} type=@int{i} external prototyped pc=f{i}",
             f"    formal_parameter name=arg type=@ps{i}"]
+    if i == 0:
+        out += ["  base_type @big name=__int256 encoding=signed byte_size=32",
+                "  variable name=big type=@big external location=addr:big"]
     return "\n".join(out)
 
 

@@ -230,7 +230,7 @@ many_maps()
 		/^\t.arg. type_id=/ { t = $2; sub(/type_id=/, "", t); arg[cur] = t }
 		END {
 			for (id in kind) {
-				if (kind[id] == "VAR") { v = name[id]; gsub(/\047/, "", v); sub(/^v/, "", v)
+				if (kind[id] == "VAR" && name[id] ~ /^\047v[0-9]+\047$/) { v = name[id]; gsub(/\047/, "", v); sub(/^v/, "", v)
 					if (name[type[id]] != "\047s" v "\047") { print "VAR v" v; bad++ }
 					vars++ }
 				if (kind[id] == "FUNC") { f = name[id]; gsub(/\047/, "", f); sub(/^f/, "", f)
@@ -252,12 +252,13 @@ many_maps()
 # lib/convert.c); --stats must say "merged HOW"
 #   NAME/le-libbpf, NAME/fixpoint	as above
 #   NAME/how		how the units were merged
+#   NAME/said-once	unit 0's diagnostic, once (a fallback says no unit twice)
 #   NAME/same		the bytes of --no-merge-groups (one by one, one thread)
 #   NAME/jobs		-j1, -j2 and -j5: the same bytes
 #   NAME/maps		many_maps
 many_units()
 {
-	local name=$1 how=$2 d=$WORK/many n
+	local name=$1 how=$2 d=$WORK/many n said
 	shift 2
 	n=${*: -1}
 	rm -rf "$d"
@@ -269,7 +270,7 @@ many_units()
 		return
 	fi
 	compare "$name" "$d/in.o"
-	if ! "$D2B" --stats -o "$d/out.btf" "$d/in.o" 2>"$d/stats" ||
+	if ! "$D2B" -v --stats -o "$d/out.btf" "$d/in.o" 2>"$d/stats" ||
 	   ! "$D2B" --no-merge-groups -o "$d/one.btf" "$d/in.o" 2>"$d/err"; then
 		fail "$name/convert" "dwarf2btf failed"
 		show "$d/err"
@@ -280,6 +281,12 @@ many_units()
 	else
 		fail "$name/how" "not merged $how"
 		grep 'units:' "$d/stats" | show /dev/stdin
+	fi
+	said=$(grep -c "__int256' (32 bytes) has no BTF equivalent" "$d/stats")
+	if [ "$said" = 1 ]; then
+		pass "$name/said-once"
+	else
+		fail "$name/said-once" "unit 0's diagnostic said $said times"
 	fi
 	if cmp -s "$d/out.btf" "$d/one.btf"; then
 		pass "$name/same"
