@@ -307,10 +307,11 @@ done
 # ---- the serial part: what no thread count can go under ----
 
 # Units are walked on every thread, but this thread alone opens the input,
-# merges the units in order, finishes and adds the DATASECs; --stats times
-# those phases (at -jN with N > 1, "merge" is merging only).  Their sum is a
-# floor on the wall time at any -j on this machine: where the -j rows reach
-# it, more threads cannot help until the merge itself is parallel.  RUNS
+# merges the units in order (or, from 256 units on, their groups, which
+# the walking threads merge: --stats "merge of the groups"), finishes and
+# adds the DATASECs; --stats times those phases (at -jN with N > 1, "merge"
+# is merging only).  Their sum is a floor on the wall time at any -j on
+# this machine: where the -j rows reach it, more threads cannot help.  RUNS
 # runs per -j above 1, each phase their median (one run moves with the
 # machine as much as the phases differ); at -j1 the same thread walks
 # too, and there is no floor.
@@ -346,6 +347,12 @@ for target in "${TARGETS[@]}"; do
 			for k in "${!v[@]}"; do
 				[ "$k" -lt ${#steps[@]} ] && PH[${steps[k]}]+="${v[k]} "
 			done
+			# "merge of the groups: setup As, ..." (merged in groups only)
+			read -r -a v < <(echo "$stats" | sed -n 's/^.*stats: merge of the groups: //p' |
+				tr -d ',' | awk '{ for (i = 2; i <= NF; i += 2) { sub(/s$/, "", $i); printf "%s ", $i } }')
+			for k in "${!v[@]}"; do
+				[ "$k" -lt ${#steps[@]} ] && PH[g${steps[k]}]+="${v[k]} "
+			done
 		done
 		if [ -n "$bad" ]; then
 			printf '  %-8s -j%-3s (no --stats line: %s)\n' "$target" "$j" "$bad"
@@ -361,12 +368,21 @@ for target in "${TARGETS[@]}"; do
 			"$target" "$j" "$open" "$merge" "$finish" "$datasec" \
 			"$(awk -v a="$open" -v b="$merge" -v c="$finish" -v d="$datasec" \
 				'BEGIN { printf "%.2f", a + b + c + d }')" "$walk" "$RUNS"
-		# where the merge goes (the units' merges; --stats: "merge steps")
+		# where the merge goes (the units' merges, on every thread when in
+		# groups; --stats: "merge steps"), and the groups' on this one
 		if [ -n "${PH[index]:-}" ]; then
 			printf '  %-8s -j%-3s merge steps:' "$target" "$j"
 			for k in "${steps[@]}"; do
 				# shellcheck disable=SC2086
 				printf ' %s %s' "$k" "$(median ${PH[$k]})"
+			done
+			echo
+		fi
+		if [ -n "${PH[gindex]:-}" ]; then
+			printf '  %-8s -j%-3s merge of the groups:' "$target" "$j"
+			for k in "${steps[@]}"; do
+				# shellcheck disable=SC2086
+				printf ' %s %s' "$k" "$(median ${PH[g$k]})"
 			done
 			echo
 		fi

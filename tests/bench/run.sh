@@ -86,6 +86,19 @@ else
 	echo "PASS bench vmlinux alone"
 fi
 
+# a "vmlinux" of 300 units (tests/dedup/many_units.py), merged in groups:
+# the serial part has the groups' merge too
+mkdir -p "$work/many"
+if python3 "$src/tests/dedup/many_units.py" --one-amb 300 >"$work/many.dg" &&
+   python3 "$src/tests/dwarfgen/dwarfgen.py" "$work/many.dg" -o "$work/many/vmlinux"; then
+	bench groups D2B_CORPUS="$work/many" BENCH_TARGETS=vmlinux BENCH_JOBS=2
+	expect "bench groups" 0 "$work/groups.out" \
+		'^ +vmlinux +-j2 +merge steps: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$' \
+		'^ +vmlinux +-j2 +merge of the groups: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$'
+else
+	fail "bench groups" "many_units.py or dwarfgen.py failed"
+fi
+
 # a tool that fails: said, and exit 1
 bench failing BENCH_TARGETS=vmlinux BENCH_JOBS=1 PAHOLE="$work/failing"
 expect "bench failing tool" 1 "$work/failing.out" 'FAILED \(exit 1\): .*failing' 'pahole stub: refuses'
