@@ -8,7 +8,9 @@
  *            them while this thread merges
  *   merge    units, strictly in .debug_info order, into one deduplicated
  *            BTF (dedup.c); the order makes the output independent of the
- *            number of threads and of their timing
+ *            number of threads and of their timing.  From 256 units on,
+ *            in groups of consecutive units, then the groups in order
+ *            ("Merging in groups" below): the same output
  *   finish   forward declarations resolved, final renumbering (dedup.c)
  *   datasec  VARs and DATASECs from the units' variables (datasec.c)
  *
