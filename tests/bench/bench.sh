@@ -370,22 +370,17 @@ for target in "${TARGETS[@]}"; do
 				'BEGIN { printf "%.2f", a + b + c + d }')" "$walk" "$RUNS"
 		# where the merge goes (the units' merges, on every thread when in
 		# groups; --stats: "merge steps"), and the groups' on this one
-		if [ -n "${PH[index]:-}" ]; then
-			printf '  %-8s -j%-3s merge steps:' "$target" "$j"
+		for what in "merge steps" "merge of the groups"; do
+			pre=
+			[ "$what" = "merge steps" ] || pre=g
+			[ -n "${PH[${pre}index]:-}" ] || continue
+			printf '  %-8s -j%-3s %s:' "$target" "$j" "$what"
 			for k in "${steps[@]}"; do
 				# shellcheck disable=SC2086
-				printf ' %s %s' "$k" "$(median ${PH[$k]})"
+				printf ' %s %s' "$k" "$(median ${PH[$pre$k]})"
 			done
 			echo
-		fi
-		if [ -n "${PH[gindex]:-}" ]; then
-			printf '  %-8s -j%-3s merge of the groups:' "$target" "$j"
-			for k in "${steps[@]}"; do
-				# shellcheck disable=SC2086
-				printf ' %s %s' "$k" "$(median ${PH[g$k]})"
-			done
-			echo
-		fi
+		done
 	done
 done
 echo

@@ -164,6 +164,36 @@ static int run_defer;
 /* run_dedup()'s units, and the work BTF, are over this names base, or not */
 static const struct d2b_btf *run_names;
 
+/* c's units, over names or nothing, and a zeroed map for each: 0, the
+ * builders' error, or -ENOMEM; the caller frees them (free_units()). */
+static int build_units(const struct dcase *c, const struct d2b_btf *names,
+		       struct d2b_btf **units, uint32_t **maps)
+{
+	int k;
+
+	build_err = 0;
+	for (k = 0; k < c->nunits; k++) {
+		units[k] = d2b_btf__new(names);
+		if (!units[k])
+			return -ENOMEM;
+		c->build(units[k], k);
+		maps[k] = calloc(d2b_btf__end_id(units[k]), sizeof(uint32_t));
+		if (!maps[k])
+			return -ENOMEM;
+	}
+	return build_err;
+}
+
+static void free_units(struct d2b_btf **units, uint32_t **maps)
+{
+	int k;
+
+	for (k = 0; k < MAX_UNITS; k++) {
+		d2b_btf__free(units[k]);
+		free(maps[k]);
+	}
+}
+
 static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *base,
 		     struct d2b_btf **ret, bool check)
 {
@@ -180,17 +210,7 @@ static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *ba
 	*ret = NULL;
 	if (!out)
 		return -ENOMEM;
-	build_err = 0;
-	for (k = 0; k < c->nunits; k++) {
-		units[k] = d2b_btf__new(opts.names);
-		if (!units[k])
-			goto out;
-		c->build(units[k], k);
-		maps[k] = calloc(d2b_btf__end_id(units[k]), sizeof(uint32_t));
-		if (!maps[k])
-			goto out;
-	}
-	err = build_err;
+	err = build_units(c, opts.names, units, maps);
 	if (err)
 		goto out;
 	err = dedup__new(out, &opts, &d);
@@ -211,10 +231,7 @@ static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *ba
 out:
 	dedup__free(d);
 	d2b_btf__free(out);
-	for (k = 0; k < MAX_UNITS; k++) {
-		d2b_btf__free(units[k]);
-		free(maps[k]);
-	}
+	free_units(units, maps);
 	return err;
 }
 
@@ -237,17 +254,7 @@ static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct
 	*ret = NULL;
 	if (!out)
 		return -ENOMEM;
-	build_err = 0;
-	for (k = 0; k < c->nunits; k++) {
-		units[k] = d2b_btf__new(opts.names);
-		if (!units[k])
-			goto out;
-		c->build(units[k], k);
-		maps[k] = calloc(d2b_btf__end_id(units[k]), sizeof(uint32_t));
-		if (!maps[k])
-			goto out;
-	}
-	err = build_err ?: dedup__new(out, &opts, &d);
+	err = build_units(c, opts.names, units, maps) ?: dedup__new(out, &opts, &d);
 	for (k = 0; !err && k < c->nunits; k++) {
 		if (!g)
 			err = dedup__new_group(d, &g);
@@ -277,15 +284,11 @@ static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct
 		*ret = out;
 		out = NULL;
 	}
-out:
 	dedup__free(g);
 	dedup__free(d);
 	free(gmap);
 	d2b_btf__free(out);
-	for (k = 0; k < MAX_UNITS; k++) {
-		d2b_btf__free(units[k]);
-		free(maps[k]);
-	}
+	free_units(units, maps);
 	return err;
 }
 
