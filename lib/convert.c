@@ -344,17 +344,13 @@ static int base_job_join(struct conv *c)
 static int unit_said(struct conv *c, struct unit *w, int walk_err)
 {
 	const char *cu = w->name;
+	bool again = c->said++ < c->quiet;	/* said before merge_again() */
 	size_t i;
 
-	/* said already, before merge_again() */
-	if (c->said++ < c->quiet)
-		i = w->nr_diags;
-	else
-		i = 0;
-	for (; i < w->nr_diags; i++)
+	for (i = 0; !again && i < w->nr_diags; i++)
 		conv_diag(c, w->diags[i].level, cu, w->diags[i].die_off, w->diags[i].tag, "%s",
 			  w->diags[i].msg);
-	if (w->oom)
+	if (w->oom && !again)
 		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
 	if (walk_err == -EBADMSG)
 		return walk_err;	/* the walker said what is damaged */
