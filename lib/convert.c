@@ -615,7 +615,7 @@ static int keep_records(struct gunit *gu, const uint32_t *map)
 }
 
 /* Merge walked unit gu into its group g; its BTF is given back either way. */
-static void group_take(struct conv *c, struct worker *wk, struct group *g, struct gunit *gu)
+static void group_take(struct worker *wk, struct group *g, struct gunit *gu)
 {
 	struct unit *w = &gu->u;
 	int err = 0;
@@ -634,7 +634,6 @@ static void group_take(struct conv *c, struct worker *wk, struct group *g, struc
 	d2b_btf__free(w->btf);
 	w->btf = NULL;
 	dedup_unit_check__release(&gu->check);
-	(void)c;
 }
 
 /* Group g's units [first, i) are merged: drop their pages, DROP_LAG behind. */
@@ -664,7 +663,7 @@ static void group_merge_walked(struct conv *c, struct worker *wk, struct group *
 		size_t i = g->next;
 
 		pthread_mutex_unlock(&c->lock);
-		group_take(c, wk, g, &c->gu[i]);
+		group_take(wk, g, &c->gu[i]);
 		group_drop_behind(c, g, i + 1);
 		pthread_mutex_lock(&c->lock);
 		g->next++;
