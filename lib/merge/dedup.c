@@ -106,8 +106,12 @@
  * group's types may have merged on a premise the destination does not
  * share (a struct of the group that absorbed S { T v1 * } through its
  * FWD T, then itself taken by S { T v2 * } of the destination), and
- * dedup__add_group() fails with -EAGAIN: the caller merges the units one
- * by one.  That the output is then the one-by-one merge's is checked, not
+ * dedup__add_group() fails with -EAGAIN: the caller merges the group's
+ * units one by one.  The check is made after passes 1-4 and before pass
+ * 5, which alone changes the destination (but for the resolutions the
+ * walks add, taken back, and strings, unused), so the destination is as
+ * it was and the groups after the one that disagreed are still merged
+ * whole.  That the output is then the one-by-one merge's is checked, not
  * proven: in groups of every size on every table case of test_dedup
  * (one conflicts), on tests/dedup's many_units.py objects, and on the
  * corpus vmlinux, byte for byte (tests/corpus compares it with
@@ -150,8 +154,8 @@ struct dedup {
 	bool base_indexed;	/* base_index and base_over are made */
 	bool finished, failed;
 	bool group;		/* made by dedup__new_group(): never finished */
-	bool grouped;		/* dedup__add_group() merged groups into it */
 	double unit_s[DEDUP_NR_STEPS];	/* the groups' merges of their units */
+	double group_s[DEDUP_NR_STEPS];	/* d's merges of groups (of its own) */
 	struct dedup_stats stats;
 };
 
@@ -645,15 +649,22 @@ static void step_done(struct merge *m, enum dedup_step step, double *t)
 }
 
 /*
- * Merge one source into the destination; map_out[s] (s in the source's
- * own ID range) receives each source type's destination ID.  kc: the
- * source's kclass per type, as dedup__check_unit() made it, or NULL.
+ * Merge one source into the destination, in two halves: merge_map() maps
+ * each source type to a destination type or makes it canonical (passes 1
+ * to 4), merge_append() appends the canonical ones and indexes them (pass
+ * 5); map_out[s] (s in the source's own ID range) receives each source
+ * type's destination ID.  kc: the source's kclass per type, as
+ * dedup__check_unit() made it, or NULL.  Between the two, merge_abandon()
+ * drops the source instead: the passes before appending leave the
+ * destination as it was but for the forward declarations the walks
+ * resolved (which it takes back) and strings (which no type uses, and
+ * which the final merge does not copy).
  */
-static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
-			const uint8_t *kc, uint32_t *map_out)
+static int merge_map(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
+		     const uint8_t *kc)
 {
-	uint32_t i, from;
 	double t0 = clock_now();
+	uint32_t i;
 	int err;
 
 	err = merge_begin(m, src, alias);
@@ -680,19 +691,25 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 	if (m->append_only) {
 		for (i = 0; i < m->n; i++)
 			m->map[i] = vid(m, i);
-	} else {
-		err = pass_prims(m);
-		step_done(m, DEDUP_STEP_PRIMS, &t0);
-		if (!err)
-			err = merge_pass_composites(m);
-		step_done(m, DEDUP_STEP_COMPOSITES, &t0);
-		if (!err)
-			err = pass_refs(m);
-		step_done(m, DEDUP_STEP_REFS, &t0);
-		if (err)
-			return err;
+		return 0;
 	}
-	from = d2b_btf__end_id(m->dst);
+	err = pass_prims(m);
+	step_done(m, DEDUP_STEP_PRIMS, &t0);
+	if (!err)
+		err = merge_pass_composites(m);
+	step_done(m, DEDUP_STEP_COMPOSITES, &t0);
+	if (!err)
+		err = pass_refs(m);
+	step_done(m, DEDUP_STEP_REFS, &t0);
+	return err;
+}
+
+static int merge_append(struct merge *m, uint32_t *map_out)
+{
+	uint32_t i, from = d2b_btf__end_id(m->dst);
+	double t0 = clock_now();
+	int err;
+
 	err = pass_append(m);
 	if (err)
 		return err;
@@ -709,6 +726,25 @@ static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32
 	err = index_appended(m, from);
 	step_done(m, DEDUP_STEP_INDEX, &t0);
 	return err;
+}
+
+static int merge_abandon(struct merge *m)
+{
+	size_t j;
+	int err = 0;
+
+	m->nr_res = m->res_unit;
+	hmap__clear(&m->res_index);
+	for (j = 0; j < m->nr_res && !err; j++)
+		err = merge_fwd_res_index(m, j);
+	m->n = 0;
+	return err;
+}
+
+static int merge_source(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
+			const uint8_t *kc, uint32_t *map_out)
+{
+	return merge_map(m, src, alias, kc) ?: merge_append(m, map_out);
 }
 
 /* ---- the public interface ---- */
@@ -799,11 +835,37 @@ int dedup__new_group(const struct dedup *d, struct dedup **ret)
 }
 
 /*
- * The forward declarations group g's walks resolved, into d's: as if g's
- * units had been merged into d, their first walk decides where d has not
- * resolved the name yet.  Where d has, to another definition than g's
- * (mapped into d), g's types were merged on a premise d does not share:
- * -EAGAIN.  map: g's work IDs to d's, of the merge just done.
+ * Whether the forward declarations group g's walks resolved agree with
+ * d's, g being mapped (merge_map()) but not yet appended: where d resolved
+ * a name to another definition than g's, g's types were merged on a
+ * premise d does not share.  Both sides as canonical combined IDs.
+ */
+static int group_fwds_agree(struct merge *m, const struct dedup *g)
+{
+	size_t j;
+	int err;
+
+	for (j = 0; j < g->m.nr_res; j++) {
+		const struct fwd_res *r = &g->m.res[j];
+		uint32_t name;
+		long k;
+
+		err = merge_str_map(m, r->name_off, &name);
+		if (err)
+			return err;
+		k = merge_fwd_res_find(m, name, r->kind);
+		if (k >= 0 && resolve(m, m->res[k].target) != resolve(m, translate(m, r->target)))
+			return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
+ * The forward declarations group g's walks resolved, into d's, g being
+ * appended: as if g's units had been merged into d, their first walk
+ * decides where d has not resolved the name yet (where it has,
+ * group_fwds_agree() made sure it is to the same definition).  map: g's
+ * work IDs to d's, of the merge just done.
  */
 static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t *map)
 {
@@ -822,7 +884,7 @@ static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t
 		if (k < 0)
 			err = merge_fwd_res_add(&d->m, &r);
 		else if (d->m.res[k].target != r.target)
-			err = -EAGAIN;
+			err = -EINVAL;	/* (group_fwds_agree() lets none by) */
 	}
 	d->m.res_unit = d->m.nr_res;
 	return err;
@@ -831,6 +893,7 @@ static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t
 int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 {
 	struct dedup_unit_check check = { 0 };
+	double t0[DEDUP_NR_STEPS];
 	uint32_t *own = NULL;
 	unsigned int k;
 	int err;
@@ -845,14 +908,23 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 		if (!map)
 			return -ENOMEM;
 	}
+	memcpy(t0, d->m.step_s, sizeof(t0));
 	dedup__check_unit(d, g->work, &check);
 	err = check.err;
 	if (!err)
-		err = merge_source(&d->m, g->work, NULL, check.kc, map);
+		err = merge_map(&d->m, g->work, NULL, check.kc);
+	if (!err)
+		err = group_fwds_agree(&d->m, g);
+	if (err == -EAGAIN)
+		err = merge_abandon(&d->m) ?: -EAGAIN;
+	else if (!err)
+		err = merge_append(&d->m, map);
 	if (!err)
 		err = add_group_fwds(d, g, map);
-	if (err)
+	if (err && err != -EAGAIN)
 		d->failed = true;
+	for (k = 0; k < DEDUP_NR_STEPS; k++)
+		d->group_s[k] += d->m.step_s[k] - t0[k];
 	if (!err) {
 		map[0] = 0;
 		/* count the units' types, not the group's */
@@ -860,22 +932,21 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 			d->stats.in[k] += g->stats.in[k];
 		for (k = 0; k < DEDUP_NR_STEPS; k++)
 			d->unit_s[k] += g->m.step_s[k];
-		d->grouped = true;
 	}
 	dedup_unit_check__release(&check);
 	free(own);
 	return err;
 }
 
-/* The merges' times, for dedup_stats: the units' (in the groups, if any)
- * and the groups' (of d's own merges, if it merged groups). */
+/* The merges' times, for dedup_stats: the units' (in the groups, if any,
+ * and d's own) and the groups' (d's merges of them). */
 static void step_times(const struct dedup *d, const double *own, struct dedup_stats *ret)
 {
 	unsigned int k;
 
 	for (k = 0; k < DEDUP_NR_STEPS; k++) {
-		ret->unit_s[k] = d->grouped ? d->unit_s[k] : own[k];
-		ret->group_s[k] = d->grouped ? own[k] : 0;
+		ret->unit_s[k] = d->unit_s[k] + own[k] - d->group_s[k];
+		ret->group_s[k] = d->group_s[k];
 	}
 }
 

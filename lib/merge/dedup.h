@@ -123,8 +123,8 @@ int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
  * result is that of adding g's units to d one by one, except where a
  * forward declaration meets several definitions of its name and the
  * group's walks paired it with another one than d's: dedup__add_group()
- * then fails with -EAGAIN (and d is failed), and the units are to be
- * merged one by one into a new dedup (theory in dedup.c).
+ * then fails with -EAGAIN and leaves d as it was, and g's units are to be
+ * merged into d one by one instead (theory in dedup.c).
  */
 int dedup__new_group(const struct dedup *d, struct dedup **ret);
 int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map);

@@ -330,6 +330,8 @@ int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *for
 long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind);
 /* A new entry (name and kind not resolved yet) */
 int merge_fwd_res_add(struct merge *m, const struct fwd_res *r);
+/* Index entry j of m->res (merge_fwd_res_add() does, for a new one). */
+int merge_fwd_res_index(struct merge *m, size_t j);
 void merge_fwd_res_finalize(struct merge *m);
 int merge_pass_composites(struct merge *m);
 

@@ -115,11 +115,18 @@ int merge_fwd_res_add(struct merge *m, const struct fwd_res *r)
 {
 	int err = VEC_RESERVE(m->res, m->res_cap, m->nr_res, 1);
 
+	if (err)
+		return err;
+	m->res[m->nr_res] = *r;
+	err = merge_fwd_res_index(m, m->nr_res);
 	if (!err)
-		err = hmap__add(&m->res_index, fwd_res_key(r->name_off, r->kind), m->nr_res);
-	if (!err)
-		m->res[m->nr_res++] = *r;
+		m->nr_res++;
 	return err;
+}
+
+int merge_fwd_res_index(struct merge *m, size_t j)
+{
+	return hmap__add(&m->res_index, fwd_res_key(m->res[j].name_off, m->res[j].kind), j);
 }
 
 /* After the source is appended: its entries name destination IDs. */

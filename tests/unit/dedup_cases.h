@@ -459,6 +459,46 @@ static void b_fwd_resolved_in_a_group(struct d2b_btf *u, int k)
 }
 
 /*
+ * fwd_resolved_in_a_group over R and U, and besides: S { FWD T * } in unit
+ * 0, S { T * } in unit 3.  Merged in groups of two, the merge of group
+ * {2, 3} walks the output's S { FWD T * } against the group's S { T * }
+ * (resolving T to the group's T, not yet appended) before it finds that
+ * the groups disagree on U: the output must drop that resolution with the
+ * rest, or unit 3, merged again alone, meets a FWD T that stands for a
+ * type of another merge.
+ */
+static void b_fwd_group_dropped(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	if (k == 1) {
+		INT(u, "int");
+		return;
+	}
+	if (k == 2) {
+		t = FWD(u, "U");
+	} else {
+		i = k == 3 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "U", k == 3 ? 4 : 8);
+		MEMBER(u, k == 3 ? "x" : "y", i, 0);
+	}
+	p = PTR(u, t);
+	STRUCT(u, "R", 8);
+	MEMBER(u, "u", p, 0);
+	if (k == 2)
+		return;
+	if (k == 0) {
+		t = FWD(u, "T");
+	} else {
+		t = STRUCT(u, "T", 4);
+		MEMBER(u, "z", i, 0);
+	}
+	p = PTR(u, t);
+	STRUCT(u, "S", 8);
+	MEMBER(u, "t", p, 0);
+}
+
+/*
  * P { FWD T * } alone, an int alone, S { FWD T * }, S { T v1 * }, and
  * T v2 alone (two definitions: no FWD T resolves by its name).  One by
  * one, unit 3's walk resolves the FWD (P's, which unit 2's is) to T v1.
@@ -757,6 +797,18 @@ static const struct dcase cases[] = {
 	  "[6] STRUCT 'T' size=4 'x':5@0\n"
 	  "[7] PTR type=6\n"
 	  "[8] STRUCT 'S' size=8 't':7@0\n", .group_conflict = true },
+	{ "fwd_group_dropped", 4, b_fwd_group_dropped,
+	  "[1] INT 'long' size=8 enc=1\n"
+	  "[2] STRUCT 'U' size=8 'y':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'R' size=8 'u':3@0\n"
+	  "[5] PTR type=11\n"
+	  "[6] STRUCT 'S' size=8 't':5@0\n"
+	  "[7] INT 'int' size=4 enc=1\n"
+	  "[8] STRUCT 'U' size=4 'x':7@0\n"
+	  "[9] PTR type=8\n"
+	  "[10] STRUCT 'R' size=8 'u':9@0\n"
+	  "[11] STRUCT 'T' size=4 'z':7@0\n", .group_conflict = true },
 	{ "fwd_resolved_in_a_group_for_others", 5, b_fwd_resolved_in_a_group_for_others,
 	  "[1] PTR type=5\n"
 	  "[2] STRUCT 'P' size=8 't':1@0\n"

@@ -238,9 +238,12 @@ out:
 /*
  * run_dedup() with the units in groups of gsize (dedup__new_group()),
  * merged into the dedup in order, over run_names; the units' maps go
- * through the group's.
+ * through the group's.  A group the dedup does not take (-EAGAIN) has its
+ * units merged into it one by one, as a conversion does; *conflicts
+ * counts those groups.
  */
-static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct d2b_btf **ret)
+static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct d2b_btf **ret,
+			    int *conflicts)
 {
 	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only,
 				   .names = run_names };
@@ -269,6 +272,11 @@ static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct
 		for (j = first; !err && j <= k; j++) {
 			for (u = 1; u < d2b_btf__end_id(units[j]); u++)
 				maps[j][u] = gmap[maps[j][u]];
+		}
+		if (err == -EAGAIN) {
+			++*conflicts;
+			for (err = 0, j = first; !err && j <= k; j++)
+				err = dedup__add_unit(d, units[j], maps[j]);
 		}
 		dedup__free(g);
 		g = NULL;
@@ -335,7 +343,7 @@ static void run_case(const struct dcase *c, bool force)
 	struct d2b_btf *out = NULL, *again = NULL;
 	char *dump = NULL;
 	int err, n, gs;
-	bool conflicts;
+	int conflicts;
 
 	test_failed_now = 0;
 	err = run_dedup(c, force, NULL, &out, true);
@@ -370,15 +378,20 @@ static void run_case(const struct dcase *c, bool force)
 		}
 		d2b_btf__free(again);
 		again = NULL;
-		/* in groups of every size: the same bytes; or, for a case
-		 * marked group_conflict, -EAGAIN (the caller merges one by
-		 * one), for some size at least: the mark is still needed */
-		conflicts = false;
+		/* in groups of every size: the same bytes, a group that
+		 * conflicts (-EAGAIN) being merged one by one after those
+		 * before it; only a case marked group_conflict conflicts, for
+		 * some size at least (the mark is still needed) */
+		conflicts = 0;
 		for (gs = 1; n == 0 && gs < c->nunits; gs++) {
-			err = run_dedup_groups(c, force, gs, &again);
-			if (err == -EAGAIN && c->group_conflict) {
-				conflicts = true;
-			} else if (err || !same_encoding(out, again)) {
+			int had = conflicts;
+
+			err = run_dedup_groups(c, force, gs, &again, &conflicts);
+			if (conflicts > had && !c->group_conflict) {
+				printf("#   in groups of %d: a group conflicts\n", gs);
+				test_failed_now = 1;
+			}
+			if (err || !same_encoding(out, again)) {
 				char *d2 = again ? dump_btf(again) : NULL;
 
 				printf("#   in groups of %d: %s\n%s", gs,
