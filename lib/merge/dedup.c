@@ -107,7 +107,13 @@
  * share (a struct of the group that absorbed S { T v1 * } through its
  * FWD T, then itself taken by S { T v2 * } of the destination), and
  * dedup__add_group() fails with -EAGAIN: the caller merges the group's
- * units one by one.  The check is made after passes 1-4 and before pass
+ * units one by one.  While a group is merged, a FWD of its own that the
+ * destination has not resolved stands for the group's resolution (in
+ * walks, m->seed), as it did for the group's later units: without it,
+ * two types the group kept apart because of the resolution (S { T * }
+ * and S { T v2 * }, T resolved to v1) would merge, and the destination
+ * would resolve T to v2.  A walk with the destination's types that pairs
+ * T otherwise still resolves it so, and the check finds it.  The check is made after passes 1-4 and before pass
  * 5, which alone changes the destination (but for the resolutions the
  * walks add, taken back, and strings, unused), so the destination is as
  * it was and the groups after the one that disagreed are still merged
@@ -911,8 +917,10 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 	memcpy(t0, d->m.step_s, sizeof(t0));
 	dedup__check_unit(d, g->work, &check);
 	err = check.err;
+	d->m.seed = &g->m;
 	if (!err)
 		err = merge_map(&d->m, g->work, NULL, check.kc);
+	d->m.seed = NULL;
 	if (!err)
 		err = group_fwds_agree(&d->m, g);
 	if (err == -EAGAIN)

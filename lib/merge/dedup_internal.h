@@ -98,6 +98,7 @@ struct merge {
 	size_t nr_res, res_cap;
 	size_t res_unit;	/* first entry added while merging the current source */
 	struct hmap res_index;	/* hash(name, kind) -> index in res */
+	const struct merge *seed;	/* a group's, while it is merged (its res) */
 
 	/* the source being merged */
 	const struct d2b_btf *src;

@@ -58,24 +58,33 @@ static bool is_base(const struct merge *m, uint32_t id)
 /*
  * The canonical side of a walk sees a FWD that an earlier walk resolved as
  * its definition, as libbpf does: from then on the FWD stands for that
- * struct only.  *ret = id otherwise.
+ * struct only.  A FWD of a group being merged (m->seed) that the
+ * destination has not resolved stands for the group's resolution: the
+ * group's walks made it before its later units were merged into it, as
+ * they would have been into the destination.  *ret = id otherwise.
  */
 static int fwd_target(struct merge *m, uint32_t id, uint32_t *ret)
 {
 	const struct d2b_type *t = type_of(m, id);
 	uint32_t name;
-	long j;
+	long j = -1;
 	int err;
 
 	*ret = id;
-	if (!t || d2b_kind(t) != D2B_KIND_FWD || !t->name_off || is_base(m, id) || !m->nr_res)
+	if (!t || d2b_kind(t) != D2B_KIND_FWD || !t->name_off || is_base(m, id) ||
+	    (!m->nr_res && !m->seed))
 		return 0;
-	err = merge_name_of(m, id, &name);
-	if (err)
-		return err;
-	j = merge_fwd_res_find(m, name, btf_fwd_kind(t));
+	if (m->nr_res) {
+		err = merge_name_of(m, id, &name);
+		if (err)
+			return err;
+		j = merge_fwd_res_find(m, name, btf_fwd_kind(t));
+	}
 	if (j >= 0)
 		*ret = resolve(m, m->res[j].target);
+	else if (m->seed && is_virt(m, id) &&
+		 (j = merge_fwd_res_find(m->seed, t->name_off, btf_fwd_kind(t))) >= 0)
+		*ret = resolve(m, translate(m, m->seed->res[j].target));
 	return 0;
 }
 

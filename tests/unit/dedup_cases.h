@@ -459,6 +459,38 @@ static void b_fwd_resolved_in_a_group(struct d2b_btf *u, int k)
 }
 
 /*
+ * S { FWD T * } and Q { FWD T * }, then Q { T v1 * }, whose walk resolves
+ * T to v1, then S { T v2 * }, which stays apart (T stands for v1), then an
+ * int.  In a group of the first three, merged into the output, the
+ * group's S { FWD T * } must still stand for S { T v1 * }: were its FWD
+ * free, S { T v2 * } would take it, resolving T to v2 against the group.
+ */
+static void b_fwd_group_resolution_kept(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	switch (k) {
+	case 0:
+		p = PTR(u, FWD(u, "T"));
+		STRUCT(u, "S", 8);
+		MEMBER(u, "t", p, 0);
+		STRUCT(u, "Q", 8);
+		MEMBER(u, "t", p, 0);
+		return;
+	case 3:
+		INT(u, "int");
+		return;
+	default:
+		i = k == 1 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "T", k == 1 ? 4 : 8);
+		MEMBER(u, k == 1 ? "x" : "y", i, 0);
+		p = PTR(u, t);
+		STRUCT(u, k == 1 ? "Q" : "S", 8);
+		MEMBER(u, "t", p, 0);
+	}
+}
+
+/*
  * fwd_resolved_in_a_group over R and U, and besides: S { FWD T * } in unit
  * 0, S { T * } in unit 3.  Merged in groups of two, the merge of group
  * {2, 3} walks the output's S { FWD T * } against the group's S { T * }
@@ -797,6 +829,16 @@ static const struct dcase cases[] = {
 	  "[6] STRUCT 'T' size=4 'x':5@0\n"
 	  "[7] PTR type=6\n"
 	  "[8] STRUCT 'S' size=8 't':7@0\n", .group_conflict = true },
+	{ "fwd_group_resolution_kept", 4, b_fwd_group_resolution_kept,
+	  "[1] PTR type=5\n"
+	  "[2] STRUCT 'S' size=8 't':1@0\n"
+	  "[3] STRUCT 'Q' size=8 't':1@0\n"
+	  "[4] INT 'int' size=4 enc=1\n"
+	  "[5] STRUCT 'T' size=4 'x':4@0\n"
+	  "[6] INT 'long' size=8 enc=1\n"
+	  "[7] STRUCT 'T' size=8 'y':6@0\n"
+	  "[8] PTR type=7\n"
+	  "[9] STRUCT 'S' size=8 't':8@0\n" },
 	{ "fwd_group_dropped", 4, b_fwd_group_dropped,
 	  "[1] INT 'long' size=8 enc=1\n"
 	  "[2] STRUCT 'U' size=8 'y':1@0\n"
