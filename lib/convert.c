@@ -121,7 +121,6 @@ struct conv {
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
 	struct dedup *dd;
-	struct dedup_opts dopts;	/* dd's, for a new one (merge_again()) */
 	/* split BTF: the base's index, made beside the first walks */
 	struct job base_job;
 	struct job names_job;		/* makes names: names_job_run() */
@@ -154,10 +153,10 @@ struct conv {
 	size_t cur_group;	/* the group this thread waits for */
 	size_t window;		/* groups claimed from: cur_group .. + window */
 	size_t in_flight;	/* units claimed, not merged into their group */
-	bool one_by_one;	/* the groups disagreed: never again */
 	size_t grouped;		/* groups the units were merged in, or 0 */
-	size_t said;		/* units of this round whose diagnostics are said */
-	size_t quiet;		/* ... of which the first quiet were said before */
+	bool disagreed;		/* a group was not taken: from then on, one by one */
+	size_t resume;		/* the first unit merged one by one (or 0) */
+	size_t resume_group;	/* ... and its group */
 
 	char bad_btf[512];		/* the first kernel rule the output breaks */
 	bool has_cxx;			/* some unit was C++ */
@@ -344,13 +343,12 @@ static int base_job_join(struct conv *c)
 static int unit_said(struct conv *c, struct unit *w, int walk_err)
 {
 	const char *cu = w->name;
-	bool again = c->said++ < c->quiet;	/* said before merge_again() */
 	size_t i;
 
-	for (i = 0; !again && i < w->nr_diags; i++)
+	for (i = 0; i < w->nr_diags; i++)
 		conv_diag(c, w->diags[i].level, cu, w->diags[i].die_off, w->diags[i].tag, "%s",
 			  w->diags[i].msg);
-	if (w->oom && !again)
+	if (w->oom)
 		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
 	if (walk_err == -EBADMSG)
 		return walk_err;	/* the walker said what is damaged */
@@ -500,10 +498,14 @@ static void drop_behind(struct conv *c, size_t i)
  * the output, in order (dedup__add_group()), and then takes its units'
  * diagnostics, functions and variables, in order.  The groups are the
  * same for every number of threads, so the output is too; it is that of
- * merging the units one by one, and where a group resolved a forward
+ * merging the units one by one.  Where a group resolved a forward
  * declaration otherwise than the output did (dedup__add_group() says
- * -EAGAIN), the round is merged again, one by one (merge_again()).
- * --no-merge-groups (d2b_opts.no_merge_groups) merges one by one at once.
+ * -EAGAIN and takes nothing), the units from that group's first on are
+ * walked again and merged one by one, as a round that is not grouped is:
+ * a group that disagrees is seldom the last (a kernel built by clang has
+ * several variants of some structs, and most groups meet them), and one
+ * by one they are walked on every thread.  --no-merge-groups
+ * (d2b_opts.no_merge_groups) merges one by one from the start.
  *
  * Threads claim units from the groups in a window (the group this thread
  * waits for and the next ones, as many as there are threads), the group
@@ -522,38 +524,8 @@ enum {
 
 static bool merged_in_groups(const struct conv *c)
 {
-	return c->names && c->nr_units >= 2 * GROUP_UNITS && c->first_round && !c->one_by_one &&
+	return c->names && c->nr_units >= 2 * GROUP_UNITS && c->first_round &&
 	       !c->opts->no_merge_groups;
-}
-
-/*
- * The groups disagreed (dedup__add_group()): the round is merged again,
- * one unit at a time, into a new dedup; what the units merged so far
- * added is dropped, and their diagnostics are not said twice.  Only the
- * first round is merged in groups, so nothing came before it.
- */
-static int merge_again(struct conv *c)
-{
-	conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0,
-		  "groups of units resolved a forward declaration to different "
-		  "definitions: merging the units one by one");
-	dedup__free(c->dd);
-	c->dd = NULL;
-	datasec_set__free(c->ds);
-	c->ds = datasec_set__new();
-	if (!c->ds)
-		return -ENOMEM;
-	c->nr_funcs = 0;
-	c->nr_imports = c->nr_seen = 0;
-	hmap__clear(&c->imported);
-	c->units_skipped = 0;
-	c->has_cxx = false;
-	c->one_by_one = true;
-	c->grouped = 0;
-	c->quiet = c->said;
-	c->said = 0;
-	c->stop = false;	/* (walk_and_merge_groups() stopped its workers) */
-	return dedup__new(c->out, &c->dopts, &c->dd);
 }
 
 /* The next unit to claim, or SIZE_MAX (c->lock held). */
@@ -713,23 +685,26 @@ static void *group_worker(void *arg)
 /*
  * Group g is merged: into the output with it, then its units' records, in
  * order.  A unit that failed stops it, after the diagnostics of those
- * before it, as merging them one by one would.
+ * before it, as merging them one by one would.  -EAGAIN: the output did
+ * not take the group (walk_and_merge_groups()), nothing is said.
  */
 static int group_done(struct conv *c, struct group *g)
 {
 	size_t i, failed;
+	bool whole;
 	int err = 0;
 
 	for (failed = g->first; failed < g->end; failed++) {
 		if (c->gu[failed].err)
 			break;
 	}
-	if (failed == g->end) {
+	whole = failed == g->end;	/* (else the group is not merged) */
+	if (whole) {
 		err = reserve_map(&c->map, &c->map_cap, dedup__btf(g->dd));
 		if (!err)
 			err = dedup__add_group(c->dd, g->dd, c->map);
 		if (err == -EAGAIN)
-			return err;	/* merge_again() */
+			return err;
 		if (err)
 			return merge_failed(c, &c->gu[g->first].u, err);
 	}
@@ -741,7 +716,7 @@ static int group_done(struct conv *c, struct group *g)
 			err = err < 0 ? err : 0;
 		else if (gu->merge_failed)
 			err = merge_failed(c, &gu->u, gu->err);
-		else if (failed == g->end)	/* (else the group is not merged) */
+		else if (whole)
 			err = unit_records(c, &gu->u, c->map, gu->strs);
 		unit__release(&gu->u);
 		free(gu->strs);
@@ -855,6 +830,16 @@ static int walk_and_merge_groups(struct conv *c, struct worker *workers, unsigne
 		err = group_done(c, gr);
 		c->t_merge += clock_now() - t0;
 	}
+	if (err == -EAGAIN) {
+		g--;
+		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0,
+			  "group %zu of %zu of the units resolved a forward declaration to another "
+			  "definition than the groups before it: merging the units from there on "
+			  "one by one", g + 1, c->nr_groups);
+		c->disagreed = true;
+		c->resume = c->groups[g].first;
+		c->resume_group = g;
+	}
 	pthread_mutex_lock(&c->lock);
 	c->stop = true;
 	c->cur_group = c->nr_groups;
@@ -883,8 +868,6 @@ static int walk_and_merge(struct conv *c)
 		jobs = c->nr_units ? (unsigned int)c->nr_units : 1;
 	c->next_cu = c->merged = 0;
 	c->stop = false;
-	c->said = 0;
-	c->quiet = 0;
 	workers = calloc(jobs, sizeof(*workers));
 	if (!workers)
 		return -ENOMEM;
@@ -900,17 +883,17 @@ static int walk_and_merge(struct conv *c)
 		if (err)
 			goto out_free;
 	}
+	c->resume = 0;
 	if (merged_in_groups(c)) {
 		err = walk_and_merge_groups(c, workers, jobs);
-		if (err == -EAGAIN)
-			err = merge_again(c);
-		else
+		if (err != -EAGAIN)
 			goto out_free;
-		if (err)
-			goto out_free;
+		err = 0;	/* the rest one by one (c->resume) */
+		c->next_cu = c->merged = c->resume;
+		c->stop = false;
 	}
 	if (jobs == 1) {
-		for (i = 0; i < c->nr_units && !err; i++) {
+		for (i = c->resume; i < c->nr_units && !err; i++) {
 			double t0 = clock_now();
 
 			err = unit__walk(&u, c->opts, c->filter, workers[0].uw, &c->units[i]);
@@ -939,7 +922,7 @@ static int walk_and_merge(struct conv *c)
 			break;
 		started++;
 	}
-	for (i = 0; i < c->nr_units && !err; i++) {
+	for (i = c->resume; i < c->nr_units && !err; i++) {
 		struct slot *s = &c->slots[i % c->nr_slots];
 		double t0 = clock_now();
 
@@ -1032,8 +1015,11 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u, merged %s",
 		  c->in.nr_refs + c->nr_seen, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1,
-		  c->grouped ? "in groups" : c->one_by_one ? "one by one (the groups disagreed)" :
-		  "one by one");
+		  !c->grouped ? "one by one" : c->disagreed ? "in groups, then one by one" : "in groups");
+	if (c->disagreed)
+		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+			  "groups: %zu, the units of %zu of them merged one by one (they disagreed)",
+			  c->grouped, c->grouped - c->resume_group);
 	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
 		  t_open, c->t_walk, c->t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
@@ -1089,7 +1075,6 @@ static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opt
 	 * is too large to be one, when units keep their strings as their own */
 	job_wait(&c->names_job);
 	dopts->names = c->names;
-	c->dopts = *dopts;
 	return dedup__new(c->out, dopts, &c->dd);
 }
 

@@ -7,10 +7,11 @@ hundreds), enough for dwarf2btf to merge them in groups (lib/convert.c).
 
 Unit i has: int and long; struct common { int a; struct common *next; }
 (only declared in every fourth unit, so that its pointers meet the
-definition through graph walks); struct amb, defined as { int x; } in
-the first half of the units and as { long y; } in the second, only
-declared in every fifth (a forward declaration with two definitions; with
---one-amb, { int x; } in every unit that defines it);
+definition through graph walks); struct amb, defined as { long y; } in
+the middle third of the units and as { int x; } in the others, only
+declared in every fifth (a forward declaration with two definitions: the
+groups of the middle third resolve it otherwise than those before them;
+with --one-amb, { int x; } in every unit that defines it);
 struct holder { struct common *c; struct amb *p; }; a struct s<i> of its
 own holding a holder; a global variable v<i> of type struct s<i>; and a
 function f<i>(struct s<i> *arg) returning int.  Every third unit keeps
@@ -37,7 +38,7 @@ def unit(i, n, one_amb):
     out.append(f"  pointer_type @pcommon{i} type=@common{i} byte_size=8")
     if i % 5 == 2:
         out.append(f"  structure_type @amb{i} name=amb declaration")
-    elif i < n // 2 or one_amb:
+    elif not n // 3 <= i < 2 * n // 3 or one_amb:
         out += [f"  structure_type @amb{i} name=amb byte_size=4",
                 f"    member name=x type=@int{i} data_member_location=0"]
     else:
