@@ -97,31 +97,38 @@
  * what the destination would merge anyway, and appending in source order
  * keeps first occurrences first.  The order does matter to forward
  * declarations, the one place where a type merges with another that is
- * only compatible, and the first walk decides: a group's walks
- * resolve its FWDs among its own definitions, and a type whose FWD a
- * group paired with definition D stands for D from then on.  So a group's
- * resolutions go to the destination with it: one the destination lacks is
- * taken (as if the group's walk had been the destination's, the first),
- * one it has must name the same definition (D merged into it), or the
- * group's types may have merged on a premise the destination does not
- * share (a struct of the group that absorbed S { T v1 * } through its
- * FWD T, then itself taken by S { T v2 * } of the destination), and
- * dedup__add_group() fails with -EAGAIN: the caller merges the group's
- * units one by one.  While a group is merged, a FWD of its own that the
- * destination has not resolved stands for the group's resolution (in
- * walks, m->seed), as it did for the group's later units: without it,
- * two types the group kept apart because of the resolution (S { T * }
- * and S { T v2 * }, T resolved to v1) would merge, and the destination
- * would resolve T to v2.  A walk with the destination's types that pairs
- * T otherwise still resolves it so, and the check finds it.  The check is made after passes 1-4 and before pass
- * 5, which alone changes the destination (but for the resolutions the
- * walks add, taken back, and strings, unused), so the destination is as
- * it was and the groups after the one that disagreed are still merged
- * whole.  That the output is then the one-by-one merge's is checked, not
- * proven: in groups of every size on every table case of test_dedup
- * (one conflicts), on tests/dedup's many_units.py objects, and on the
- * corpus vmlinux, byte for byte (tests/corpus compares it with
- * --no-merge-groups).
+ * only compatible, and the first walk decides: a group's walks resolve
+ * its FWDs among its own definitions, and a type whose FWD a group paired
+ * with definition D stands for D from then on.  So:
+ *
+ *  - While a group is merged, a FWD of its own that the destination has
+ *    not resolved stands for the group's resolution in walks (m->seed), as
+ *    it did for the group's later units: else two types the group kept
+ *    apart because of it (S { FWD T * } and S { T v2 * }, T resolved to
+ *    v1) would merge, resolving T to v2.
+ *  - A group's resolutions go to the destination with it: one the
+ *    destination lacks is taken (as if the group's walk had been the
+ *    destination's, the first).
+ *  - One the destination has must name the same definition, or the
+ *    group's types may have merged on a premise the destination does not
+ *    share (a struct of the group that absorbed S { T v1 * } through its
+ *    FWD T, then itself taken by S { T v2 * } of the destination).
+ *  - Where the destination holds another definition of the name, resolved
+ *    or not, a type of the group's units holding the FWD took a type of
+ *    the group holding its definition, where one by one it would have met
+ *    the destination's candidates first, one holding the other definition
+ *    perhaps (H { FWD A * } taking the group's H { A v2 * }, not the
+ *    destination's H { A v1 * }).
+ *
+ * In the last two cases dedup__add_group() fails with -EAGAIN, and the
+ * caller merges the group's units one by one.  The check is made after
+ * passes 1-4, before pass 5, which alone changes the destination (but for
+ * the resolutions the walks add, taken back, and strings, unused), so the
+ * destination is as it was.  That the output is then the one-by-one
+ * merge's is checked, not proven: in groups of every size on every table
+ * case of test_dedup, the bytes and where each unit type went (five cases
+ * conflict), on tests/dedup's many_units.py objects, and on the corpus
+ * vmlinux, byte for byte (tests/corpus compares it with --no-merge-groups).
  *
  * Split BTF: the destination's base types are indexed like its own and
  * never change; source types map onto them; a base FWD is never upgraded.
@@ -844,7 +851,11 @@ int dedup__new_group(const struct dedup *d, struct dedup **ret)
  * Whether the forward declarations group g's walks resolved agree with
  * d's, g being mapped (merge_map()) but not yet appended: where d resolved
  * a name to another definition than g's, g's types were merged on a
- * premise d does not share.  Both sides as canonical combined IDs.
+ * premise d does not share; where d has another definition of the name at
+ * all, a type of g's units holding the FWD merged with one holding g's
+ * definition, where one by one it would have met d's types first, and
+ * may have merged with one holding d's.  Both sides as canonical
+ * combined IDs.
  */
 static int group_fwds_agree(struct merge *m, const struct dedup *g)
 {
@@ -853,15 +864,25 @@ static int group_fwds_agree(struct merge *m, const struct dedup *g)
 
 	for (j = 0; j < g->m.nr_res; j++) {
 		const struct fwd_res *r = &g->m.res[j];
-		uint32_t name;
+		uint32_t name, target;
+		struct hmap_iter it;
+		uint64_t v;
 		long k;
 
 		err = merge_str_map(m, r->name_off, &name);
 		if (err)
 			return err;
 		k = merge_fwd_res_find(m, name, r->kind);
-		if (k >= 0 && resolve(m, m->res[k].target) != resolve(m, translate(m, r->target)))
+		target = resolve(m, translate(m, r->target));
+		if (k >= 0 && resolve(m, m->res[k].target) != target)
 			return -EAGAIN;
+		hmap__iter_init(&m->index, composite_name_key(name, r->kind), &it);
+		while (hmap__next(&m->index, &it, &v)) {
+			const struct d2b_type *t = type_of(m, (uint32_t)v);
+
+			if (t && t->name_off == name && d2b_kind(t) == r->kind && v != target)
+				return -EAGAIN;
+		}
 	}
 	return 0;
 }

@@ -120,11 +120,12 @@ int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
  * dedup__add_group() merges group g's types into d; map (as
  * dedup__add_unit()'s, for the IDs of g's work BTF, dedup__btf(g)) gets
  * their IDs in d's work BTF.  Free g with dedup__free() after it.  The
- * result is that of adding g's units to d one by one, except where a
- * forward declaration meets several definitions of its name and the
- * group's walks paired it with another one than d's: dedup__add_group()
- * then fails with -EAGAIN and leaves d as it was, and g's units are to be
- * merged into d one by one instead (theory in dedup.c).
+ * result is that of adding g's units to d one by one, except where the
+ * group's walks paired a forward declaration with a definition and d
+ * holds another one of its name (or resolved it otherwise):
+ * dedup__add_group() then fails with -EAGAIN and leaves d as it was, and
+ * g's units are to be merged into d one by one instead (theory in
+ * dedup.c).
  */
 int dedup__new_group(const struct dedup *d, struct dedup **ret);
 int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map);

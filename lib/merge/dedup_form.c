@@ -207,6 +207,8 @@ int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_
 		err = over_index_add(over, t, id);
 	if (!err && is_full_enum(t) && t->name_off)
 		err = hmap__add(h, enum_name_key(t->name_off), id);
+	if (!err && over && btf_kind_is_composite(d2b_kind(t)) && t->name_off)
+		err = hmap__add(h, composite_name_key(t->name_off, d2b_kind(t)), id);
 	return err;
 }
 

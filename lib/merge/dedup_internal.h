@@ -259,6 +259,13 @@ static inline uint64_t enum_name_key(uint32_t name_off)
 	return hash_combine(0x656e756dULL, name_off);
 }
 
+/* Third key: a named struct or union of the destination's own is also
+ * indexed by name and kind (for the groups' forward declarations). */
+static inline uint64_t composite_name_key(uint32_t name_off, unsigned int kind)
+{
+	return hash_combine(hash_combine(0x636f6d70ULL, name_off), kind);
+}
+
 /* Kinds of three words whose third is their one type ID. */
 static inline bool is_single_ref(unsigned int kind)
 {

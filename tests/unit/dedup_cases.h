@@ -376,7 +376,10 @@ static void b_fwd_two_layouts(struct d2b_btf *u, int k)
  * Two definitions of T (units 0, 1); unit 2 has struct S { T v2 *t };
  * unit 3 the same S with T only declared, and a function taking a T *.
  * S's walk pairs the FWD with T v2, which it resolves to: not to T v1, the
- * first T met (its name is ambiguous, so only the walk can tell).
+ * first T met (its name is ambiguous, so only the walk can tell).  A group
+ * of units 2 and 3 resolves T to v2 where the output has v1 too: the
+ * groups disagree (they need not here, but the check does not look at
+ * which types hold the FWD).
  */
 static void b_fwd_walk_picks_paired(struct d2b_btf *u, int k)
 {
@@ -456,6 +459,38 @@ static void b_fwd_resolved_in_a_group(struct d2b_btf *u, int k)
 	p = PTR(u, t);
 	STRUCT(u, "S", 8);
 	MEMBER(u, "t", p, 0);
+}
+
+/*
+ * H { A v1 * } (a unit of its own), an int, H { A v2 * }, and H { FWD A * }
+ * in S3.  One by one, the last H takes the first candidate, H { A v1 * },
+ * resolving A to v1 (no walk resolved A before).  In a group of the last
+ * two, it takes the group's H { A v2 * }, and the group resolves A to v2,
+ * which the output has not resolved: the output does have another
+ * definition of A, which the group never saw, so the groups disagree.
+ */
+static void b_fwd_other_definition_before(struct d2b_btf *u, int k)
+{
+	uint32_t i, t, p;
+
+	if (k == 1) {
+		INT(u, "int");
+		return;
+	}
+	if (k == 3) {
+		t = FWD(u, "A");
+	} else {
+		i = k == 0 ? INT(u, "int") : LONG(u);
+		t = STRUCT(u, "A", k == 0 ? 4 : 8);
+		MEMBER(u, k == 0 ? "x" : "y", i, 0);
+	}
+	p = PTR(u, t);
+	i = STRUCT(u, "H", 8);
+	MEMBER(u, "a", p, 0);
+	if (k == 3) {
+		STRUCT(u, "S3", 8);
+		MEMBER(u, "h", i, 0);
+	}
 }
 
 /*
@@ -640,7 +675,8 @@ static void b_fwd_union_walk(struct d2b_btf *u, int k)
  * members point to different structs: units 1-4 make four of them; unit 5
  * points to a FWD of s3 (equal to the fourth, past the candidates walked
  * before member shapes filter), unit 6 is unit 3 again (the third).  Unit 0
- * defines another s3, so that only the walk can resolve unit 5's FWD.
+ * defines another s3, so that only the walk can resolve unit 5's FWD (and
+ * a group holding unit 5 disagrees with the output, which holds unit 0's).
  */
 static void b_many_shallow_twins(struct d2b_btf *u, int k)
 {
@@ -810,7 +846,7 @@ static const struct dcase cases[] = {
 	  "[5] PTR type=4\n"
 	  "[6] STRUCT 'S' size=8 't':5@0\n"
 	  "[7] FUNC_PROTO ret=3 't':5\n"
-	  "[8] FUNC 'use_t' type=7 linkage=1\n" },
+	  "[8] FUNC 'use_t' type=7 linkage=1\n", .group_conflict = true },
 	{ "fwd_resolved_then_strict", 3, b_fwd_resolved_then_strict,
 	  "[1] PTR type=4\n"
 	  "[2] STRUCT 'S' size=8 't':1@0\n"
@@ -829,6 +865,16 @@ static const struct dcase cases[] = {
 	  "[6] STRUCT 'T' size=4 'x':5@0\n"
 	  "[7] PTR type=6\n"
 	  "[8] STRUCT 'S' size=8 't':7@0\n", .group_conflict = true },
+	{ "fwd_other_definition_before_the_group", 4, b_fwd_other_definition_before,
+	  "[1] INT 'int' size=4 enc=1\n"
+	  "[2] STRUCT 'A' size=4 'x':1@0\n"
+	  "[3] PTR type=2\n"
+	  "[4] STRUCT 'H' size=8 'a':3@0\n"
+	  "[5] INT 'long' size=8 enc=1\n"
+	  "[6] STRUCT 'A' size=8 'y':5@0\n"
+	  "[7] PTR type=6\n"
+	  "[8] STRUCT 'H' size=8 'a':7@0\n"
+	  "[9] STRUCT 'S3' size=8 'h':4@0\n", .group_conflict = true },
 	{ "fwd_group_resolution_kept", 4, b_fwd_group_resolution_kept,
 	  "[1] PTR type=5\n"
 	  "[2] STRUCT 'S' size=8 't':1@0\n"
@@ -1011,7 +1057,7 @@ static const struct dcase cases[] = {
 	  "[12] UNION '' size=8 'event':11@0 'handler':11@0\n"
 	  "[13] STRUCT 's3' size=4 'x':3@0\n"
 	  "[14] PTR type=13\n"
-	  "[15] UNION '' size=8 'event':14@0 'handler':14@0\n" },
+	  "[15] UNION '' size=8 'event':14@0 'handler':14@0\n", .group_conflict = true },
 };
 
 #endif

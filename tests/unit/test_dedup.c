@@ -194,8 +194,41 @@ static void free_units(struct d2b_btf **units, uint32_t **maps)
 	}
 }
 
+/*
+ * Each unit type's ID in the output, per unit (fin[k][u], for unit k's type
+ * u; fin[k][0]: the unit's end ID), where fin is not NULL: through the
+ * merge's map and the final one.  The caller frees fin's arrays
+ * (free_fin()).
+ */
+static int keep_fin(const struct dcase *c, struct d2b_btf **units, uint32_t **maps,
+		    const uint32_t *final_map, uint32_t **fin)
+{
+	uint32_t u;
+	int k;
+
+	for (k = 0; fin && k < c->nunits; k++) {
+		fin[k] = calloc(d2b_btf__end_id(units[k]), sizeof(uint32_t));
+		if (!fin[k])
+			return -ENOMEM;
+		fin[k][0] = d2b_btf__end_id(units[k]);
+		for (u = 1; u < d2b_btf__end_id(units[k]); u++)
+			fin[k][u] = final_map[maps[k][u]];
+	}
+	return 0;
+}
+
+static void free_fin(uint32_t **fin)
+{
+	int k;
+
+	for (k = 0; k < MAX_UNITS; k++) {
+		free(fin[k]);
+		fin[k] = NULL;
+	}
+}
+
 static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *base,
-		     struct d2b_btf **ret, bool check)
+		     struct d2b_btf **ret, bool check, uint32_t **fin)
 {
 	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only,
 				   .defer_base_index = run_defer != 0,
@@ -226,6 +259,9 @@ static int run_dedup(const struct dcase *c, bool force, const struct d2b_btf *ba
 		for (u = 1; u < d2b_btf__end_id(units[k]); u++)
 			check_map(units[k], u, out, final_map[maps[k][u]]);
 	}
+	err = keep_fin(c, units, maps, final_map, fin);
+	if (err)
+		goto out;
 	*ret = out;
 	out = NULL;
 out:
@@ -243,7 +279,7 @@ out:
  * counts those groups.
  */
 static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct d2b_btf **ret,
-			    int *conflicts)
+			    int *conflicts, uint32_t **fin)
 {
 	struct dedup_opts opts = { .force_collisions = force, .append_only = c->append_only,
 				   .names = run_names };
@@ -288,6 +324,8 @@ static int run_dedup_groups(const struct dcase *c, bool force, int gsize, struct
 		for (u = 1; u < d2b_btf__end_id(units[k]); u++)
 			check_map(units[k], u, out, final_map[maps[k][u]]);
 	}
+	if (!err)
+		err = keep_fin(c, units, maps, final_map, fin);
 	if (!err) {
 		*ret = out;
 		out = NULL;
@@ -341,12 +379,13 @@ static struct d2b_btf *make_names(size_t pad)
 static void run_case(const struct dcase *c, bool force)
 {
 	struct d2b_btf *out = NULL, *again = NULL;
+	uint32_t *fin1[MAX_UNITS] = { 0 }, *fin[MAX_UNITS] = { 0 };
 	char *dump = NULL;
-	int err, n, gs;
+	int err, n, gs, k;
 	int conflicts;
 
 	test_failed_now = 0;
-	err = run_dedup(c, force, NULL, &out, true);
+	err = run_dedup(c, force, NULL, &out, true, NULL);
 	if (err) {
 		printf("#   dedup failed: %s\n", strerror(-err));
 		test_failed_now = 1;
@@ -358,7 +397,7 @@ static void run_case(const struct dcase *c, bool force)
 		test_failed_now = 1;
 	}
 	check_strings(out);
-	err = run_dedup(c, force, NULL, &again, false);
+	err = run_dedup(c, force, NULL, &again, false, NULL);
 	if (err || !same_encoding(out, again)) {
 		printf("#   second run differs\n");
 		test_failed_now = 1;
@@ -370,7 +409,8 @@ static void run_case(const struct dcase *c, bool force)
 	 * merge maps its strings sparsely */
 	for (n = 0; n < 2; n++) {
 		run_names = make_names(n ? 1 << 17 : 0);
-		err = run_names ? run_dedup(c, force, NULL, &again, true) : -ENOMEM;
+		err = run_names ? run_dedup(c, force, NULL, &again, true, n ? NULL : fin1) :
+				  -ENOMEM;
 		if (err || !same_encoding(out, again)) {
 			printf("#   over a names base of %s: %s\n", n ? "128 KiB" : "a few names",
 			       err ? strerror(-err) : "the output differs");
@@ -378,7 +418,8 @@ static void run_case(const struct dcase *c, bool force)
 		}
 		d2b_btf__free(again);
 		again = NULL;
-		/* in groups of every size: the same bytes, a group that
+		/* in groups of every size: the same bytes, and every unit
+		 * type mapped to the same output type, a group that
 		 * conflicts (-EAGAIN) being merged one by one after those
 		 * before it; only a case marked group_conflict conflicts, for
 		 * some size at least (the mark is still needed) */
@@ -386,7 +427,7 @@ static void run_case(const struct dcase *c, bool force)
 		for (gs = 1; n == 0 && gs < c->nunits; gs++) {
 			int had = conflicts;
 
-			err = run_dedup_groups(c, force, gs, &again, &conflicts);
+			err = run_dedup_groups(c, force, gs, &again, &conflicts, fin);
 			if (conflicts > had && !c->group_conflict) {
 				printf("#   in groups of %d: a group conflicts\n", gs);
 				test_failed_now = 1;
@@ -399,6 +440,18 @@ static void run_case(const struct dcase *c, bool force)
 				free(d2);
 				test_failed_now = 1;
 			}
+			for (k = 0; !err && fin1[k] && k < c->nunits; k++) {
+				uint32_t u;
+
+				for (u = 1; u < fin1[k][0] && fin[k][u] == fin1[k][u]; u++)
+					;
+				if (u < fin1[k][0]) {
+					printf("#   in groups of %d: unit %d's type %u is [%u], "
+					       "not [%u]\n", gs, k, u, fin[k][u], fin1[k][u]);
+					test_failed_now = 1;
+				}
+			}
+			free_fin(fin);
 			d2b_btf__free(again);
 			again = NULL;
 		}
@@ -416,6 +469,7 @@ out:
 	free(dump);
 	d2b_btf__free(out);
 	d2b_btf__free(again);
+	free_fin(fin1);
 }
 
 /* ---- split BTF ---- */
@@ -594,7 +648,7 @@ static void test_split(bool force)
 		goto out;
 	}
 	base_before = dump_btf(base);
-	err = run_dedup(&split_case, force, base, &out, true);
+	err = run_dedup(&split_case, force, base, &out, true, NULL);
 	if (err) {
 		printf("#   dedup failed: %s\n", strerror(-err));
 		test_failed_now = 1;
@@ -612,13 +666,13 @@ static void test_split(bool force)
 	/* no base string is duplicated in the split table */
 	CHECK(strtab__find(btf_strtab(out), "int") < 0);
 	CHECK(strtab__find(btf_strtab(out), "bar") < 0);
-	err = run_dedup(&split_case, force, base, &again, false);
+	err = run_dedup(&split_case, force, base, &again, false, NULL);
 	CHECK(!err && same_encoding(out, again));
 	/* the base's index made later (on a thread, in convert.c) */
 	for (run_defer = 1; run_defer <= 2; run_defer++) {
 		d2b_btf__free(again);
 		again = NULL;
-		err = run_dedup(&split_case, force, base, &again, false);
+		err = run_dedup(&split_case, force, base, &again, false, NULL);
 		CHECK(!err && same_encoding(out, again));
 	}
 	run_defer = 0;
