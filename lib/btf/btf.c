@@ -359,15 +359,21 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		}
 		if (btf->names_unique && (o == 0 || s[-1] == '\0'))
 			return (int)(1 + o);
-		if (ptr_cache__get(btf->memo, s, &v))
+		if (!ptr_cache__get(btf->memo, s, &v)) {
+			/* a string of the names base, at its first
+			 * occurrence; or 0: only the suffix of longer ones
+			 * (a linker merged it into "unsigned int", say) */
+			off = strtab__find(btf->base->strs, s);
+			v = off > 0 ? (uint32_t)off : 0;
+			ptr_cache__put(btf->memo, s, v);
+		}
+		if (v)
 			return (int)v;
-		/* a string of the names base, at its first occurrence; or a
-		 * suffix of one of them (a linker merged it into a longer
-		 * string), where it lies in the base's data, "" first */
-		off = strtab__find(btf->base->strs, s);
-		v = off > 0 ? (uint32_t)off : 1 + (uint32_t)ptr_cache__offset(btf->memo, s);
-		ptr_cache__put(btf->memo, s, v);
-		return (int)v;
+		/* a suffix is an own string, as the same string from outside
+		 * the section is: its places in the section are as many as
+		 * the strings it ends, and one name must have one offset in
+		 * the merge (looked for in the base, and missed) */
+		return own_str(btf, strtab__add(btf->strs, s));
 	}
 	if (btf->base_memo) {
 		len = strlen(s);

@@ -18,6 +18,9 @@
 #	  config	    DEBUG_INFO_BTF(_MODULES) and the rest survived Kconfig
 #	  build		    make bzImage modules succeeded
 #	  vmlinux-section   vmlinux has .BTF and bpftool can dump it
+#	  vmlinux-le-libbpf BUILD_DIR/dwarf2btf's dedup of vmlinux keeps, per
+#			    kind, no more types than libbpf's of its
+#			    --no-dedup output (SKIP without libbpf_dedup)
 #	  ko-section/MOD    MOD.ko has .BTF and bpftool dumps it on vmlinux's
 #	  boot		    boot.sh: the guest ran init.sh to its end
 #	  vmlinux-btf	    /sys/kernel/btf/vmlinux exists (init.sh) ...
@@ -185,6 +188,34 @@ check_sections()
 	done
 }
 
+# le_libbpf NAME VMLINUX: our dedup against libbpf's on a whole kernel,
+# dwarf2btf's defaults both ways (clang's tail-merged .debug_str once cost
+# 9 % more types: lib/btf/btf.c, d2b_btf__add_str())
+le_libbpf()
+{
+	local name=$1 lb=$BUILD/tests/libbpf_dedup worse
+	if [ ! -x "$lb" ]; then
+		skip "$name/vmlinux-le-libbpf" "no $lb (libbpf-dev)"
+		return
+	fi
+	if ! "$BUILD/dwarf2btf" -o "$WORK/ours.btf" "$2" 2>"$WORK/err" ||
+	   ! "$BUILD/dwarf2btf" --no-dedup -o "$WORK/raw.btf" "$2" 2>>"$WORK/err" ||
+	   ! "$lb" "$WORK/raw.btf" >"$WORK/lb" 2>>"$WORK/err" ||
+	   ! "$lb" --no-dedup "$WORK/ours.btf" >"$WORK/ours" 2>>"$WORK/err"; then
+		show_tail "$WORK/err" 4
+		fail "$name/vmlinux-le-libbpf" "dwarf2btf or libbpf_dedup failed"
+		return
+	fi
+	worse=$(awk 'NR == FNR { lb[$1] = $2; next }
+		     $1 != "total" && $2 > lb[$1] + 0 { printf " %s %d > %d", $1, $2, lb[$1] + 0 }' \
+		"$WORK/lb" "$WORK/ours")
+	if [ -z "$worse" ]; then
+		pass "$name/vmlinux-le-libbpf ($(awk '$1 == "total" { print $2 }' "$WORK/ours") types, libbpf $(awk '$1 == "total" { print $2 }' "$WORK/lb"))"
+	else
+		fail "$name/vmlinux-le-libbpf" "more types than libbpf's dedup:$worse"
+	fi
+}
+
 # guest_result NAME KEY LOG: the guest's D2B-CHECK line for KEY
 guest_result()
 {
@@ -275,6 +306,7 @@ kernel_case()
 	local ver=$1 cc=$2 name=kernel/$1-$2 m mod ko
 	build "$name" "$ver" "$cc" base || return
 	check_sections "$name" "$O" "$KERNEL_MODULES"
+	le_libbpf "$name" "$O/vmlinux"
 	boot_and_check "$name" "$O" "$KERNEL_MODULES" || return
 	# the in-tree modules' BTF is not relocated: the guest has the .ko's bytes
 	for m in $KERNEL_MODULES; do
