@@ -685,8 +685,9 @@ static void *group_worker(void *arg)
 /*
  * Group g is merged: into the output with it, then its units' records, in
  * order.  A unit that failed stops it, after the diagnostics of those
- * before it, as merging them one by one would.  -EAGAIN: the output did
- * not take the group (walk_and_merge_groups()), nothing is said.
+ * before it, as merging them one by one would.  -EAGAIN, c->disagreed:
+ * the output did not take the group (walk_and_merge_groups()), nothing is
+ * said.
  */
 static int group_done(struct conv *c, struct group *g)
 {
@@ -703,8 +704,10 @@ static int group_done(struct conv *c, struct group *g)
 		err = reserve_map(&c->map, &c->map_cap, dedup__btf(g->dd));
 		if (!err)
 			err = dedup__add_group(c->dd, g->dd, c->map);
-		if (err == -EAGAIN)
+		if (err == -EAGAIN) {
+			c->disagreed = true;
 			return err;
+		}
 		if (err)
 			return merge_failed(c, &c->gu[g->first].u, err);
 	}
@@ -790,7 +793,9 @@ static void groups_release(struct conv *c)
 	c->nr_groups = 0;
 }
 
-/* walk_and_merge() for a round merged in groups: workers[0] is this thread's. */
+/* walk_and_merge() for a round merged in groups: workers[0] is this
+ * thread's.  Where a group was not taken (c->disagreed), the units from
+ * c->resume on are left to be merged one by one. */
 static int walk_and_merge_groups(struct conv *c, struct worker *workers, unsigned int jobs)
 {
 	unsigned int started = 0, t;
@@ -830,15 +835,15 @@ static int walk_and_merge_groups(struct conv *c, struct worker *workers, unsigne
 		err = group_done(c, gr);
 		c->t_merge += clock_now() - t0;
 	}
-	if (err == -EAGAIN) {
+	if (c->disagreed) {
 		g--;
 		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0,
 			  "group %zu of %zu of the units resolved a forward declaration to another "
 			  "definition than the groups before it: merging the units from there on "
 			  "one by one", g + 1, c->nr_groups);
-		c->disagreed = true;
 		c->resume = c->groups[g].first;
 		c->resume_group = g;
+		err = 0;
 	}
 	pthread_mutex_lock(&c->lock);
 	c->stop = true;
@@ -886,9 +891,9 @@ static int walk_and_merge(struct conv *c)
 	c->resume = 0;
 	if (merged_in_groups(c)) {
 		err = walk_and_merge_groups(c, workers, jobs);
-		if (err != -EAGAIN)
+		if (err || !c->disagreed)
 			goto out_free;
-		err = 0;	/* the rest one by one (c->resume) */
+		/* the rest one by one, from c->resume */
 		c->next_cu = c->merged = c->resume;
 		c->stop = false;
 	}
