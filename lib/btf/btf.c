@@ -353,9 +353,16 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		uintptr_t o = (uintptr_t)s - (uintptr_t)btf->names_lo;
 
 		if (o >= btf->names_len) {
-			/* not looked for in the (large) base */
-			btf->strs_apart = false;
-			return own_str(btf, strtab__add(btf->strs, s));
+			/* from elsewhere (.debug_info, or one of ours): looked
+			 * for in the base now, so that every own string is one
+			 * the base lacks, as a tail is, and the merge maps it
+			 * without looking again (strs_apart) */
+			len = strlen(s);
+			h = hash_bytes(s, len, 0);
+			off = strtab__find_hashed(btf->base->strs, s, len, h);
+			if (off > 0)
+				return (int)off;
+			return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
 		}
 		if (btf->names_unique && (o == 0 || s[-1] == '\0'))
 			return (int)(1 + o);
