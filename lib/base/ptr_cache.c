@@ -62,11 +62,6 @@ size_t ptr_cache__size(const struct ptr_cache *c)
 	return c->len;
 }
 
-size_t ptr_cache__offset(const struct ptr_cache *c, const void *p)
-{
-	return (size_t)((const char *)p - c->lo);
-}
-
 bool ptr_cache__covers(const struct ptr_cache *c, const void *p)
 {
 	const char *q = p;

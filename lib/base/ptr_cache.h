@@ -18,10 +18,9 @@ struct ptr_cache;
 /* A cache of 2^order slots for pointers into [lo, lo + len); NULL: no memory. */
 struct ptr_cache *ptr_cache__new(const void *lo, size_t len, unsigned int order);
 void ptr_cache__free(struct ptr_cache *c);
-/* The region's start and size, and p's offset in it (p in the region) */
+/* The region's start and size */
 const void *ptr_cache__lo(const struct ptr_cache *c);
 size_t ptr_cache__size(const struct ptr_cache *c);
-size_t ptr_cache__offset(const struct ptr_cache *c, const void *p);
 /* Whether p lies in the region: only such pointers are cached. */
 bool ptr_cache__covers(const struct ptr_cache *c, const void *p);
 bool ptr_cache__get(const struct ptr_cache *c, const void *p, uint32_t *ret);

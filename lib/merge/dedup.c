@@ -938,6 +938,11 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 	memcpy(t0, d->m.step_s, sizeof(t0));
 	dedup__check_unit(d, g->work, &check);
 	err = check.err;
+	/* d's composites by name, for group_fwds_agree(): those d has, then
+	 * (merge_index_type()) those it appends */
+	for (k = d->m.dst_start; !d->m.index_names && !err && k < d->m.dst_end; k++)
+		err = merge_index_name(&d->m, k);
+	d->m.index_names = true;
 	d->m.seed = &g->m;
 	if (!err)
 		err = merge_map(&d->m, g->work, NULL, check.kc);

@@ -207,9 +207,16 @@ int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_
 		err = over_index_add(over, t, id);
 	if (!err && is_full_enum(t) && t->name_off)
 		err = hmap__add(h, enum_name_key(t->name_off), id);
-	if (!err && over && btf_kind_is_composite(d2b_kind(t)) && t->name_off)
-		err = hmap__add(h, composite_name_key(t->name_off, d2b_kind(t)), id);
 	return err;
+}
+
+int merge_index_name(struct merge *m, uint32_t id)
+{
+	const struct d2b_type *t = type_of(m, id);
+
+	if (!t || !btf_kind_is_composite(d2b_kind(t)) || !t->name_off)
+		return 0;
+	return hmap__add(&m->index, composite_name_key(t->name_off, d2b_kind(t)), id);
 }
 
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
@@ -222,8 +229,11 @@ int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
 		return err;
 	/* (for the kinds over indexes, a destination type's form is the type
 	 * itself) */
-	return merge_index_keyed(h, h == &m->index ? &m->over : NULL,
-				 (const struct d2b_type *)m->fa.p, id, key);
+	err = merge_index_keyed(h, h == &m->index ? &m->over : NULL,
+				(const struct d2b_type *)m->fa.p, id, key);
+	if (!err && h == &m->index && m->index_names)
+		err = merge_index_name(m, id);
+	return err;
 }
 
 int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *form, uint64_t key)

@@ -99,6 +99,7 @@ struct merge {
 	size_t res_unit;	/* first entry added while merging the current source */
 	struct hmap res_index;	/* hash(name, kind) -> index in res */
 	const struct merge *seed;	/* a group's, while it is merged (its res) */
+	bool index_names;	/* index also holds composite_name_key()s */
 
 	/* the source being merged */
 	const struct d2b_btf *src;
@@ -260,7 +261,8 @@ static inline uint64_t enum_name_key(uint32_t name_off)
 }
 
 /* Third key: a named struct or union of the destination's own is also
- * indexed by name and kind (for the groups' forward declarations). */
+ * indexed by name and kind, once a group is merged into it
+ * (merge_index_name(), for the groups' forward declarations). */
 static inline uint64_t composite_name_key(uint32_t name_off, unsigned int kind)
 {
 	return hash_combine(hash_combine(0x636f6d70ULL, name_off), kind);
@@ -325,6 +327,9 @@ int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode
 int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret);
 /* Index a canonical type (a destination ID in m->index, a virtual one in local). */
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id);
+/* Index destination type id by composite_name_key(), if a named composite
+ * (merge_index_type() does, in m->index, where m->index_names). */
+int merge_index_name(struct merge *m, uint32_t id);
 /* The same with its key made (from t, its form): in h, the enum name key
  * of a full enum too, and in over if not NULL. */
 int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_type *t,
