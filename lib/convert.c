@@ -502,9 +502,8 @@ static void drop_behind(struct conv *c, size_t i)
  * declaration otherwise than the output did (dedup__add_group() says
  * -EAGAIN and takes nothing), the units from that group's first on are
  * walked again and merged one by one, as a round that is not grouped is:
- * a group that disagrees is seldom the last (a kernel built by clang has
- * several variants of some structs, and most groups meet them), and one
- * by one they are walked on every thread.  --no-merge-groups
+ * the names a group disagrees on are met again by the groups after it,
+ * and one by one the units are walked on every thread.  --no-merge-groups
  * (d2b_opts.no_merge_groups) merges one by one from the start.
  *
  * Threads claim units from the groups in a window (the group this thread
