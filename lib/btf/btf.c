@@ -47,6 +47,8 @@ struct d2b_btf {
 	bool names_unique;
 	/* every own string was looked for in the bases first, and missed */
 	bool strs_apart;
+	/* a names base: its tails range starts here (btf_new_names()) */
+	uint32_t names_tails;
 };
 
 static const struct d2b_type void_type;
@@ -143,6 +145,8 @@ uint32_t btf_start_str(const struct d2b_btf *btf)
 
 uint32_t btf_end_str(const struct d2b_btf *btf)
 {
+	if (btf->names_tails)
+		return 2 * btf->names_tails;
 	return btf->start_str + strtab__size(btf->strs);
 }
 
@@ -248,6 +252,8 @@ const char *d2b_btf__str(const struct d2b_btf *btf, uint32_t off)
 		return "";
 	if (off < btf->start_str)
 		return btf->base ? d2b_btf__str(btf->base, off) : NULL;
+	if (btf->names_tails && off >= btf->names_tails)
+		off -= btf->names_tails;	/* a tail: the same bytes */
 	return strtab__str(btf->strs, off - btf->start_str);
 }
 
@@ -317,12 +323,18 @@ int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
 
 /* ---- strings ---- */
 
-/* The string offset of btf's own table's off (or its error). */
+/*
+ * The string offset of btf's own table's off (or its error).  Over a names
+ * base, past BTF's limit too: such a BTF is only ever merged into another
+ * (the dedup's work, then its output), by its strings' bytes.
+ */
 static int own_str(const struct d2b_btf *btf, int64_t off)
 {
+	uint64_t max = btf->base && btf->base->names_tails ? INT32_MAX : D2B_MAX_NAME_OFF;
+
 	if (off < 0)
 		return (int)off;
-	if (btf->start_str + (uint64_t)off > D2B_MAX_NAME_OFF)
+	if (btf->start_str + (uint64_t)off > max)
 		return -E2BIG;
 	return (int)(btf->start_str + off);
 }
@@ -368,19 +380,15 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 			return (int)(1 + o);
 		if (!ptr_cache__get(btf->memo, s, &v)) {
 			/* a string of the names base, at its first
-			 * occurrence; or 0: only the suffix of longer ones
-			 * (a linker merged it into "unsigned int", say) */
+			 * occurrence; or only the tail of longer ones (a
+			 * linker merged it into "unsigned int", say): its
+			 * place in the tails range, which the merge maps to
+			 * one offset by its bytes */
 			off = strtab__find(btf->base->strs, s);
-			v = off > 0 ? (uint32_t)off : 0;
+			v = off > 0 ? (uint32_t)off : btf->base->names_tails + 1 + (uint32_t)o;
 			ptr_cache__put(btf->memo, s, v);
 		}
-		if (v)
-			return (int)v;
-		/* a suffix is an own string, as the same string from outside
-		 * the section is: its places in the section are as many as
-		 * the strings it ends, and one name must have one offset in
-		 * the merge (looked for in the base, and missed) */
-		return own_str(btf, strtab__add(btf->strs, s));
+		return (int)v;
 	}
 	if (btf->base_memo) {
 		len = strlen(s);
@@ -471,7 +479,13 @@ struct d2b_btf *btf_new_names(const char *data, size_t len)
 		d2b_btf__free(btf);
 		return NULL;
 	}
+	btf->names_tails = (uint32_t)strtab__size(btf->strs);
 	return btf;
+}
+
+uint32_t btf_names_tails(const struct d2b_btf *names)
+{
+	return names->names_tails;
 }
 
 int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo)

@@ -180,20 +180,28 @@ struct btf_field_iter {
  * A string-only base: no types, and as strings "" then those of data (a
  * string section such as .debug_str, len bytes), each indexed at its first
  * occurrence, so that equal strings have one offset.  BTFs over it share
- * its strings by offset.  NULL: no memory, or data too large for BTF
- * string offsets.
+ * its strings by offset.  Past them lies its tails range: the same bytes
+ * again, at btf_names_tails(btf) + their offset, for the names that lie in
+ * data only as the tail of a longer string (a linker's string merging
+ * keeps "int" only inside "unsigned int", say; see btf_set_memo()).  NULL:
+ * no memory, or data too large for BTF string offsets.
  */
 struct d2b_btf *btf_new_names(const char *data, size_t len);
+/* The first offset of a names base's tails range (0: not a names base) */
+uint32_t btf_names_tails(const struct d2b_btf *names);
 /*
  * btf's base must be a names base, made from the bytes memo covers, which
  * must not change.  d2b_btf__add_str(btf, s) then gives a string memo
- * covers its base offset: its first occurrence; or, for a suffix of a
- * string (which a linker's string merging leaves as the only copy of its
- * bytes), where it lies; and remembers it in memo, for every BTF over that
- * base.  Other strings become btf's own without a look in the base (which
- * costs a cache miss in a large one): a string can then be both, which the
- * dedup, the only reader of such BTFs, maps to one.  -EINVAL if btf's base
- * is not such a base.
+ * covers its base offset: its first occurrence as a whole string; or, for
+ * the tail of longer strings only, its place in the tails range (where it
+ * lies in the section: as many places as strings it ends, in a section
+ * whose strings were merged by another linker than GNU ld's); and
+ * remembers it in memo, for every BTF over that base.  A string from
+ * elsewhere that is not a whole string of the base becomes btf's own.  One
+ * name can so have several offsets (own, and tails); the dedup, the only
+ * reader of such BTFs, gives it one in the destination (an own string of
+ * the destination, for a name that is no whole string of the base).
+ * -EINVAL if btf's base is not such a base.
  */
 struct ptr_cache;
 int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);

@@ -26,7 +26,11 @@
  * destination once (smap[], indexed by source offset; a hash map instead
  * for the final merge, whose source reaches over all of .debug_str, where
  * a flat map costs tens of times what the types use); from then on names
- * compare as offsets.
+ * compare as offsets.  A source over the destination's names base shares
+ * its strings by offset but for the tails (names a linker kept only inside
+ * longer strings, btf_set_memo()): one name can lie at several places, so
+ * each becomes the destination's own string of its bytes, remembered by
+ * place (map_tail()).
  *
  * Pass 2, primitives (INT FLOAT ENUM ENUM64, then FWD and forward enums):
  * hash of the whole type, exact compare against the destination index and
@@ -257,6 +261,7 @@ static void merge_release(struct merge *m)
 	free(m->ref_ok);
 	free(m->smap);
 	hmap__release(&m->smap_sparse);
+	free(m->tails);
 	free(m->hypot);
 	free(m->touched);
 	free(m->stack);
@@ -284,6 +289,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	m->dst_end = d2b_btf__end_id(m->dst);
 	/* base strings are shared when src and dst are over one base */
 	m->s_str_start = d2b_btf__base(src) == d2b_btf__base(m->dst) ? btf_start_str(src) : 0;
+	m->tails_start = m->s_str_start ? btf_names_tails(d2b_btf__base(src)) : 0;
 	m->smap_n = btf_end_str(src) - m->s_str_start;
 	/* a flat map costs 4 bytes per byte of string, written once: for the
 	 * final merge, over .debug_str, tens of times what its types use */

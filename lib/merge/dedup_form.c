@@ -16,6 +16,44 @@
 
 /* ---- strings and forms ---- */
 
+enum { TAIL_BITS = 16, TAIL_SLOTS = 1 << TAIL_BITS };
+
+struct tail_slot {
+	uint32_t off;		/* the source's (a tail's place); 0: empty */
+	uint32_t dst;
+};
+
+/*
+ * A tail of the shared names base (btf_set_memo()): the destination's own
+ * string of its bytes, which no whole string of the base has, one offset
+ * for each of its places (and for the same bytes from elsewhere).  In a
+ * section that GNU ld merged each name has one place, which the slots
+ * remember across sources.
+ */
+static int map_tail(struct merge *m, uint32_t off, uint32_t *ret)
+{
+	struct tail_slot *e;
+	int r;
+
+	if (!m->tails) {
+		m->tails = calloc(TAIL_SLOTS, sizeof(*m->tails));
+		if (!m->tails)
+			return -ENOMEM;
+	}
+	e = &m->tails[(off * 0x9e3779b1u) >> (32 - TAIL_BITS)];
+	if (e->off == off) {
+		*ret = e->dst;
+		return 0;
+	}
+	r = btf_add_str_apart(m->dst, d2b_btf__str(m->src, off));
+	if (r < 0)
+		return r;
+	e->off = off;
+	e->dst = (uint32_t)r;
+	*ret = (uint32_t)r;
+	return 0;
+}
+
 int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
 {
 	const char *s;
@@ -23,6 +61,8 @@ int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
 	int r;
 
 	if (off == 0 || off < m->s_str_start) {
+		if (m->tails_start && off >= m->tails_start)
+			return map_tail(m, off, ret);
 		*ret = off;	/* "" or a base string shared with the destination */
 		return 0;
 	}

@@ -396,11 +396,16 @@ static void test_names_base(void)
 	c = d2b_btf__add_str(u2, sec + 9);	/* from the memo */
 	d = d2b_btf__add_str(u2, sec + 6);	/* "ng", a string of its own */
 	e = d2b_btf__add_str(u1, "not there");	/* u1's own */
-	/* "ong", only a suffix of "long": an own string, twice the same */
+	/* "ong", only a suffix of "long": its place in the tails range,
+	 * twice the same, and the same in another BTF (from the memo) */
 	f = d2b_btf__add_str(u1, sec + 5);
-	CHECK(f > (int)sizeof(sec));
+	CHECK_EQ(f, (int)(btf_names_tails(names) + 1 + 5));
 	CHECK_STR(d2b_btf__str(u1, (uint32_t)f), "ong");
+	CHECK_STR(d2b_btf__str(names, (uint32_t)f), "ong");
 	CHECK_EQ(d2b_btf__add_str(u1, sec + 5), f);
+	CHECK_EQ(d2b_btf__add_str(u2, sec + 5), f);
+	CHECK_EQ(btf_end_str(names), 2 * btf_names_tails(names));
+	CHECK_EQ(btf_start_str(u1), btf_end_str(names));
 	CHECK_EQ(a, 1);
 	CHECK_EQ(b, 1);
 	CHECK_EQ(c, 1);
@@ -430,7 +435,8 @@ static void test_names_base_unique(void)
 	CHECK_EQ(d2b_btf__add_str(u, sec), 1);
 	CHECK_EQ(d2b_btf__add_str(u, sec + 9), 10);	/* "ng" itself, not long's tail */
 	CHECK_EQ(d2b_btf__add_str(u, sec + 6), 10);	/* "ng" as long's tail: the same */
-	CHECK(d2b_btf__add_str(u, sec + 5) > (int)sizeof(sec));	/* "ong": only a tail */
+	/* "ong": only a tail, at its place in the tails range */
+	CHECK_EQ(d2b_btf__add_str(u, sec + 5), (int)(btf_names_tails(names) + 1 + 5));
 	CHECK_EQ(d2b_btf__add_str(u, sec + 4), 5);
 	d2b_btf__free(u);
 	d2b_btf__free(names);
@@ -472,12 +478,80 @@ static void test_names_base_tails_merge(void)
 	CHECK_EQ(d2b_btf__nr_types(dedup__btf(d)), 1);
 	CHECK_EQ(dedup__finish(d, &final_map), 0);
 	CHECK_EQ(d2b_btf__nr_types(out), 1);
+	CHECK_STR(d2b_btf__name(out, 1), "int");
 	dedup__free(d);
+	d2b_btf__free(out);
+
+	/* the same through a group of the first two: one INT in the group,
+	 * which the third unit's meets in the destination */
+	out = d2b_btf__new(NULL);
+	REQUIRE(out);
+	CHECK_EQ(dedup__new(out, &opts, &d), 0);
+	if (d) {
+		struct dedup *g = NULL;
+		uint32_t map[2];
+
+		CHECK_EQ(dedup__new_group(d, &g), 0);
+		for (k = 0; k < 2 && g; k++)
+			CHECK_EQ(dedup__add_unit(g, u[k], NULL), 0);
+		if (g) {
+			CHECK_EQ(d2b_btf__nr_types(dedup__btf(g)), 1);
+			CHECK_EQ(dedup__add_group(d, g, map), 0);
+			dedup__free(g);
+		}
+		CHECK_EQ(dedup__add_unit(d, u[2], NULL), 0);
+		CHECK_EQ(d2b_btf__nr_types(dedup__btf(d)), 1);
+		CHECK_EQ(dedup__finish(d, &final_map), 0);
+		CHECK_EQ(d2b_btf__nr_types(out), 1);
+		dedup__free(d);
+	}
 	for (k = 0; k < 3; k++)
 		d2b_btf__free(u[k]);
 	d2b_btf__free(out);
 	d2b_btf__free(names);
 	ptr_cache__free(memo);
+}
+
+/*
+ * Own strings over a names base lie past its tails range, which can take
+ * them past BTF's largest string offset: such BTFs are only merged, by
+ * their strings' bytes, into an output of its own strings.  (A section of
+ * 9 MB put a unit's first own string at 18 MB, which was refused.)
+ */
+static void test_names_base_own_past_limit(void)
+{
+	enum { N = 9 << 20 };
+	char *sec = malloc(N);
+	struct d2b_btf *names, *u, *out = d2b_btf__new(NULL);
+	struct dedup_opts opts = { 0 };
+	const uint32_t *final_map;
+	struct dedup *d = NULL;
+	int r;
+
+	REQUIRE(sec && out);
+	memset(sec, 'a', N);
+	sec[N / 2] = sec[N - 1] = '\0';
+	names = btf_new_names(sec, N);
+	REQUIRE(names);
+	u = d2b_btf__new(names);
+	REQUIRE(u);
+	CHECK(btf_start_str(u) > D2B_MAX_NAME_OFF);
+	r = d2b_btf__add_str(u, "own");
+	CHECK(r > D2B_MAX_NAME_OFF);
+	CHECK_STR(d2b_btf__str(u, (uint32_t)r), "own");
+	CHECK_EQ(d2b_btf__add_int(u, "own", 4, D2B_INT_SIGNED), 1);
+	opts.names = names;
+	CHECK_EQ(dedup__new(out, &opts, &d), 0);
+	if (d) {
+		CHECK_EQ(dedup__add_unit(d, u, NULL), 0);
+		CHECK_EQ(dedup__finish(d, &final_map), 0);
+		CHECK_STR(d2b_btf__name(out, 1), "own");
+		dedup__free(d);
+	}
+	d2b_btf__free(u);
+	d2b_btf__free(out);
+	d2b_btf__free(names);
+	free(sec);
 }
 
 /*
@@ -894,6 +968,7 @@ int main(void)
 	RUN(test_names_base);
 	RUN(test_names_base_unique);
 	RUN(test_names_base_tails_merge);
+	RUN(test_names_base_own_past_limit);
 	RUN(test_strtab);
 	RUN(test_builder_kinds);
 	RUN(test_reserve_define);
