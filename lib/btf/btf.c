@@ -364,33 +364,27 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 		/* (below the section, the difference wraps past names_len) */
 		uintptr_t o = (uintptr_t)s - (uintptr_t)btf->names_lo;
 
-		if (o >= btf->names_len) {
-			/* from elsewhere (.debug_info, or one of ours): looked
-			 * for in the base now, so that every own string is one
-			 * the base lacks, as a tail is, and the merge maps it
-			 * without looking again (strs_apart) */
-			len = strlen(s);
-			h = hash_bytes(s, len, 0);
-			off = strtab__find_hashed(btf->base->strs, s, len, h);
-			if (off > 0)
-				return (int)off;
-			return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
+		if (o < btf->names_len) {
+			if (btf->names_unique && (o == 0 || s[-1] == '\0'))
+				return (int)(1 + o);
+			if (!ptr_cache__get(btf->memo, s, &v)) {
+				/* a string of the names base, at its first
+				 * occurrence; or only the tail of longer ones
+				 * (a linker merged it into "unsigned int",
+				 * say): its place in the tails range, which
+				 * the merge maps to one offset by its bytes */
+				off = strtab__find(btf->base->strs, s);
+				v = off > 0 ? (uint32_t)off
+					    : btf->base->names_tails + 1 + (uint32_t)o;
+				ptr_cache__put(btf->memo, s, v);
+			}
+			return (int)v;
 		}
-		if (btf->names_unique && (o == 0 || s[-1] == '\0'))
-			return (int)(1 + o);
-		if (!ptr_cache__get(btf->memo, s, &v)) {
-			/* a string of the names base, at its first
-			 * occurrence; or only the tail of longer ones (a
-			 * linker merged it into "unsigned int", say): its
-			 * place in the tails range, which the merge maps to
-			 * one offset by its bytes */
-			off = strtab__find(btf->base->strs, s);
-			v = off > 0 ? (uint32_t)off : btf->base->names_tails + 1 + (uint32_t)o;
-			ptr_cache__put(btf->memo, s, v);
-		}
-		return (int)v;
-	}
-	if (btf->base_memo) {
+		/* from elsewhere (.debug_info, or one of ours): looked for
+		 * in the base below, so that every own string is one the
+		 * base lacks, as a tail is, and the merge maps it without
+		 * looking again (strs_apart); no base_memo beside a memo */
+	} else if (btf->base_memo) {
 		len = strlen(s);
 		return add_str_memo(btf, s, len, hash_bytes(s, len, 0));
 	}

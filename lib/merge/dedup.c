@@ -157,6 +157,7 @@
 #include "merge/dedup.h"
 #include "merge/dedup_internal.h"
 #include "base/hmap.h"
+#include "base/ptr_cache.h"
 #include "base/vec.h"
 
 struct dedup {
@@ -261,7 +262,7 @@ static void merge_release(struct merge *m)
 	free(m->ref_ok);
 	free(m->smap);
 	hmap__release(&m->smap_sparse);
-	free(m->tails);
+	ptr_cache__free(m->tails);
 	free(m->hypot);
 	free(m->touched);
 	free(m->stack);

@@ -12,44 +12,41 @@
 #include "merge/dedup_internal.h"
 #include "base/hmap.h"
 #include "base/pages.h"
+#include "base/ptr_cache.h"
 #include "base/vec.h"
 
 /* ---- strings and forms ---- */
 
-enum { TAIL_BITS = 16, TAIL_SLOTS = 1 << TAIL_BITS };
-
-struct tail_slot {
-	uint32_t off;		/* the source's (a tail's place); 0: empty */
-	uint32_t dst;
-};
+/* map_tail()'s cache: 2^TAIL_ORDER slots (104 K misses in 3.8 M lookups
+ * on the corpus vmlinux; 814 K with 2^12) */
+enum { TAIL_ORDER = 16 };
 
 /*
  * A tail of the shared names base (btf_set_memo()): the destination's own
  * string of its bytes, which no whole string of the base has, one offset
  * for each of its places (and for the same bytes from elsewhere).  In a
- * section that GNU ld merged each name has one place, which the slots
- * remember across sources.
+ * section that GNU ld merged each name has one place, which m->tails
+ * remembers across sources.
  */
 static int map_tail(struct merge *m, uint32_t off, uint32_t *ret)
 {
-	struct tail_slot *e;
+	const char *s;
 	int r;
 
 	if (!m->tails) {
-		m->tails = calloc(TAIL_SLOTS, sizeof(*m->tails));
+		/* the base's bytes, which the tails range repeats */
+		m->tails = ptr_cache__new(d2b_btf__str(m->src, m->tails_start), m->tails_start,
+					  TAIL_ORDER);
 		if (!m->tails)
 			return -ENOMEM;
 	}
-	e = &m->tails[(off * 0x9e3779b1u) >> (32 - TAIL_BITS)];
-	if (e->off == off) {
-		*ret = e->dst;
+	s = (const char *)ptr_cache__lo(m->tails) + (off - m->tails_start);
+	if (ptr_cache__get(m->tails, s, ret))
 		return 0;
-	}
-	r = btf_add_str_apart(m->dst, d2b_btf__str(m->src, off));
+	r = btf_add_str_apart(m->dst, s);
 	if (r < 0)
 		return r;
-	e->off = off;
-	e->dst = (uint32_t)r;
+	ptr_cache__put(m->tails, s, (uint32_t)r);
 	*ret = (uint32_t)r;
 	return 0;
 }

@@ -109,10 +109,10 @@ struct merge {
 	uint32_t s_str_start;
 	/* the first source offset of the shared names base's tails range (0:
 	 * none), mapped by their bytes to the destination's own strings, and
-	 * remembered by offset in tails[] (TAIL_SLOTS, direct-mapped; made at
-	 * the first tail): one offset for each name, whatever its places */
+	 * remembered by place in tails (made at the first tail): one offset
+	 * for each name, whatever its places */
 	uint32_t tails_start;
-	struct tail_slot *tails;
+	struct ptr_cache *tails;
 	uint32_t *map, *real;
 	size_t map_cap, real_cap;
 	uint8_t *busy;
