@@ -15,8 +15,14 @@
 #include "base/hmap.h"
 #include "merge/dedup.h"
 
+/*
+ * Apart from the limits below: an enumerator that does not fit an int gives
+ * the whole enum an unsigned type (C23, and GCC 15 and later in any mode),
+ * and "i < LIMIT" with a signed i would then compare signed with unsigned.
+ */
+enum { UNSET = UINT32_MAX };
+
 enum {
-	UNSET = UINT32_MAX,
 	IDENT_BUDGET = 64,	/* pairs one "identical types" check may compare */
 	SHAPE_AFTER = 2,	/* candidates walked before member shapes filter them */
 	SHAPE_DEPTH = 16,	/* reference kinds followed per member shape */
