@@ -289,9 +289,10 @@ static int pointer_type(struct cu *w, const struct cu_die *die)
 		if (target < 0)
 			return target;
 	}
-	/* clang's form: tags under the pointer are the pointee's, unless the
-	 * unit uses the btf:type_tag form, which then says everything */
-	if (!w->opts->skip_type_tags && !w->has_v2_type_tags && die->d.has_children) {
+	/* clang's form 1 and GCC's: tags on the pointer are the pointee's
+	 * (cu_annot.c; form 1 only where the unit has no btf:type_tag) */
+	if (!w->opts->skip_type_tags && w->has_annotations &&
+	    (die->d.has_children || cu__has_attr(die, D2B_DW_AT_GNU_annotation))) {
 		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, UNIT_MAX_TAGS);
 		if (n > UNIT_MAX_TAGS)
 			n = UNIT_MAX_TAGS;

@@ -12,6 +12,7 @@
 #     --no-decl-tags) and checked against *.expect by meaning
 #     (btfchain.py check; the options' results are derived from the same
 #     expectations with the dropped tags taken out).
+#     bad/*.dg: malformed DW_AT_GNU_annotation chains must fail cleanly.
 #  2. clang_tags.c built by clang-14 and clang-19, x86_64 and bpf: our
 #     conversion of each object's DWARF is compared by meaning with the
 #     .BTF LLVM's BPF backend wrote into that compiler's bpf object.
@@ -104,6 +105,28 @@ for dg in "$HERE"/*.dg; do
 		fi
 		load "$name/$mode" "$out"
 	done
+done
+
+# 1b. malformed GCC 16 chains (bad/*.dg): a cycle, a reference out of the
+# unit or to no annotation fails the conversion with a message that says
+# so, in bounded time
+for dg in "$HERE"/bad/*.dg; do
+	base=$(basename "$dg" .dg)
+	name="annot/bad/$base"
+	obj="$TMP/bad-$base.o"
+	if ! python3 "$GEN" "$dg" -o "$obj" 2>"$TMP/gen.out"; then
+		failx "$name/generate" "dwarfgen failed" "$TMP/gen.out"
+		continue
+	fi
+	timeout 60 "$D2B" -o "$TMP/bad.btf" "$obj" >"$TMP/d2b.out" 2>&1
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		failx "$name" "exit $rc, expected 1 (124: it hung)" "$TMP/d2b.out"
+	elif ! grep -q "DW_AT_GNU_annotation chain of DIE 0x[0-9a-f]*: " "$TMP/d2b.out"; then
+		failx "$name" "the error does not name the chain" "$TMP/d2b.out"
+	else
+		pass "$name"
+	fi
 done
 
 # 2. clang: our DWARF conversion against LLVM's own .BTF

@@ -291,7 +291,12 @@ class Emitter:
     def value(self, die, cu_start, code, form, value):
         line, o = die.line, self.info
         if form in ("ref1", "ref2", "ref4", "ref8", "ref_udata"):
-            diff = f"{self.ref_label(value, line)} - {cu_start}"
+            # a plain number is written as it is: a unit offset that may
+            # lead nowhere (malformed-input fixtures)
+            if value.isdigit():
+                diff = value
+            else:
+                diff = f"{self.ref_label(value, line)} - {cu_start}"
             o.append({"ref1": "\t.byte ", "ref2": "\t.value ", "ref4": "\t.long ",
                       "ref8": "\t.quad ", "ref_udata": "\t.uleb128 "}[form] + diff)
         elif form == "ref_addr":
