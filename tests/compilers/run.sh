@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# tests/compilers/run.sh BUILD_DIR
+#
+# Objects from today's compilers, checked in (regen.sh rebuilds them in a
+# Debian sid chroot): gcc16/X.o and clang22/X.o, gcc-16 and clang-22
+# -std=gnu23 -O2 -g (DWARF 5) builds of X.c, so that these compilers'
+# DWARF is tested on any machine.  For each object:
+#
+#  1. pahole: BUILD_DIR/dwarf2btf-pahole -J --btf_features=default, the
+#     kernel build's command, compared by meaning (dwarf2btf --compare,
+#     no option) with CC/X.pahole.btf, pahole 1.32's BTF of the same
+#     object: the differences must be exactly those CC/X.known lists (and
+#     explains), none if there is no such file.
+#  2. chains: dwarf2btf's default conversion (every variable) checked with
+#     ../annot/btfchain.py against CC/X.expect: every variable, member,
+#     parameter and return type as its chain of kinds, and the DECL_TAGs.
+#     tags.c holds pahole's btf_type_tag_order.sh case: VAR global_ptr:
+#     PTR -> TYPE_TAG inner -> TYPE_TAG outer -> STRUCT sample.
+#  3. load: both outputs loaded into the kernel (BUILD_DIR/tests/btf_load;
+#     SKIP where the kernel cannot be asked).
+#
+# One line per case: PASS name / FAIL name: why / SKIP name: why.
+
+B=${1:?usage: $0 BUILD_DIR}
+HERE=$(cd "$(dirname "$0")" && pwd)
+D2B="$B/dwarf2btf"
+PAHOLE="$B/dwarf2btf-pahole"
+LOAD="$B/tests/btf_load"
+CHK="$HERE/../annot/btfchain.py"
+TMP=$(mktemp -d /tmp/compilers-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+status=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; status=1; }
+skip() { echo "SKIP $1: $2"; }
+failx() { head -20 "$3" | sed 's/^ */# /'; fail "$1" "$2"; }
+
+for tool in python3 bpftool; do
+	command -v "$tool" >/dev/null || { fail compilers/setup "$tool not found"; exit 1; }
+done
+[ -x "$D2B" ] && [ -x "$PAHOLE" ] || { fail compilers/setup "no $D2B or $PAHOLE"; exit 1; }
+
+load() {
+	local name=$1 file=$2 rc
+	if [ ! -x "$LOAD" ]; then
+		skip "$name/load" "no $LOAD"
+		return
+	fi
+	"$LOAD" "$file" >"$TMP/load.out" 2>&1
+	rc=$?
+	case $rc in
+	0) pass "$name/load" ;;
+	2) skip "$name/load" "$(tail -1 "$TMP/load.out")" ;;
+	*) failx "$name/load" "kernel rejected it (exit $rc)" "$TMP/load.out" ;;
+	esac
+}
+
+n=0
+for cc in gcc16 clang22; do
+	for obj in "$HERE/$cc"/*.o; do
+		[ -f "$obj" ] || continue
+		n=$((n + 1))
+		base=$(basename "$obj" .o)
+		name="compilers/$cc/$base"
+		ref="$HERE/$cc/$base.pahole.btf"
+
+		# 1. against pahole 1.32
+		out="$TMP/$cc-$base.pahole-mode.btf"
+		if [ ! -f "$ref" ]; then
+			skip "$name/pahole" "no pahole BTF ($base.c: see its comment)"
+		elif ! "$PAHOLE" -J --btf_features=default --btf_encode_detached="$out" "$obj" \
+			>"$TMP/run.out" 2>&1; then
+			failx "$name/pahole" "dwarf2btf-pahole failed" "$TMP/run.out"
+		else
+			"$D2B" --compare "$ref" "$out" >"$TMP/cmp.out" 2>&1
+			sed '/^kind /,$d' "$TMP/cmp.out" | sort >"$TMP/diffs"
+			known="$HERE/$cc/$base.known"
+			if [ -f "$known" ]; then
+				grep -v '^#' "$known" | sort >"$TMP/known"
+			else
+				: >"$TMP/known"
+			fi
+			if cmp -s "$TMP/diffs" "$TMP/known"; then
+				pass "$name/pahole"
+			else
+				diff "$TMP/known" "$TMP/diffs" >"$TMP/dd"
+				failx "$name/pahole" "differs from pahole 1.32 other than $base.known says (< known, > found)" "$TMP/dd"
+			fi
+			load "$name/pahole" "$out"
+		fi
+
+		# 2. chains
+		out="$TMP/$cc-$base.btf"
+		if ! "$D2B" -o "$out" "$obj" >"$TMP/run.out" 2>&1; then
+			failx "$name/chains" "dwarf2btf failed" "$TMP/run.out"
+			continue
+		fi
+		if python3 "$CHK" check "$out" "$HERE/$cc/$base.expect" >"$TMP/chk.out" 2>&1; then
+			pass "$name/chains"
+		else
+			failx "$name/chains" "BTF differs from $cc/$base.expect" "$TMP/chk.out"
+		fi
+		load "$name/chains" "$out"
+	done
+done
+[ $n -gt 0 ] || fail compilers/setup "no objects in $HERE/gcc16 or $HERE/clang22"
+exit $status
