@@ -1172,7 +1172,7 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 		{ .name = DW_AT_str_offsets_base }, { .name = DW_AT_addr_base },
 		{ .name = DW_AT_GNU_addr_base }, { .name = DW_AT_GNU_dwo_id },
 	};
-	struct die root;
+	struct die root = { 0 };	/* (gcc 16's LTO cannot see err > 0 never comes) */
 	int err;
 
 	u->loaded = false;
