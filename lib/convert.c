@@ -1348,7 +1348,7 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no function to get the base with");
 		err = -EINVAL;
 	} else if (later && !(base = later->get(later->arg))) {
-		err = -ECANCELED;	/* the caller says why; errbuf only that */
+		err = -ECANCELED;	/* the caller knows why: errbuf says only this */
 		if (o.errbuf && o.errlen)
 			snprintf(o.errbuf, o.errlen, "no base BTF to convert over");
 	}
