@@ -103,7 +103,7 @@ static void test_errbuf(void)
 	CHECK_EQ(err, -ENOENT);
 	CHECK(btf == NULL);
 	CHECK_STR(errbuf, strerror(ENOENT));
-	CHECK_EQ(nr_error_diags, 1);
+	CHECK_EQ(nr_error_diags, 1);	/* and the log has it */
 
 	memset(garbage, 0x5a, sizeof(garbage));
 	memcpy(garbage, "\177ELF", 4);
@@ -113,6 +113,14 @@ static void test_errbuf(void)
 	CHECK(errbuf[0] != '\0');
 	CHECK(strstr(errbuf, "garbage.o") == NULL);
 	printf("#   garbage: %s\n", errbuf);
+
+	/* nothing at all, and a few bytes */
+	errbuf[0] = '\0';
+	CHECK(d2b_convert_mem(NULL, 0, NULL, NULL, &opts, &btf) < 0);
+	CHECK(errbuf[0] != '\0');
+	errbuf[0] = '\0';
+	CHECK(d2b_convert_mem(garbage, 3, NULL, NULL, &opts, &btf) < 0);
+	CHECK(errbuf[0] != '\0');
 
 	/* no buffer wanted: nothing written, and no crash */
 	opts.errbuf = NULL;
