@@ -16,6 +16,7 @@
 #   pkg-config		pkg-config --cflags --libs dwarf2btf from there
 #   example/build	examples/convert.c builds with those flags (-Werror)
 #			and runs on the installed libdwarf2btf.so.1
+#   example/c++		a C++ program includes dwarf2btf.h and links with it
 #   example/sample	its BTF bytes of tests/sample/sample.o, from the file,
 #			from memory (-m) and with -j2, are dwarf2btf -o's
 #   example/module	the same for a module of the corpus over its vmlinux
@@ -147,6 +148,33 @@ else
 	show "$WORK/cc.log"
 	fail example/build "examples/convert.c does not build on the installed library"
 	exit 1
+fi
+
+# a C++ program (bpftrace is one) includes the header and links as well
+if command -v "${CXX:-g++}" >/dev/null 2>&1; then
+	cat >"$WORK/cxx.cc" <<-'EOF'
+	#include <dwarf2btf.h>
+	int main()
+	{
+		char err[64];
+		struct d2b_opts opts = {};
+		struct d2b_btf *btf = nullptr;
+
+		opts.errbuf = err;
+		opts.errlen = sizeof(err);
+		return d2b_convert_file("/nonexistent.o", nullptr, &opts, &btf) == -2 && err[0] ? 0 : 1;
+	}
+	EOF
+	# shellcheck disable=SC2086
+	if "${CXX:-g++}" -Wall -Wextra -Werror $sanflags -o "$WORK/cxx" "$WORK/cxx.cc" $flags \
+		>"$WORK/cxx.log" 2>&1 && "$WORK/cxx" >>"$WORK/cxx.log" 2>&1; then
+		pass example/c++
+	else
+		show "$WORK/cxx.log"
+		fail example/c++ "dwarf2btf.h does not build, link or run as C++"
+	fi
+else
+	skip example/c++ "no C++ compiler (${CXX:-g++})"
 fi
 
 # same_bytes NAME CLI-ARGS -- EXAMPLE-ARGS: dwarf2btf -o and the example agree
