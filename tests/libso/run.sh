@@ -9,6 +9,8 @@
 #			tests/libso/abi/'s, and only lib/dwarf2btf.h's
 #			functions, all of them; abidiff finds no ABI change
 #			(tests/libso/abi.sh)
+#   no-print-no-exit	it uses neither stdout, stderr, printf(), exit(),
+#			abort() nor their kin (nm -D --undefined-only)
 #   man-page		man/libdwarf2btf.3 names every exported function
 #   install		make install into a scratch prefix puts the library,
 #			its links, the archive, dwarf2btf.h, dwarf2btf.pc and
@@ -83,6 +85,17 @@ if [ -s "$WORK/public" ] && cmp -s "$WORK/exported" "$WORK/public"; then
 else
 	diff "$WORK/public" "$WORK/exported" | sed 's/^/# /' | head -n 20
 	fail exports-public-api "nm -D is not the d2b_ functions of the archive ('<': not exported, '>': not public)"
+fi
+
+# the library never prints (but to a stream it is given) and never exits:
+# it reaches for none of the C library's ways to
+nm -D --undefined-only "$SOLIB" | awk '{ sub(/@.*/, "", $2); print $2 }' >"$WORK/undef"
+banned=$(grep -xE 'stdout|stderr|printf|vprintf|puts|putchar|perror|err|errx|warn|warnx|error|exit|_exit|_Exit|abort|quick_exit' \
+	"$WORK/undef" | tr '\n' ' ')
+if [ -s "$WORK/undef" ] && [ -z "$banned" ]; then
+	pass no-print-no-exit
+else
+	fail no-print-no-exit "the library uses ${banned:-nothing at all?}"
 fi
 
 # libdwarf2btf.3 documents every exported function
