@@ -5,7 +5,8 @@
 #
 #	tests/libso/run.sh BUILD_DIR
 #
-#   soname, symbols, abidiff	its soname and exported symbols (nm -D) are
+#   symbols, abidiff, soname, exports-public-api
+#			its soname and exported symbols (nm -D) are
 #			tests/libso/abi/'s, and only lib/dwarf2btf.h's
 #			functions, all of them; abidiff finds no ABI change
 #			(tests/libso/abi.sh)
@@ -26,7 +27,9 @@
 #			without it)
 #   cli-shared/*	the command line built on the installed library
 #			(pkg-config) behaves as the one built on the archive:
-#			--help, --version, -o, in place, errors
+#			--help, --version, in place (-v), --dump, an error,
+#			and as dwarf2btf-pahole (--version, -J)
+#   uninstall		make uninstall leaves no file in the prefix
 #
 # The library's in-process behaviour (errors, memory input, threads) is
 # tests/unit/test_convert_api.c's.
@@ -36,14 +39,15 @@ set -u
 BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
-SOLIB=$(ls "$BUILD"/libdwarf2btf.so.*.*.* 2>/dev/null | head -n 1)
+solibs=("$BUILD"/libdwarf2btf.so.*.*.*)
+SOLIB=${solibs[0]}
 CLI=$BUILD/dwarf2btf
 SAMPLE=$SRC/tests/sample/sample.o
 CC=${CC:-cc}
 CORPUS=${D2B_CORPUS:-/root/.cache/dwarf2btf-corpus}
 MODULE=kernel/net/key/af_key.ko
 
-if [ -z "$SOLIB" ] || [ ! -x "$CLI" ]; then
+if [ ! -f "$SOLIB" ] || [ ! -x "$CLI" ]; then
 	echo "FAIL setup: no $BUILD/libdwarf2btf.so.* or dwarf2btf (make O=... tests)"
 	exit 1
 fi
@@ -279,4 +283,14 @@ run_both dump dwarf2btf --dump x.o
 run_both error dwarf2btf /nonexistent.o
 run_both pahole-version dwarf2btf-pahole --version
 run_both pahole-J dwarf2btf-pahole -J x.o
+
+# ---- and away again ----
+if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$SRC" O="$BUILD" PREFIX="$PREFIX" \
+	${san:+SANITIZE=$san} uninstall >"$WORK/uninstall.log" 2>&1 &&
+   [ -z "$(find "$PREFIX" ! -type d)" ]; then
+	pass uninstall
+else
+	show "$WORK/uninstall.log"
+	fail uninstall "left: $(cd "$PREFIX" && find . ! -type d | tr '\n' ' ')"
+fi
 exit 0
