@@ -5,6 +5,8 @@
 #   make SANITIZE=address,undefined check   the same under sanitizers, in build-san/
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 #   make DEVELOPER=1          developer and CI build: warnings are errors
+#   make SHARED=1             the command linked with libdwarf2btf.so, not the archive
+#   make abi-update           take the library's exported symbols and ABI as they are now
 #   make LTO=0                no link-time optimization (on by default with gcc)
 #   make deps                 install build dependencies (Debian, as root)
 #   make fuzz                 libFuzzer targets (clang-19), FUZZ_SECONDS=60 each
@@ -42,7 +44,7 @@ BIN_LDFLAGS := -flto=auto
 endif
 
 ifneq ($(SANITIZE),)
-O ?= build-san
+O ?= $(if $(findstring thread,$(SANITIZE)),build-tsan,build-san)
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 else
@@ -54,6 +56,25 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 CLI_SRCS := $(sort $(wildcard dwarf2btf/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/obj/%.o)
 LIBA := $(O)/libdwarf2btf.a
+
+# The shared library, beside the archive, from the same objects: they are
+# compiled -fPIC with -fvisibility=hidden, so that only what lib/dwarf2btf.h
+# declares is exported (its "#pragma GCC visibility"), each in the version
+# lib/libdwarf2btf.map gives it; -fno-semantic-interposition lets the
+# compiler inline a public function as it does a hidden one.  In the
+# command and the tests, linked statically, that code is what -fPIE (gcc's
+# default on Debian) gives: the library has no global variables to reach
+# through a table, and with LTO the command is compiled again as an
+# executable anyway.  SOMAJOR changes with any incompatible change of the
+# ABI (tests/libso checks it against tests/libso/abi/).
+SOMAJOR := 1
+SOMINOR := 0.0
+SONAME := libdwarf2btf.so.$(SOMAJOR)
+SOLIB := $(O)/$(SONAME).$(SOMINOR)
+LIB_MAP := lib/libdwarf2btf.map
+LIB_PIC_CFLAGS := -fPIC -fvisibility=hidden -fno-semantic-interposition
+VERSION := $(shell sed -n 's/^\#define D2B_VERSION "\(.*\)"/\1/p' dwarf2btf/cli.h)
+$(LIB_OBJS): OBJ_CFLAGS += $(LIB_PIC_CFLAGS)
 BIN := $(O)/dwarf2btf
 PAHOLE_BIN := $(O)/dwarf2btf-pahole
 
@@ -65,8 +86,8 @@ TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tests/%)
 HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 
-.PHONY: all check install uninstall clean deps sample tests fuzz
-all: $(LIBA) $(BIN) $(PAHOLE_BIN)
+.PHONY: all check install uninstall clean deps sample tests fuzz abi-update
+all: $(LIBA) $(SOLIB) $(BIN) $(PAHOLE_BIN)
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -76,8 +97,22 @@ $(LIBA): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(SOLIB): $(LIB_OBJS) $(LIB_MAP)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=$(LIB_MAP) $(if $(SANITIZE),,-Wl,--no-undefined) -o $@ $(LIB_OBJS) $(LIBS)
+	ln -sf $(notdir $@) $(O)/$(SONAME)
+	ln -sf $(SONAME) $(O)/libdwarf2btf.so
+
+# make SHARED=1: the command uses the shared library (found beside it, in
+# the build, and in LIBDIR once installed), with the same behaviour
+ifneq ($(SHARED),)
+$(BIN): $(CLI_OBJS) $(SOLIB)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(CLI_OBJS) -L$(O) -ldwarf2btf \
+		-Wl,-rpath,'$$ORIGIN:$(LIBDIR)'
+else
 $(BIN): $(CLI_OBJS) $(LIBA)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
+endif
 
 # the pahole-compatible command line: the same program under another name
 $(PAHOLE_BIN): $(BIN)
@@ -125,16 +160,31 @@ fuzz: $(FUZZ_BINS) $(BIN) $(O)/tests/btfdump
 	tests/fuzz/fuzz.sh $(O) $(FUZZ_SECONDS)
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/dwarf2btf
 	ln -sf dwarf2btf $(DESTDIR)$(BINDIR)/dwarf2btf-pahole
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libdwarf2btf.a
+	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SOLIB))
+	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdwarf2btf.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' lib/dwarf2btf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/dwarf2btf.pc
 	install -m 644 lib/dwarf2btf.h $(DESTDIR)$(INCLUDEDIR)/dwarf2btf.h
 	install -m 644 man/dwarf2btf.1 $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+	install -m 644 man/libdwarf2btf.3 $(DESTDIR)$(MANDIR)/man3/libdwarf2btf.3
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/dwarf2btf $(DESTDIR)$(BINDIR)/dwarf2btf-pahole $(DESTDIR)$(LIBDIR)/libdwarf2btf.a \
 	      $(DESTDIR)$(INCLUDEDIR)/dwarf2btf.h $(DESTDIR)$(MANDIR)/man1/dwarf2btf.1
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	      $(DESTDIR)$(LIBDIR)/libdwarf2btf.so $(DESTDIR)$(LIBDIR)/pkgconfig/dwarf2btf.pc \
+	      $(DESTDIR)$(MANDIR)/man3/libdwarf2btf.3
+
+# After an intended change of the ABI (with a new version node in
+# lib/libdwarf2btf.map, or a new SOMAJOR): record it for tests/libso.
+abi-update: $(SOLIB)
+	tests/libso/abi.sh update $(SOLIB)
 
 deps:
 	tests/install-deps.sh build
@@ -148,7 +198,7 @@ sample:
 	$(BIN) --dump $(O)/sample.o
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-tsan
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(TOOL_BINS:=.d)
 -include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)

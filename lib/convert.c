@@ -49,6 +49,7 @@
  */
 #include <errno.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -176,18 +177,24 @@ static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint
 	struct d2b_diag d = {
 		.level = level, .file = c->path, .cu = cu, .die_off = die_off, .tag = tag,
 	};
+	/* the first error is the failed conversion's message (opts->errbuf) */
+	bool keep = level == D2B_ERROR && !c->nr_errors++ && c->opts->errbuf && c->opts->errlen;
 	char buf[1024];
 	va_list ap;
 
-	if (level == D2B_ERROR)
-		c->nr_errors++;
-	if (!c->opts->diag)
+	if (!c->opts->diag && !keep)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (keep && die_off != UINT64_MAX)
+		snprintf(c->opts->errbuf, c->opts->errlen, "%s%sDIE 0x%" PRIx64 ": %s", cu ?: "",
+			 cu ? ": " : "", die_off, buf);
+	else if (keep)
+		snprintf(c->opts->errbuf, c->opts->errlen, "%s", buf);
 	d.msg = buf;
-	c->opts->diag(&d, c->opts->diag_arg);
+	if (c->opts->diag)
+		c->opts->diag(&d, c->opts->diag_arg);
 }
 
 static void datasec_note(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1271,7 +1278,13 @@ static void close_input(struct conv *c, struct close_job *cj)
 	job_start(&cj->job, close_job_run, cj, c->opts->jobs > 1);
 }
 
-static int convert(const char *path, const struct d2b_btf *base,
+/* An input in memory (d2b_convert_mem()); path is then its name. */
+struct mem_input {
+	const void *data;
+	size_t size;
+};
+
+static int convert(const char *path, const struct mem_input *mem, const struct d2b_btf *base,
 		   const struct d2b_base_later *later, const struct d2b_opts *opts,
 		   struct d2b_btf **ret)
 {
@@ -1291,7 +1304,12 @@ static int convert(const char *path, const struct d2b_btf *base,
 	int err;
 
 	*ret = NULL;
-	err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
+	if (o.errbuf && o.errlen)
+		o.errbuf[0] = '\0';
+	if (mem)
+		err = dwarf_file__open_mem(mem->data, mem->size, path, &c.df, errbuf, sizeof(errbuf));
+	else
+		err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
 	if (err) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
 		return err;
@@ -1330,7 +1348,9 @@ static int convert(const char *path, const struct d2b_btf *base,
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no function to get the base with");
 		err = -EINVAL;
 	} else if (later && !(base = later->get(later->arg))) {
-		err = -ECANCELED;
+		err = -ECANCELED;	/* the caller knows why: errbuf says only this */
+		if (o.errbuf && o.errlen)
+			snprintf(o.errbuf, o.errlen, "no base BTF to convert over");
 	}
 	/* over a base that writes multi-dimensional arrays flat (pahole's),
 	 * write ours flat too, or none of the types above them would match */
@@ -1457,7 +1477,15 @@ out:
 int d2b_convert_file(const char *path, const struct d2b_btf *base, const struct d2b_opts *opts,
 		     struct d2b_btf **ret)
 {
-	return convert(path, base, NULL, opts, ret);
+	return convert(path, NULL, base, NULL, opts, ret);
+}
+
+int d2b_convert_mem(const void *data, size_t size, const char *name, const struct d2b_btf *base,
+		    const struct d2b_opts *opts, struct d2b_btf **ret)
+{
+	struct mem_input mem = { .data = data, .size = size };
+
+	return convert(name ? name : "(memory)", &mem, base, NULL, opts, ret);
 }
 
 int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *later,
@@ -1465,5 +1493,5 @@ int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *l
 {
 	static const struct d2b_base_later none;
 
-	return convert(path, NULL, later ? later : &none, opts, ret);
+	return convert(path, NULL, NULL, later ? later : &none, opts, ret);
 }

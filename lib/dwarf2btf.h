@@ -10,23 +10,39 @@
  *    callback in struct d2b_opts;
  *  - no global state: everything hangs off the objects below.
  *
- * Errors: one contract.  A call that fails returns a negative errno and
- * leaves a message saying what is wrong: one line, no trailing newline, and
- * never the path of the file it was given, which the caller adds once
- * ("dwarf2btf: FILE: message").  Where the message goes depends on the call:
- *  - calls that read or write a file, or parse bytes (d2b_btf__parse_raw,
- *    d2b_btf__load_file, d2b_btf__write_raw, d2b_elf__write_btf) take
- *    errbuf/errlen: on failure it always holds the message (errbuf may be
- *    NULL: none wanted), on success it is "";
- *  - d2b_convert_file gives at least one D2B_ERROR diagnostic to
- *    opts->diag (struct d2b_diag carries the path apart, in .file);
- *  - d2b_btf__verify gives each violation to its report callback;
- *  - d2b_btf__compare returns its callback's own stop code (the callback
- *    is not called again) or an errno below;
- *  - the other calls work on objects in memory and fail only for what
- *    their errno says in full (-ENOMEM; -E2BIG at a BTF limit; -EINVAL for
- *    an argument outside what their comment allows; -EIO for a stream
- *    that fails): strerror(-err) is their message.
+ * Errors: one channel.  Every fallible call returns a negative errno on
+ * failure, and its message is the caller's to fetch from the caller's own
+ * buffer, errbuf/errlen: one line, no trailing newline, never the path of
+ * the file it was given, which the caller adds once ("dwarf2btf: FILE:
+ * message").  On failure errbuf always holds it; on success it is "";
+ * errbuf may be NULL (no message wanted).  The buffer is
+ *  - an argument of the calls that read or write a file or parse bytes
+ *    (d2b_btf__parse_raw, d2b_btf__load_file, d2b_btf__write_raw,
+ *    d2b_elf__write_btf);
+ *  - d2b_opts.errbuf for a conversion (d2b_convert_file, d2b_convert_mem,
+ *    d2b_convert_file_later_base): the first error met, prefixed by its
+ *    unit and DIE when it has them ("foo.c: DIE 0x2a: ...");
+ *  - none for the calls on objects in memory (the builder, encode, dump,
+ *    distill, verify, compare), which fail only for what their errno says
+ *    in full (-ENOMEM; -E2BIG at a BTF limit; -EINVAL for an argument
+ *    outside what their comment allows; -EIO for a stream that fails):
+ *    strerror(-err) is their whole message.
+ * Beside it, and not for errors: a conversion's diagnostics callback
+ * (d2b_opts.diag) is its log, warnings and notes with their unit and DIE,
+ * where its errors appear too (as D2B_ERROR, in their place); the
+ * callbacks of d2b_btf__verify and d2b_btf__compare are their results (a
+ * violation, a difference: each call's return counts them), and a compare
+ * callback's own stop code is returned as it is.
+ *
+ * Threads: the library holds no global state, so independent calls on
+ * different threads need no lock: conversions, and reading a d2b_btf (a
+ * converted one, a base shared by several conversions) while nothing
+ * changes it.  A d2b_btf changed (add, set) must be the changer's alone.
+ *
+ * ABI: libdwarf2btf.so.1; every symbol in version LIBDWARF2BTF_1.0.  A
+ * symbol removed or changed, or a public struct changed, takes a new
+ * soname (tests/libso checks the exported symbols and, with abidiff, the
+ * ABI against what is committed).
  *
  * The BTF format structures are spelled out here (rather than taken from
  * <linux/btf.h>) so the library builds against any kernel headers and does
@@ -42,6 +58,12 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* the library is built with -fvisibility=hidden: what is declared here is
+ * what it exports (and lib/libdwarf2btf.map gives each its version) */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 /* ---------------------------------------------------------------------
@@ -378,6 +400,10 @@ enum d2b_vars {
 struct d2b_opts {
 	d2b_diag_fn diag;		/* NULL: silent */
 	void *diag_arg;
+	/* the error message of a failed conversion, "" after one that
+	 * succeeds (see "Errors" above); NULL: none wanted */
+	char *errbuf;
+	size_t errlen;
 	unsigned int jobs;		/* 0 or 1: single-threaded */
 	bool skip_decl_tags;
 	bool skip_type_tags;
@@ -444,6 +470,14 @@ struct d2b_base_later {
 	const struct d2b_btf *(*get)(void *arg);
 	void *arg;
 };
+
+/* The same for an ELF file's bytes in memory: data is copied (free it when
+ * this returns).  name (NULL: "(memory)") stands for its path: in the
+ * diagnostics' .file, and as the place beside which its separate debug
+ * file (.gnu_debuglink), dwz supplementary file and .dwo files are looked
+ * for, as for a file of that name.  Linux only (memfd_create()). */
+int d2b_convert_mem(const void *data, size_t size, const char *name, const struct d2b_btf *base,
+		    const struct d2b_opts *opts, struct d2b_btf **ret);
 
 /* d2b_convert_file() over the base that later->get() hands over. */
 int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *later,
@@ -534,6 +568,10 @@ int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
  * 'x' type 'int' vs 'long'" or "FUNC bar only in A".  Returns snprintf's
  * result. */
 int d2b_compare_diff__format(const struct d2b_compare_diff *d, char *buf, size_t len);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,8 @@
 #	tests/install-deps.sh test	the above, plus what the tests use:
 #					clang-14 and clang-19 (with its libFuzzer
 #					and sanitizer runtime), bpftool, libbpf,
-#					binutils, elfutils, python3, llvm, pahole
+#					binutils, elfutils, python3, llvm, pahole,
+#					abigail-tools (abidiff: tests/libso)
 #	tests/install-deps.sh kernel	the above, plus what tests/kernel needs
 #					to build and boot tiny kernels: the
 #					kernel sources (linux-source-6.12 and
@@ -21,7 +22,7 @@ set -euo pipefail
 what=${1:-build}
 build_pkgs=(gcc make pkg-config libc6-dev libdw-dev libelf-dev zlib1g-dev)
 test_pkgs=(g++ clang clang-14 clang-19 bpftool libbpf-dev binutils elfutils python3 time zstd
-	   llvm llvm-19 libclang-rt-19-dev pahole e2fsprogs coreutils dwz)
+	   llvm llvm-19 libclang-rt-19-dev pahole e2fsprogs coreutils dwz abigail-tools)
 kernel_pkgs=(linux-source-6.12 linux-source-6.1 flex bison bc cpio kmod xz-utils libssl-dev
 	     qemu-system-x86 busybox-static)
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -231,19 +232,14 @@ static int open_dwfl(struct dwarf_file *df, const char *path, int fd, char *errb
 	return 0;
 }
 
-int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen)
+/* dwarf_file__open() and dwarf_file__open_mem() from their fd on (which
+ * this owns from here on, on success and failure alike) */
+static int open_fd(const char *path, int fd, struct dwarf_file **ret, char *errbuf, size_t errlen)
 {
 	struct dwarf_file *df;
 	GElf_Ehdr ehdr;
-	int fd, err;
+	int err;
 
-	*ret = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		snprintf(errbuf, errlen, "%s", strerror(errno));
-		return err;
-	}
 	err = elf_check_header(fd, errbuf, errlen);
 	if (err) {
 		close(fd);
@@ -296,6 +292,52 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 fail:
 	dwarf_file__free(df);
 	return err;
+}
+
+int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen)
+{
+	int fd;
+
+	*ret = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+
+		snprintf(errbuf, errlen, "%s", strerror(errno));
+		return err;
+	}
+	return open_fd(path, fd, ret, errbuf, errlen);
+}
+
+/*
+ * The bytes go into an anonymous memory file (memfd_create()), so that the
+ * one way in above, by file descriptor, serves them: libelf maps it
+ * copy-on-write as it maps a file, and libdwfl reads it as it reads one.
+ * One copy of the input, which the caller may free as soon as this returns.
+ */
+int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct dwarf_file **ret,
+			 char *errbuf, size_t errlen)
+{
+	void *p = MAP_FAILED;
+	int fd, err;
+
+	*ret = NULL;
+	fd = memfd_create("dwarf2btf-input", MFD_CLOEXEC);
+	if (fd >= 0 && size && ftruncate(fd, (off_t)size) == 0)
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || (size && p == MAP_FAILED)) {
+		err = -errno;
+		snprintf(errbuf, errlen, "cannot make a memory file of the input: %s",
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	if (size) {
+		memcpy(p, data, size);
+		munmap(p, size);
+	}
+	return open_fd(name, fd, ret, errbuf, errlen);
 }
 
 void dwarf_file__free(struct dwarf_file *df)

@@ -26,6 +26,11 @@ struct dwarf_units {
 };
 
 int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen);
+/* The same for an ELF file's bytes in memory (copied: data may be freed once
+ * this returns); name stands for its path: in messages, and where its
+ * separate debug files are looked for. */
+int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct dwarf_file **ret,
+			 char *errbuf, size_t errlen);
 void dwarf_file__free(struct dwarf_file *df);
 Dwarf *dwarf_file__dwarf(const struct dwarf_file *df);
 /* The path of the file opened. */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The conversion through the public API, as a program that links the
+ * library uses it: the one error channel (d2b_opts.errbuf), conversion of
+ * an ELF file's bytes in memory, and independent conversions on threads of
+ * their own, at once, in one process (each must give the bytes it gives
+ * alone; with one base shared by two of them too).  Run it under TSan with
+ *
+ *	D2B_TEST_FILTER='^test_convert_api$' make SANITIZE=thread check
+ *
+ * The shared library itself (its symbols, pkg-config, the example) is
+ * tests/libso's.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "dwarf2btf.h"
+#include "test.h"
+
+static char sample[4096];
+
+/* One conversion: its input and options, and what it gave. */
+struct job {
+	const char *name;
+	bool in_memory;
+	const struct d2b_btf *base;
+	struct d2b_opts opts;
+	char errbuf[256];
+	int err;
+	void *bytes;
+	size_t size;
+};
+
+static void *read_all(const char *path, size_t *ret_size)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET)) {
+		buf = malloc((size_t)n);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*ret_size = (size_t)n;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void job_run(struct job *j)
+{
+	struct d2b_btf *btf = NULL;
+	void *data = NULL;
+	size_t size = 0;
+
+	j->opts.errbuf = j->errbuf;
+	j->opts.errlen = sizeof(j->errbuf);
+	free(j->bytes);
+	j->bytes = NULL;
+	if (j->in_memory) {
+		data = read_all(sample, &size);
+		j->err = data ? d2b_convert_mem(data, size, "sample.o", j->base, &j->opts, &btf) : -EIO;
+		free(data);
+	} else {
+		j->err = d2b_convert_file(sample, j->base, &j->opts, &btf);
+	}
+	if (!j->err)
+		j->err = d2b_btf__encode(btf, &j->bytes, &j->size);
+	d2b_btf__free(btf);
+}
+
+static void *job_thread(void *arg)
+{
+	job_run(arg);
+	return NULL;
+}
+
+/* A failed conversion leaves its message in errbuf (never the path), a
+ * successful one an empty errbuf; the diagnostics see the error too. */
+static int nr_error_diags;
+
+static void count_errors(const struct d2b_diag *d, void *arg)
+{
+	(void)arg;
+	nr_error_diags += d->level == D2B_ERROR;
+}
+
+static void test_errbuf(void)
+{
+	char errbuf[256] = "stale";
+	char garbage[4096];
+	struct d2b_opts opts = { .diag = count_errors, .errbuf = errbuf, .errlen = sizeof(errbuf) };
+	struct d2b_btf *btf = NULL;
+	int err;
+
+	err = d2b_convert_file("/nonexistent/dir/file.o", NULL, &opts, &btf);
+	CHECK_EQ(err, -ENOENT);
+	CHECK(btf == NULL);
+	CHECK_STR(errbuf, strerror(ENOENT));
+	CHECK_EQ(nr_error_diags, 1);	/* and the log has it */
+
+	memset(garbage, 0x5a, sizeof(garbage));
+	memcpy(garbage, "\177ELF", 4);
+	err = d2b_convert_mem(garbage, sizeof(garbage), "/some/where/garbage.o", NULL, &opts, &btf);
+	CHECK(err < 0);
+	CHECK(btf == NULL);
+	CHECK(errbuf[0] != '\0');
+	CHECK(strstr(errbuf, "garbage.o") == NULL);
+	printf("#   garbage: %s\n", errbuf);
+
+	/* nothing at all, and a few bytes */
+	errbuf[0] = '\0';
+	CHECK(d2b_convert_mem(NULL, 0, NULL, NULL, &opts, &btf) < 0);
+	CHECK(errbuf[0] != '\0');
+	errbuf[0] = '\0';
+	CHECK(d2b_convert_mem(garbage, 3, NULL, NULL, &opts, &btf) < 0);
+	CHECK(errbuf[0] != '\0');
+
+	/* no buffer wanted: nothing written, and no crash */
+	opts.errbuf = NULL;
+	CHECK(d2b_convert_mem(garbage, 3, NULL, NULL, &opts, &btf) < 0);
+
+	opts.errbuf = errbuf;
+	err = d2b_convert_file(sample, NULL, &opts, &btf);
+	CHECK_EQ(err, 0);
+	CHECK_STR(errbuf, "");
+	d2b_btf__free(btf);
+
+	/* no function to get the base with: an argument error, said */
+	{
+		struct d2b_base_later none = { .get = NULL };
+
+		CHECK_EQ(d2b_convert_file_later_base(sample, &none, &opts, &btf), -EINVAL);
+		CHECK_STR(errbuf, "no function to get the base with");
+	}
+}
+
+static const struct d2b_btf *no_base(void *arg)
+{
+	(void)arg;
+	return NULL;
+}
+
+static void test_errbuf_no_base(void)
+{
+	char errbuf[256] = "stale";
+	struct d2b_opts opts = { .errbuf = errbuf, .errlen = sizeof(errbuf) };
+	struct d2b_base_later later = { .get = no_base };
+	struct d2b_btf *btf = NULL;
+
+	CHECK_EQ(d2b_convert_file_later_base(sample, &later, &opts, &btf), -ECANCELED);
+	CHECK(btf == NULL);
+	CHECK_STR(errbuf, "no base BTF to convert over");
+}
+
+/* The bytes of a file and of the same bytes in memory are the same. */
+static void test_mem_same_bytes(void)
+{
+	struct job f = { .name = "file" }, m = { .name = "memory", .in_memory = true };
+
+	job_run(&f);
+	job_run(&m);
+	REQUIRE(f.err == 0 && m.err == 0);
+	CHECK_EQ(f.size, m.size);
+	CHECK(f.size == m.size && !memcmp(f.bytes, m.bytes, f.size));
+	free(f.bytes);
+	free(m.bytes);
+}
+
+/* Run jobs[0..n) alone, one after another, then all at once on threads of
+ * their own, rounds times: each gives its bytes alone every time. */
+static void run_at_once(struct job *jobs, size_t n, int rounds)
+{
+	void *alone[8];
+	size_t alone_size[8], i;
+	pthread_t th[8];
+	int r;
+
+	for (i = 0; i < n; i++) {
+		job_run(&jobs[i]);
+		CHECK_EQ(jobs[i].err, 0);
+		alone[i] = jobs[i].bytes;
+		alone_size[i] = jobs[i].size;
+		jobs[i].bytes = NULL;
+	}
+	for (r = 0; r < rounds && !test_failed_now; r++) {
+		for (i = 0; i < n; i++)
+			CHECK_EQ(pthread_create(&th[i], NULL, job_thread, &jobs[i]), 0);
+		for (i = 0; i < n; i++)
+			pthread_join(th[i], NULL);
+		for (i = 0; i < n; i++) {
+			CHECK_EQ(jobs[i].err, 0);
+			if (jobs[i].size != alone_size[i] ||
+			    memcmp(jobs[i].bytes, alone[i], alone_size[i])) {
+				printf("#   %s: round %d: not the bytes it gives alone\n",
+				       jobs[i].name, r);
+				test_failed_now = 1;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		free(alone[i]);
+		free(jobs[i].bytes);
+	}
+}
+
+/* Two different conversions at once (one with threads of its own). */
+static void test_threads_independent(void)
+{
+	struct job jobs[2] = {
+		{ .name = "default" },
+		{ .name = "memory, -j2, flat, no VARs", .in_memory = true,
+		  .opts = { .jobs = 2, .flatten_arrays = true, .vars = D2B_VARS_NONE,
+			    .funcs = D2B_FUNCS_NONE } },
+	};
+
+	run_at_once(jobs, 2, 3);
+}
+
+/* Two split conversions over one base, which both read at once. */
+static void test_threads_shared_base(void)
+{
+	struct d2b_opts opts = { 0 };
+	struct d2b_btf *base = NULL;
+	struct job jobs[2];
+
+	REQUIRE(d2b_convert_file(sample, NULL, &opts, &base) == 0);
+	memset(jobs, 0, sizeof(jobs));
+	jobs[0].name = "split";
+	jobs[0].base = base;
+	jobs[1].name = "split, in memory, -j2";
+	jobs[1].base = base;
+	jobs[1].in_memory = true;
+	jobs[1].opts.jobs = 2;
+	run_at_once(jobs, 2, 3);
+	d2b_btf__free(base);
+}
+
+int main(void)
+{
+	const char *src = getenv("D2B_SRC");
+	struct stat st;
+
+	snprintf(sample, sizeof(sample), "%s/tests/sample/sample.o", src ? src : ".");
+	if (stat(sample, &st)) {
+		printf("SKIP test_convert_api: %s not found (set D2B_SRC)\n", sample);
+		return 0;
+	}
+	RUN(test_errbuf);
+	RUN(test_errbuf_no_base);
+	RUN(test_mem_same_bytes);
+	RUN(test_threads_independent);
+	RUN(test_threads_shared_base);
+	return test_done();
+}
