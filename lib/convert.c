@@ -390,6 +390,7 @@ static int unit_records(struct conv *c, const struct unit *w, const uint32_t *ma
 	for (i = 0; i < w->nr_funcs; i++) {
 		c->funcs[c->nr_funcs].id = map[w->funcs[i].id];
 		c->funcs[c->nr_funcs].flags = w->funcs[i].flags;
+		c->funcs[c->nr_funcs].addr = w->funcs[i].addr;
 		c->nr_funcs++;
 	}
 	for (i = 0; i < w->nr_vars; i++) {
@@ -1130,7 +1131,12 @@ static int kernel_funcs(struct conv *c)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = func_policy__select(c->out, c->funcs, c->nr_funcs, ef, c->opts->consistent_funcs,
+	err = func_policy__select(c->out, c->funcs, c->nr_funcs, ef,
+				  &(struct func_policy_opts){
+					  .consistent = c->opts->consistent_funcs,
+					  .pahole_1_31 = c->opts->kernel_policy ==
+							 D2B_KERNEL_POLICY_PAHOLE_1_31,
+				  },
 				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
 	if (err > 0) {
 		err = prune__funcs(c->out, drop, &pruned, &map);

@@ -36,11 +36,13 @@
 
 enum {
 	LOOSE_MAX_STEPS = 64,	/* reference chains followed when comparing */
+	LOOSE_MAX_DEPTH = 8,	/* function pointers' prototypes nested (1.32) */
 };
 
 struct entry {
 	const char *name;
 	uint64_t prefix[2];	/* name_prefix(name) */
+	uint64_t addr;
 	uint32_t id;
 	uint32_t flags;
 	uint32_t seq;
@@ -92,8 +94,11 @@ static unsigned int kind_fwd_as(const struct d2b_type *t)
 	return d2b_kind(t) == D2B_KIND_FWD ? btf_fwd_kind(t) : d2b_kind(t);
 }
 
-/* pahole's types__match(): equal enough to be one function's prototype */
-static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
+/* pahole's types__match(): equal enough to be one function's prototype.
+ * depth: how deep a function pointer's parameters are still compared
+ * (pahole 1.32); 0 compares a prototype by return type and arity only
+ * (pahole 1.31). */
+static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b, int depth)
 {
 	int steps;
 
@@ -151,13 +156,20 @@ static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
 			a = btf_array(ta)->type;
 			b = btf_array(tb)->type;
 			break;
-		case D2B_KIND_FUNC_PROTO:
-			/* as pahole 1.31: arity and return type only */
-			if (d2b_vlen(ta) != d2b_vlen(tb))
+		case D2B_KIND_FUNC_PROTO: {
+			unsigned int i, n = d2b_vlen(ta);
+
+			if (n != d2b_vlen(tb))
 				return false;
+			for (i = 0; depth > 0 && i < n; i++) {
+				if (!loose_equal(btf, btf_params(ta)[i].type, btf_params(tb)[i].type,
+						 depth - 1))
+					return false;
+			}
 			a = ta->type;
 			b = tb->type;
 			break;
+		}
 		default:
 			return false;
 		}
@@ -166,7 +178,7 @@ static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
 }
 
 /* Two FUNCs of one name: do their prototypes match (loosely)? */
-static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb)
+static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb, int depth)
 {
 	const struct d2b_type *pa = d2b_btf__type(btf, d2b_btf__type(btf, fa)->type);
 	const struct d2b_type *pb = d2b_btf__type(btf, d2b_btf__type(btf, fb)->type);
@@ -175,25 +187,104 @@ static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb)
 	if (!pa || !pb || d2b_kind(pa) != D2B_KIND_FUNC_PROTO || d2b_kind(pb) != D2B_KIND_FUNC_PROTO)
 		return false;
 	n = d2b_vlen(pa);
-	if (n != d2b_vlen(pb) || !loose_equal(btf, pa->type, pb->type))
+	if (n != d2b_vlen(pb) || !loose_equal(btf, pa->type, pb->type, depth))
 		return false;
 	for (i = 0; i < n; i++) {
-		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type))
+		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type, depth))
 			return false;
 	}
 	return true;
 }
 
+/* Pass 2 of pahole 1.32: a name's records with code first (in unit order),
+ * then the others; the one whose code is at a symbol of the name stands
+ * for it (a strong definition over a __weak one, whose code no symbol
+ * names), preferring one whose lost parameters do not change its ABI. */
+static size_t order_by_code(struct entry *e, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; i < n; i++) {
+		if (e[i].addr) {
+			struct entry t = e[i];
+
+			memmove(&e[j + 1], &e[j], (i - j) * sizeof(*e));
+			e[j++] = t;
+		}
+	}
+	return j;
+}
+
+/* pahole 1.32: lost parameters where its ABI changed (a .isra/.constprop
+ * clone's symbol at its address, or clang's DW_CC_nocall)? */
+static bool abi_changed(const struct elf_funcs *ef, const struct elf_func_info *info,
+			const struct entry *e)
+{
+	if (!(e->flags & UNIT_FUNC_OPTIMIZED))
+		return false;
+	return (e->flags & UNIT_FUNC_NOCALL) ||
+	       (e->addr && (elf_funcs__at(ef, info, e->addr) & ELF_AT_CLONE));
+}
+
+static size_t canonical(const struct elf_funcs *ef, const struct elf_func_info *info,
+			const struct entry *e, size_t n)
+{
+	size_t i, first = n;
+
+	for (i = 0; i < n; i++) {
+		if (!e[i].addr || !(elf_funcs__at(ef, info, e[i].addr) & ELF_AT_SYMBOL))
+			continue;
+		if (first == n)
+			first = i;
+		if (!abi_changed(ef, info, &e[i]))
+			return i;
+	}
+	return first < n ? first : 0;
+}
+
+/* Why pahole 1.32 leaves the name of records e out, or NULL; *keep: the
+ * record that stands for it. */
+static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
+			   const struct elf_funcs *ef, const struct elf_func_info *info,
+			   bool consistent, size_t *keep)
+{
+	uint32_t flags = 0;
+	size_t i;
+
+	order_by_code(e, n);
+	*keep = canonical(ef, info, e, n);
+	for (i = 0; i < n; i++)
+		flags |= e[i].flags;
+	if (info->ambiguous)
+		return "its symbols have several addresses";
+	if (abi_changed(ef, info, &e[*keep]))
+		return "parameters optimized out where its ABI changed";
+	if (flags & UNIT_FUNC_REORDERED)
+		return "its code takes its parameters in another order";
+	if (flags & UNIT_FUNC_UNEXPECTED_REG)
+		return "a parameter is not in the ABI's register";
+	if (!consistent)
+		return NULL;
+	if (flags & UNIT_FUNC_CLONE_CHANGED)
+		return "a clone of it takes other parameters";
+	for (i = 1; i < n; i++) {
+		if (e[i].id != e[0].id && !protos_match(btf, e[0].id, e[i].id, LOOSE_MAX_DEPTH))
+			return "prototypes differ between compile units";
+	}
+	return NULL;
+}
+
 /* Decide one name's records [first, end). */
-static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t n,
-		       const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
+		       const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
 		       func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
 {
 	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
 	struct elf_func_info info = { 0 };
+	bool consistent = po->consistent;
 	const char *why = NULL;
 	int dropped = 0;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		flags |= e[i].flags;
@@ -203,7 +294,10 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 	} else if (!(flags & UNIT_FUNC_EXTERNAL)) {
 		why = "static, and the file has no function symbols";
 	}
-	if (!why && consistent) {
+	if (!why && !po->pahole_1_31) {
+		why = why_132(btf, e, n, ef, &info, consistent, &k);
+		keep = e[k].id;
+	} else if (!why && consistent) {
 		if (flags & UNIT_FUNC_UNEXPECTED_REG)
 			why = "a parameter is not in the ABI's register";
 		else if (flags & UNIT_FUNC_CLONE_CHANGED)
@@ -211,7 +305,7 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 		else if (info.ambiguous)
 			why = "its symbols have several addresses";
 		for (i = 1; i < n && !why; i++) {
-			if (e[i].id != keep && !protos_match(btf, keep, e[i].id))
+			if (e[i].id != keep && !protos_match(btf, keep, e[i].id, 0))
 				why = "prototypes differ between compile units";
 		}
 	}
@@ -239,7 +333,7 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 }
 
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
-			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+			const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
 			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
 {
 	struct entry *e = calloc(nr ? nr : 1, sizeof(*e));
@@ -257,13 +351,14 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 		name_prefix(e[i].name, e[i].prefix);
 		e[i].id = recs[i].id;
 		e[i].flags = recs[i].flags;
+		e[i].addr = recs[i].addr;
 		e[i].seq = (uint32_t)i;
 	}
 	qsort(e, nr, sizeof(*e), entry_cmp);
 	for (i = 0; i < nr; i = j) {
 		for (j = i + 1; j < nr && !entry_name_cmp(&e[j], &e[i]); j++)
 			;
-		r = select_name(btf, &e[i], j - i, ef, consistent, drop, note, note_arg, kfuncs);
+		r = select_name(btf, &e[i], j - i, ef, po, drop, note, note_arg, kfuncs);
 		if (r < 0) {
 			free(e);
 			return r;

@@ -20,6 +20,13 @@ struct elf_funcs;
 struct func_rec {
 	uint32_t id;		/* FUNC in the merged BTF */
 	uint32_t flags;		/* enum unit_func_flags */
+	uint64_t addr;		/* its code's address (DW_AT_low_pc), 0 if none */
+};
+
+/* Which rules (the theory in func_policy.c) */
+struct func_policy_opts {
+	bool consistent;	/* consistent_func: prototypes must agree */
+	bool pahole_1_31;	/* pahole 1.31's rules, not 1.32's */
 };
 
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)
@@ -50,7 +57,7 @@ void func_kfuncs__remap(struct func_kfuncs *kf, const uint32_t *map);
  * negative errno.
  */
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
-			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+			const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
 			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs);
 
 /*

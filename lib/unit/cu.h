@@ -129,6 +129,8 @@ struct cu {
 	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
 	int reg_params[8];
 	int nr_reg_params;
+	bool agg_two_regs;	/* an aggregate of two words takes two of them */
+	bool clang;		/* DW_AT_producer names clang */
 
 	struct hmap far_ids;	/* DIEs of other units: cu__far_key() -> type ID */
 	uint32_t int_id;	/* "int", the array index type, made on demand */

@@ -18,6 +18,7 @@
 #include "btf/btf.h"
 #include "unit/cu_annot.h"
 #include "unit/cu_decls.h"
+#include "unit/cu_params.h"
 #include "unit/cu_scope.h"
 #include "unit/cu_types.h"
 #include "dwarf/die_loc.h"
@@ -252,9 +253,10 @@ static bool same_params(struct cu *w, const struct cu_die *die, const struct cu_
 }
 
 /*
- * What the kernel's function policy needs to know of a function with code
- * (die; decl declares it): does each parameter arrive where the ABI puts it?
- * As pahole decides it: a parameter passed in a register must be in the
+ * What the kernel's function policy needs to know of a function (die; decl
+ * declares it): its code's address, and does each parameter arrive where
+ * the ABI puts it?  pahole 1.32's answer is cu_params.c's; pahole 1.31's is
+ * here: a parameter passed in a register must be in the
  * ABI's register for its position (or the function has a struct parameter,
  * which shifts registers legitimately); one with no location, or a constant
  * value, is optimized out.
@@ -265,11 +267,14 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 	struct unit *u = w->u;
 	bool unexpected = false, has_struct = false;
 	uint32_t flags = external ? UNIT_FUNC_EXTERNAL : 0;
+	struct die_attr low_pc;
 	Dwarf_Attribute attr;
 	Dwarf_Die param;
 	int idx = 0, err;
 
-	if (cu__child(w, die, &child)) {
+	if (w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31)
+		flags |= cu_params__judge(w, die);	/* pahole 1.32's reading */
+	else if (cu__child(w, die, &child)) {
 		do {
 			if (child.d.tag != DW_TAG_formal_parameter)
 				continue;
@@ -310,6 +315,8 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 		return err;
 	u->funcs[u->nr_funcs].id = func;
 	u->funcs[u->nr_funcs].flags = flags;
+	u->funcs[u->nr_funcs].addr = cu__attr(w, die, DW_AT_low_pc, &low_pc) &&
+				     low_pc.form != DW_FORM_flag_present ? low_pc.u : 0;
 	u->nr_funcs++;
 	return 0;
 }
