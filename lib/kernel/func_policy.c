@@ -274,6 +274,49 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 	return NULL;
 }
 
+/*
+ * Does type id lead to a TYPEDEF through the kinds that dedup merges by
+ * what they refer to (pointers, qualifiers, arrays, prototypes)?  pahole
+ * 1.32's split BTF never merges a typedef into the base's, nor anything
+ * so referring to one: such a function stays the module's own.
+ */
+static bool reaches_typedef(const struct d2b_btf *btf, uint32_t id, int depth)
+{
+	int steps;
+
+	for (steps = 0; steps < LOOSE_MAX_STEPS && id; steps++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		unsigned int i;
+
+		if (!t)
+			return false;
+		switch (d2b_kind(t)) {
+		case D2B_KIND_TYPEDEF:
+			return true;
+		case D2B_KIND_PTR:
+		case D2B_KIND_CONST:
+		case D2B_KIND_VOLATILE:
+		case D2B_KIND_RESTRICT:
+		case D2B_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case D2B_KIND_ARRAY:
+			id = btf_array(t)->type;
+			break;
+		case D2B_KIND_FUNC_PROTO:
+			for (i = 0; depth > 0 && i < d2b_vlen(t); i++) {
+				if (reaches_typedef(btf, btf_params(t)[i].type, depth - 1))
+					return true;
+			}
+			id = t->type;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
 /* Decide one name's records [first, end). */
 static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		       const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
@@ -312,6 +355,16 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 	if (why) {
 		note(note_arg, "function '%s' left out: %s", e[0].name, why);
 		keep = 0;
+	}
+	if (po->copies && !po->pahole_1_31 && keep && keep < start &&
+	    reaches_typedef(btf, d2b_btf__type(btf, keep)->type, LOOSE_MAX_DEPTH)) {
+		struct func_copies *fc = po->copies;
+
+		if (VEC_RESERVE(fc->v, fc->cap, fc->nr, 1))
+			return -ENOMEM;
+		fc->v[fc->nr].id = keep;
+		fc->v[fc->nr].kfunc = info.kfunc;
+		fc->v[fc->nr++].kfunc_flags = info.kfunc_flags;
 	}
 	if (kfuncs && keep >= start && info.kfunc) {
 		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
@@ -367,6 +420,12 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 	}
 	free(e);
 	return dropped;
+}
+
+void func_copies__release(struct func_copies *fc)
+{
+	free(fc->v);
+	memset(fc, 0, sizeof(*fc));
 }
 
 void func_kfuncs__release(struct func_kfuncs *kf)

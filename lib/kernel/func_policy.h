@@ -23,10 +23,28 @@ struct func_rec {
 	uint64_t addr;		/* its code's address (DW_AT_low_pc), 0 if none */
 };
 
+/* The base's FUNCs that a split BTF repeats as its own (pahole 1.32): each
+ * one's ID in the base, and whether .BTF_ids lists it as a kfunc (flags) */
+struct func_copy {
+	uint32_t id;
+	bool kfunc;
+	uint32_t kfunc_flags;
+};
+
+struct func_copies {
+	struct func_copy *v;
+	size_t nr, cap;
+};
+
+void func_copies__release(struct func_copies *fc);
+
 /* Which rules (the theory in func_policy.c) */
 struct func_policy_opts {
 	bool consistent;	/* consistent_func: prototypes must agree */
 	bool pahole_1_31;	/* pahole 1.31's rules, not 1.32's */
+	/* 1.32, split BTF: where the FUNC that stays is the base's, it is
+	 * added here, to be repeated in the split BTF (NULL: not) */
+	struct func_copies *copies;
 };
 
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)

@@ -430,10 +430,25 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	return 0;
 }
 
+/* A trailing DW_OP_plus_uconst N (LLVM's merged globals: one symbol, each
+ * variable at its offset), added to *addr; true if [p, end) is that or
+ * nothing. */
+static bool plus_uconst(const uint8_t *p, const uint8_t *end, uint64_t *addr)
+{
+	uint64_t n;
+
+	if (p == end)
+		return true;
+	if (*p++ != DW_OP_plus_uconst || !cu__uleb(&p, end, &n) || p != end)
+		return false;
+	*addr += n;
+	return true;
+}
+
 /*
  * The static address of a variable, if its location is just that: one
  * DW_OP_addr, DW_OP_addrx or DW_OP_GNU_addr_index (whose address is in
- * the unit's .debug_addr table).
+ * the unit's .debug_addr table), maybe with a DW_OP_plus_uconst after it.
  */
 static bool variable_address(struct cu *w, const struct cu_die *die, uint64_t *ret)
 {
@@ -448,15 +463,16 @@ static bool variable_address(struct cu *w, const struct cu_die *die, uint64_t *r
 	end = p + a.len;
 	switch (*p++) {
 	case DW_OP_addr:
-		if ((size_t)(end - p) != size)
+		if ((size_t)(end - p) < size)
 			return false;
 		for (i = 0; i < size; i++)
 			v |= (uint64_t)p[w->big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
 		*ret = v;
-		return true;
+		return plus_uconst(p + size, end, ret);
 	case DW_OP_addrx:
 	case DW_OP_GNU_addr_index:
-		return cu__uleb(&p, end, &v) && p == end && die_unit__addrx(die->du, v, ret) == 0;
+		return cu__uleb(&p, end, &v) && die_unit__addrx(die->du, v, ret) == 0 &&
+		       plus_uconst(p, end, ret);
 	default:
 		return false;
 	}
