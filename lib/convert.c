@@ -1116,33 +1116,6 @@ static void funcs_job_run(void *arg)
  * The kernel's function policy, once all units are merged: leave out the
  * functions it does not want (lib/kernel/func_policy.c), then tag kfuncs.
  */
-/*
- * pahole 1.32 repeats in a module's split BTF the functions equal to the
- * base's: each copy is the module's own FUNC over the base's prototype
- * (a kfunc among them joins kfuncs, in ID order as they come last).
- */
-static int add_copies(struct conv *c, const struct func_copies *fc, struct func_kfuncs *kfuncs)
-{
-	size_t i;
-	int id;
-
-	for (i = 0; i < fc->nr; i++) {
-		const struct d2b_type *t = d2b_btf__type(c->out, fc->v[i].id);
-
-		id = d2b_btf__add_func(c->out, d2b_btf__name(c->out, fc->v[i].id),
-				       D2B_LINKAGE_STATIC, t->type);
-		if (id < 0)
-			return id;
-		if (!kfuncs || !fc->v[i].kfunc)
-			continue;
-		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
-			return -ENOMEM;
-		kfuncs->v[kfuncs->nr].id = (uint32_t)id;
-		kfuncs->v[kfuncs->nr++].flags = fc->v[i].kfunc_flags;
-	}
-	return 0;
-}
-
 static int kernel_funcs(struct conv *c)
 {
 	uint32_t n = d2b_btf__nr_types(c->out), *map = NULL;
@@ -1180,7 +1153,8 @@ static int kernel_funcs(struct conv *c)
 	if (err >= 0 && c->opts->kfunc_tags)
 		func_kfuncs__remap(&kfuncs, map);
 	if (err >= 0)
-		err = add_copies(c, &copies, c->opts->kfunc_tags ? &kfuncs : NULL) ?: err;
+		err = func_policy__add_copies(c->out, &copies,
+					       c->opts->kfunc_tags ? &kfuncs : NULL) ?: err;
 	if (err >= 0 && c->opts->kfunc_tags)
 		err = func_policy__tag_kfuncs(c->out, &kfuncs, !c->opts->skip_decl_tags,
 					      c->opts->kfunc_attributes);

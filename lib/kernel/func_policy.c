@@ -1,28 +1,46 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The kernel's function policy, as pahole 1.31 applies it to kernel builds.
+ * The kernel's function policy, as pahole applies it to kernel builds: its
+ * release 1.32's rules (the default), or 1.31's (func_policy_opts).
  *
  * Input: the merged BTF, and one record per (unit, function) with its FUNC
- * there.  Units saw a function with code; the merge made equal FUNCs one, so
- * a name with several FUNC IDs has prototypes that differ in some way.
+ * there, the address of its code (0: an inline-only DIE) and what
+ * lib/unit saw of its parameters.  The merge made equal FUNCs one, so a
+ * name with several FUNC IDs has prototypes that differ in some way.
  *
  * Pass 1: sort the records by (name, unit order).
- * Pass 2, per name:
- *   - the name must be an ELF function symbol (when the file has any; a
- *     file without function symbols keeps its external functions);
- *   - with consistent_funcs, the name is left out when
- *       its prototypes differ (compared loosely, as pahole does: named
- *       types by name, a const on one side ignored, function pointers by
- *       return type and arity), or
- *       a unit saw a parameter in another register than the ABI's, or
- *       its ELF symbols have several addresses;
- *   - otherwise one FUNC stays, the first met, and the others go; when ef
- *     says the name is a kfunc, the FUNC that stays is listed for
- *     func_policy__tag_kfuncs() (the lookup made once, here).
- * Output: a drop mark per FUNC; lib/merge/prune.c removes them with their
- * DECL_TAGs and the prototypes nothing else uses.  In split BTF (a module),
- * a record whose FUNC the merge found in the base takes part in the
- * comparison, and a FUNC equal to the base's is not repeated.
+ * Pass 2, per name: the name must be an ELF function symbol (when the file
+ * has any; a file without function symbols keeps its external functions).
+ *
+ *   pahole 1.31: with consistent_funcs, the name is left out when its
+ *   prototypes differ (compared loosely, as pahole does: named types by
+ *   name, a const on one side ignored, function pointers by return type
+ *   and arity), or a unit saw a parameter in another register than the
+ *   ABI's, or its ELF symbols have several addresses.  Otherwise the first
+ *   record met stands for the name.
+ *
+ *   pahole 1.32: the records with code come first (in unit order); the
+ *   first whose code is at one of the name's symbols stands for the name,
+ *   preferring one that did not lose parameters where its ABI changed (so
+ *   a strong definition wins over a __weak one, whose code no symbol
+ *   names, and code over an inline-only DIE); else the first with code.
+ *   The name is left out, consistent_funcs or not, when its symbols have
+ *   several addresses, when the record standing for it lost parameters
+ *   and its ABI changed (a .isra/.constprop symbol at its code, or clang's
+ *   DW_CC_nocall: a prototype would mislead a tracer), when a unit's code
+ *   takes the parameters in another order, or in another register than
+ *   the ABI's.  With consistent_funcs, also when the prototypes differ
+ *   (compared as 1.31 does, but function pointers' parameters too).
+ *
+ * Output: a drop mark per FUNC, and the FUNC that stays; when ef says the
+ * name is a kfunc, that FUNC is listed for func_policy__tag_kfuncs() (the
+ * lookup made once, here).  lib/merge/prune.c removes the dropped FUNCs with
+ * their DECL_TAGs and the prototypes nothing else uses.  In split BTF (a
+ * module), a record whose FUNC the merge found in the base takes part in
+ * the comparison, and a FUNC equal to the base's is not repeated -- but
+ * under 1.32 one whose prototype refers to a typedef is (func_copies):
+ * pahole 1.32 never merges a module's typedefs, nor what refers to them,
+ * into the base's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -420,6 +438,29 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 	}
 	free(e);
 	return dropped;
+}
+
+int func_policy__add_copies(struct d2b_btf *btf, const struct func_copies *fc,
+			    struct func_kfuncs *kfuncs)
+{
+	size_t i;
+	int id;
+
+	for (i = 0; i < fc->nr; i++) {
+		const struct d2b_type *t = d2b_btf__type(btf, fc->v[i].id);
+
+		id = d2b_btf__add_func(btf, d2b_btf__name(btf, fc->v[i].id), D2B_LINKAGE_STATIC,
+				       t->type);
+		if (id < 0)
+			return id;
+		if (!kfuncs || !fc->v[i].kfunc)
+			continue;
+		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
+			return -ENOMEM;
+		kfuncs->v[kfuncs->nr].id = (uint32_t)id;
+		kfuncs->v[kfuncs->nr++].flags = fc->v[i].kfunc_flags;
+	}
+	return 0;
 }
 
 void func_copies__release(struct func_copies *fc)

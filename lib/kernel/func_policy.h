@@ -79,6 +79,14 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs);
 
 /*
+ * Give btf (split BTF) its own FUNC for each of the base's in fc, over the
+ * base's prototype; each kfunc among them joins kfuncs (after the others:
+ * the IDs stay in order).  0, or a negative errno.
+ */
+int func_policy__add_copies(struct d2b_btf *btf, const struct func_copies *fc,
+			    struct func_kfuncs *kfuncs);
+
+/*
  * The kfuncs (in ID order): with decl_tags, add DECL_TAG "bpf_kfunc" (and
  * "bpf_fastcall"); with arena_attrs, give the pointers an arena kfunc's
  * flags name (KF_ARENA_RET/ARG1/ARG2) the attribute TYPE_TAG

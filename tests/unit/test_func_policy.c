@@ -244,13 +244,13 @@ static void test_select_and_prune(void)
  * dropped (it once indexed drop[] below zero). */
 static void test_split_base_func(void)
 {
-	static const struct sym syms[] = { { "foo", 0x10 } };
+	static const struct sym syms[] = { { "foo", 0x10 }, { "tfoo", 0x20 } };
 	struct d2b_btf *base = d2b_btf__new(NULL), *mod;
 	struct func_rec recs[2];
 	struct elf_funcs *ef;
 	uint8_t drop[16] = { 0 };
 	int fd = -1, bfoo, mfoo, lng, n;
-	Elf *e = make_elf(syms, 1, &fd);
+	Elf *e = make_elf(syms, 2, &fd);
 
 	REQUIRE(e && base);
 	REQUIRE(elf_funcs__new(e, &ef) == 0);
@@ -268,6 +268,37 @@ static void test_split_base_func(void)
 	memset(drop, 0, sizeof(drop));
 	n = func_policy__select(mod, recs, 2, ef, &old_loose, drop, note, NULL, NULL);
 	CHECK_EQ(n, 1);		/* one per name: the base's */
+	d2b_btf__free(mod);
+
+	/* pahole 1.32 repeats a base FUNC whose prototype names a typedef */
+	{
+		struct func_copies copies = { 0 };
+		struct func_policy_opts po = { .copies = &copies };
+		int td = d2b_btf__add_ref(base, D2B_KIND_TYPEDEF, "myint", 1);
+		int tfoo = add_func(base, "tfoo", (uint32_t)td);
+
+		mod = d2b_btf__new(base);
+		REQUIRE(mod && tfoo > 0);
+		recs[0] = (struct func_rec){ bfoo, 0, 0 };
+		recs[1] = (struct func_rec){ (uint32_t)tfoo, 0, 0 };
+		memset(drop, 0, sizeof(drop));
+		CHECK_EQ(func_policy__select(mod, recs, 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(copies.nr, 0);		/* foo(int a, int b): merged */
+		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(copies.nr, 1);		/* tfoo(int a, myint b): repeated */
+		CHECK_EQ(copies.v[0].id, (uint32_t)tfoo);
+		CHECK_EQ(func_policy__add_copies(mod, &copies, NULL), 0);
+		CHECK_EQ(d2b_btf__nr_types(mod), 1);
+		CHECK_STR(d2b_btf__name(mod, d2b_btf__start_id(mod)), "tfoo");
+		CHECK_EQ(d2b_btf__type(mod, d2b_btf__start_id(mod))->type,
+			 d2b_btf__type(base, (uint32_t)tfoo)->type);
+		/* 1.31: never */
+		copies.nr = 0;
+		po.pahole_1_31 = true;
+		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(copies.nr, 0);
+		func_copies__release(&copies);
+	}
 	d2b_btf__free(mod);
 	d2b_btf__free(base);
 	elf_funcs__free(ef);
