@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * pahole 1.32's function policy on one program (tests/pahole/run.sh), built
+ * from this file twice: with -DWEAK_UNIT (first on the link line), and
+ * without.
+ *
+ *   hook	a __weak definition in the first unit, the strong one in the
+ *		second: 1.32 describes the strong one (parameter 'value'),
+ *		1.31 the first met ('unused')
+ *   apply	its function-pointer parameter takes an int in one unit and a
+ *		long in the other (an inline-only copy): 1.32 leaves it out
+ *		with consistent_func, 1.31 compared only the pointers' arity
+ *   sra	GCC's IPA-SRA turns it into sra.isra.0, which takes the
+ *		member it reads, not the pointer: 1.32 leaves it out
+ */
+struct big {
+	long a, b, c, d;
+};
+
+#ifdef WEAK_UNIT
+__attribute__((weak, noinline)) int hook(int unused)
+{
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int apply(void (*cb)(long), int x)
+{
+	cb(x);
+	return x + 1;
+}
+
+static void take_long(long v)
+{
+	(void)v;
+}
+
+int weak_unit_entry(int x)
+{
+	return apply(take_long, x) + hook(x);
+}
+#else
+__attribute__((noinline)) int hook(int value)
+{
+	return value * 3;
+}
+
+__attribute__((noinline)) int apply(void (*cb)(int), int x)
+{
+	cb(x);
+	return x;
+}
+
+static __attribute__((noinline)) long sra(struct big *p, int unused)
+{
+	return p->b;
+}
+
+static void take_int(int v)
+{
+	(void)v;
+}
+
+int weak_unit_entry(int x);
+
+int main(int argc, char **argv)
+{
+	static struct big g = { 1, 2, 3, 4 };
+
+	(void)argv;
+	return hook(argc) + apply(take_int, argc) + (int)sra(&g, argc) + weak_unit_entry(argc);
+}
+#endif
