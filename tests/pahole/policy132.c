@@ -10,8 +10,11 @@
  *   apply	its function-pointer parameter takes an int in one unit and a
  *		long in the other (an inline-only copy): 1.32 leaves it out
  *		with consistent_func, 1.31 compared only the pointers' arity
- *   sra	GCC's IPA-SRA turns it into sra.isra.0, which takes the
- *		member it reads, not the pointer: 1.32 leaves it out
+ *   sra	GCC's IPA-SRA turns it into sra.constprop.0, which takes
+ *		no parameter: both leave it out (its prototypes differ)
+ *   scale	GCC's scale.constprop.0 takes v alone (factor is always 3),
+ *		but its DWARF lists both: 1.32 leaves it out (the ABI
+ *		changed), 1.31 kept it
  */
 struct big {
 	long a, b, c, d;
@@ -60,6 +63,13 @@ static void take_int(int v)
 	(void)v;
 }
 
+int scale_base;
+
+static __attribute__((noinline)) int scale(int v, int factor)
+{
+	return v * factor + scale_base;
+}
+
 int weak_unit_entry(int x);
 
 int main(int argc, char **argv)
@@ -67,6 +77,7 @@ int main(int argc, char **argv)
 	static struct big g = { 1, 2, 3, 4 };
 
 	(void)argv;
-	return hook(argc) + apply(take_int, argc) + (int)sra(&g, argc) + weak_unit_entry(argc);
+	return hook(argc) + apply(take_int, argc) + (int)sra(&g, argc) + weak_unit_entry(argc) +
+	       scale(argc, 3) + scale(argc + 1, 3);
 }
 #endif

@@ -813,12 +813,15 @@ expect policy132/functions f132.btf <<'EOF'
 func hook params=value
 absent func apply
 absent func sra
+absent func scale
 func weak_unit_entry params=x
 EOF
 encodes policy132/functions-1.31 --pahole-policy=1.31 "$KFLAGS" --btf_encode_detached=f131.btf policy132
 expect policy132/functions-1.31 f131.btf <<'EOF'
 func hook params=unused
 func apply params=cb,x
+absent func sra
+func scale params=v,factor
 EOF
 # without consistent_func, apply's prototypes are not compared
 encodes policy132/functions-loose --btf_features=var --btf_encode_detached=f132l.btf policy132
