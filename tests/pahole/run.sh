@@ -29,9 +29,10 @@
 # The checks above run with pahole 1.31's policy (DWARF2BTF_PAHOLE_POLICY=1.31,
 # which the kernel's scripts/pahole-version.sh sees too); then:
 # policy132	the default policy, pahole 1.32's: --version, --pahole-policy,
-#		features, nested arrays, and policy132.c (a __weak and a
-#		strong definition, function-pointer parameters, a .constprop
-#		clone) checked by name under both policies
+#		features, nested arrays, policy132.c (a __weak and a strong
+#		definition, function-pointer parameters, .constprop clones)
+#		and nocall.c (clang 19+: DW_CC_nocall) checked by name under
+#		both policies
 # pahole132	with pahole 1.32 at $D2B_PAHOLE132 (default
 #		/root/.cache/pahole-1.32; SKIP without it): the fixtures
 #		compare equal as above, under the default policy
@@ -213,6 +214,12 @@ build policy132 "${CC[@]}" -o policy132 weak132.o strong132.o || exit 1
 if [ -n "$CLANG" ]; then
 	build tags.o "$CLANG" -g -O2 -c "$HERE/tags.c" -o tags.o || CLANG=
 fi
+# clang 15 and later mark a function whose parameters they drop DW_CC_nocall
+NOCALL_CC=
+for c in clang-22 clang-21 clang-20 clang-19; do
+	have "$c" && { NOCALL_CC=$c; break; }
+done
+[ -n "$NOCALL_CC" ] && { build nocall.o "$NOCALL_CC" -g -O2 -c "$HERE/nocall.c" -o nocall.o || NOCALL_CC=; }
 
 # ---- the kernel: can it be asked? -----------------------------------------
 
@@ -730,6 +737,7 @@ cross_check()
 	local group=$1 REF=$2 f mode flags modes
 	files=(policy.o twice kfunc kfunc.o kbase policy132)
 	[ -n "$CLANG" ] && files+=(tags.o)
+	[ -n "$NOCALL_CC" ] && files+=(nocall.o)
 	for f in "${files[@]}"; do
 		modes=(kernel default)
 		case $f in kfunc*) modes+=(attributes) ;; esac
@@ -823,6 +831,19 @@ func apply params=cb,x
 absent func sra
 func scale params=v,factor
 EOF
+if [ -n "$NOCALL_CC" ]; then
+	encodes policy132/nocall "$KFLAGS" --btf_encode_detached=nc132.btf nocall.o
+	expect policy132/nocall nc132.btf <<'EOF'
+absent func drop_arg
+func entry params=x
+EOF
+	encodes policy132/nocall-1.31 --pahole-policy=1.31 "$KFLAGS" --btf_encode_detached=nc131.btf nocall.o
+	expect policy132/nocall-1.31 nc131.btf <<'EOF'
+func drop_arg params=v,unused
+EOF
+else
+	skip policy132/nocall "no clang 19 or later (DW_CC_nocall)"
+fi
 # without consistent_func, apply's prototypes are not compared
 encodes policy132/functions-loose --btf_features=var --btf_encode_detached=f132l.btf policy132
 expect policy132/functions-loose f132l.btf <<'EOF'
