@@ -129,6 +129,8 @@ struct cu {
 	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
 	int reg_params[8];
 	int nr_reg_params;
+	int nr_param_slots;	/* pahole's count of them, numbers unknown past
+				 * nr_reg_params (pahole 1.32's reading) */
 	bool agg_two_regs;	/* an aggregate of two words takes two of them */
 	bool clang;		/* DW_AT_producer names clang */
 

@@ -22,7 +22,10 @@
  *     is optimized out, and so is one with DW_AT_const_value and no
  *     location in GCC's code;
  *   - clang's other code: a parameter with a register outside its slots is
- *     unexpected (clang marks a changed signature itself);
+ *     unexpected (clang marks a changed signature itself).  pahole counts
+ *     8 parameter registers on ARC, MIPS, PowerPC and RISC-V (6 on SPARC)
+ *     but names none of them: there any register is unexpected, so pahole
+ *     1.32 leaves out clang's functions that take parameters in registers;
  *   - any parameter without a location is optimized out;
  *   - a parameter whose abstract origin is at another position among its
  *     function's parameters is reordered (GCC's .isra clones list the
@@ -251,6 +254,12 @@ static bool nocall(struct cu *w, const struct cu_die *die)
 	return cu__attr_udata(w, die, DW_AT_calling_convention, &cc) && cc == DW_CC_nocall;
 }
 
+/* The ABI's register for parameter slot i, or -1 where pahole knows none */
+static int slot_reg(const struct cu *w, int i)
+{
+	return i < w->nr_reg_params ? w->reg_params[i] : -1;
+}
+
 struct slot_walk {
 	int reg_idx;		/* the next ABI register slot */
 	bool unexpected, has_struct;
@@ -267,16 +276,17 @@ static void clang_param(struct cu *w, const struct cu_die *p, struct slot_walk *
 
 	if (!cu__attr(w, p, DW_AT_location, &loc))
 		s->flags |= UNIT_FUNC_OPTIMIZED;
-	if (size > (w->agg_two_regs ? 2 : 1) * word || s->reg_idx >= w->nr_reg_params)
+	if (size > (w->agg_two_regs ? 2 : 1) * word || s->reg_idx >= w->nr_param_slots)
 		return;
+	/* (a register pahole cannot name is never the expected one) */
 	if (cu__has_attr(p, DW_AT_location)) {
 		reg = param_reg(w, p, &loc, size > word && w->agg_two_regs);
 		if (reg != REG_UNKNOWN) {
-			for (i = 0; i < slots && s->reg_idx + i < w->nr_reg_params; i++) {
-				if (reg == w->reg_params[s->reg_idx + i])
+			for (i = 0; i < slots && s->reg_idx + i < w->nr_param_slots; i++) {
+				if (reg == slot_reg(w, s->reg_idx + i))
 					break;
 			}
-			if (i == slots || s->reg_idx + i >= w->nr_reg_params)
+			if (i == slots || s->reg_idx + i >= w->nr_param_slots)
 				s->unexpected = true;
 		}
 	}
@@ -297,12 +307,12 @@ static void gcc_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 		s->reg_idx += in_memory ? 1 : slots;
 		return;
 	}
-	if (s->reg_idx >= w->nr_reg_params)
+	if (s->reg_idx >= w->nr_param_slots)
 		return;
 	reg = param_reg(w, p, &loc, size > word && w->agg_two_regs);
 	if (reg == REG_UNKNOWN)
 		s->flags |= UNIT_FUNC_OPTIMIZED;
-	else if (reg != w->reg_params[s->reg_idx])
+	else if (slot_reg(w, s->reg_idx) >= 0 && reg != slot_reg(w, s->reg_idx))
 		s->unexpected = true;
 	s->reg_idx += in_memory ? 1 : slots;
 }
