@@ -15,6 +15,8 @@
  *   scale	GCC's scale.constprop.0 takes v alone (factor is always 3),
  *		but its DWARF lists both: 1.32 leaves it out (the ABI
  *		changed), 1.31 kept it
+ *   pick	GCC's pick.isra.0 takes k, then p->b: its DWARF lists k
+ *		before p, reordered: 1.32 leaves it out, 1.31 kept it
  */
 struct big {
 	long a, b, c, d;
@@ -70,6 +72,11 @@ static __attribute__((noinline)) int scale(int v, int factor)
 	return v * factor + scale_base;
 }
 
+static __attribute__((noinline)) long pick(struct big *p, long k)
+{
+	return p->b * k;
+}
+
 int weak_unit_entry(int x);
 
 int main(int argc, char **argv)
@@ -78,6 +85,7 @@ int main(int argc, char **argv)
 
 	(void)argv;
 	return hook(argc) + apply(take_int, argc) + (int)sra(&g, argc) + weak_unit_entry(argc) +
-	       scale(argc, 3) + scale(argc + 1, 3);
+	       scale(argc, 3) + scale(argc + 1, 3) + (int)pick(&g, argc) +
+	       (int)pick((struct big *)argv, argc + 1);
 }
 #endif
