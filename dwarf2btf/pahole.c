@@ -116,12 +116,13 @@ static void pahole_usage(FILE *out)
 		"      --skip_encoding_btf_type_tag, --skip_encoding_btf_enum64,\n"
 		"      --skip_encoding_btf_inconsistent_proto, --btf_encode_force\n"
 		"                                 the older spellings of features\n"
-		"      --pahole-policy=1.31|1.32  whose BTF policy to follow (default 1.%d):\n"
-		"                                 which functions get BTF, how arrays nest\n"
+		"      --pahole-policy=1.31|1.32  whose BTF policy to follow (default 1.%d, or\n"
+		"                                 $DWARF2BTF_PAHOLE_POLICY): which functions\n"
+		"                                 get BTF, how arrays nest\n"
 		"  -V, --verbose                  say what was left out and why\n"
 		"      --version                  print v%d.%d (the pahole release followed;\n"
-		"                                 v1.31 after --pahole-policy=1.31)\n"
-		"      --numeric_version          print %d%02d (131 after --pahole-policy=1.31)\n"
+		"                                 v1.31 with policy 1.31)\n"
+		"      --numeric_version          print %d%02d (131 with policy 1.31)\n"
 		"  -h, --help                     print this help\n",
 		prog, prog, PAHOLE_MAJOR, PAHOLE_MINOR, PAHOLE_MINOR, PAHOLE_MAJOR, PAHOLE_MINOR,
 		PAHOLE_MAJOR, PAHOLE_MINOR);

@@ -1303,6 +1303,13 @@ static int convert(const char *path, const struct d2b_btf *base,
 	int err;
 
 	*ret = NULL;
+	if (o.kernel_policy != D2B_KERNEL_POLICY_NEWEST &&
+	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
+	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_32) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "unknown kernel policy %d",
+			  (int)o.kernel_policy);
+		return -EINVAL;
+	}
 	err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
 	if (err) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);

@@ -4,6 +4,7 @@
  * (lib/merge/prune.c), on hand-built BTF and an ELF symbol table made in
  * memory: which FUNCs stay, which go with their DECL_TAGs and prototypes.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -403,11 +404,25 @@ static void test_select_132(void)
 	close(fd);
 }
 
+/* d2b_opts.kernel_policy: a value no release has is refused, before the
+ * file is even opened */
+static void test_unknown_policy(void)
+{
+	struct d2b_opts o = { .funcs = D2B_FUNCS_KERNEL, .kernel_policy = 130 };
+	struct d2b_btf *btf = NULL;
+
+	CHECK_EQ(d2b_convert_file("/nonexistent/d2b-test", NULL, &o, &btf), -EINVAL);
+	CHECK(btf == NULL);
+	o.kernel_policy = D2B_KERNEL_POLICY_PAHOLE_1_31;
+	CHECK_EQ(d2b_convert_file("/nonexistent/d2b-test", NULL, &o, &btf), -ENOENT);
+}
+
 int main(void)
 {
 	RUN(test_elf_funcs);
 	RUN(test_select_and_prune);
 	RUN(test_split_base_func);
 	RUN(test_select_132);
+	RUN(test_unknown_policy);
 	return test_done();
 }
