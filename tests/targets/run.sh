@@ -30,6 +30,8 @@
 #                              pahole's the end of its last variable
 # Then: a 64-bit object with a unit of 4-byte addresses (tests/dwarfgen):
 # that unit is left out with a warning, the rest converts.
+# Last: merged-riscv64.o (checked in; merged.c), whose variables LLVM merged
+# into one symbol (DW_OP_addrx + DW_OP_plus_uconst): each VAR at its offset.
 #
 # Environment:
 #	D2B_PAHOLE132	pahole 1.32 (default /root/.cache/pahole-1.32), the same
@@ -377,6 +379,25 @@ elif ! grep -q "DW_TAG_pointer_type of 4 bytes encoded as one of 8" conv.err; th
 	fail "$name" "-v does not warn about the 4-byte pointer in an 8-byte unit"
 	show conv.err
 elif ! "$CHECK" mixed.btf mixed.expect >check.out 2>&1; then
+	fail "$name" "btf_check"
+	grep '^FAIL' check.out | show /dev/stdin
+else
+	pass "$name"
+fi
+
+# ---- merged globals: DW_OP_addrx, DW_OP_plus_uconst ---------------------------
+# merged-riscv64.o (checked in: clang-22, see merged.c) places b at a's symbol
+# plus 16: both are VARs, each at its own offset
+name=riscv64/merged-globals
+if ! "$D2B" -v -o merged.btf "$HERE/merged-riscv64.o" >conv.out 2>conv.err; then
+	fail "$name" "dwarf2btf exited $?"
+	show conv.err
+elif ! "$CHECK" merged.btf - >check.out 2>&1 <<'EOF'
+var a section=.bss offset=0 size=16
+var b section=.bss offset=16 size=16
+datasec .bss vars=a,b
+EOF
+then
 	fail "$name" "btf_check"
 	grep '^FAIL' check.out | show /dev/stdin
 else
