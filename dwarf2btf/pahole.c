@@ -12,12 +12,18 @@
  * defaults this implements, which scripts/pahole-version.sh turns into the
  * number the kernel's Kconfig and Makefile.btf choose flags by.
  *
- * Features follow pahole 1.31: without --btf_features the defaults are
- * var, decl_tag, type_tag, enum64 (floats become INT unless
- * --btf_gen_floats); the first --btf_features turns every feature off,
- * then each list (repeatable, accumulating; "default" and a leading "+"
- * add the default set) turns its names on.  Unknown names are ignored,
- * or refused with --btf_features_strict.
+ * The policy (which functions get BTF, nested or flattened arrays) is
+ * pahole 1.32's unless --pahole-policy=1.31 asks for 1.31's, so that a
+ * kernel once built with pahole 1.31 can be rebuilt to the same BTF;
+ * --version follows it.
+ *
+ * Features follow pahole 1.31 and 1.32 (which adds force_cu_merging and
+ * true_signature): without --btf_features the defaults are var, decl_tag,
+ * type_tag, enum64 (floats become INT unless --btf_gen_floats); the first
+ * --btf_features turns every feature off, then each list (repeatable,
+ * accumulating; "default" and a leading "+" add the default set) turns
+ * its names on.  Unknown names are ignored, or refused with
+ * --btf_features_strict.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,10 +34,11 @@
 #include "dwarf2btf.h"
 #include "cli.h"
 
-/* The pahole release whose interface and policy this follows */
+/* The pahole releases whose interface and policy this follows: 1.MINOR */
 enum {
 	PAHOLE_MAJOR = 1,
-	PAHOLE_MINOR = 31,
+	PAHOLE_MINOR_OLD = 31,
+	PAHOLE_MINOR = 32,	/* the default */
 };
 
 enum feature {
@@ -48,12 +55,14 @@ enum feature {
 	F_DISTILLED_BASE,
 	F_GLOBAL_VAR,
 	F_ATTRIBUTES,
+	F_FORCE_CU_MERGING,
 	F_NR,
 };
 
 static const struct {
 	const char *name;
 	bool is_default;	/* in "default" and "+..." */
+	int since;		/* the pahole 1.MINOR that has it */
 } features[F_NR] = {
 	[F_ENCODE_FORCE] = { "encode_force", true },
 	[F_VAR] = { "var", true },
@@ -68,6 +77,9 @@ static const struct {
 	[F_DISTILLED_BASE] = { "distilled_base", false },
 	[F_GLOBAL_VAR] = { "global_var", false },
 	[F_ATTRIBUTES] = { "attributes", false },
+	/* pahole merges the units that refer to each other's DIEs into one;
+	 * dwarf2btf always follows references between units: nothing to do */
+	[F_FORCE_CU_MERGING] = { "force_cu_merging", false, 32 },
 };
 
 struct pahole_cli {
@@ -77,6 +89,7 @@ struct pahole_cli {
 	const char *detached;	/* --btf_encode_detached */
 	const char *base_path;	/* --btf_base */
 	unsigned int jobs;
+	int minor;		/* --pahole-policy=1.MINOR */
 	bool no_cxx;		/* --lang_exclude=c++ */
 	struct cli cli;
 };
@@ -103,12 +116,16 @@ static void pahole_usage(FILE *out)
 		"      --skip_encoding_btf_type_tag, --skip_encoding_btf_enum64,\n"
 		"      --skip_encoding_btf_inconsistent_proto, --btf_encode_force\n"
 		"                                 the older spellings of features\n"
+		"      --pahole-policy=1.31|1.32  whose BTF policy to follow (default 1.%d, or\n"
+		"                                 $DWARF2BTF_PAHOLE_POLICY): which functions\n"
+		"                                 get BTF, how arrays nest\n"
 		"  -V, --verbose                  say what was left out and why\n"
-		"      --version                  print v%d.%d (the pahole release followed)\n"
-		"      --numeric_version          print %d%02d\n"
+		"      --version                  print v%d.%d (the pahole release followed;\n"
+		"                                 v1.31 with policy 1.31)\n"
+		"      --numeric_version          print %d%02d (131 with policy 1.31)\n"
 		"  -h, --help                     print this help\n",
-		prog, prog, PAHOLE_MAJOR, PAHOLE_MINOR, PAHOLE_MAJOR, PAHOLE_MINOR, PAHOLE_MAJOR,
-		PAHOLE_MINOR);
+		prog, prog, PAHOLE_MAJOR, PAHOLE_MINOR, PAHOLE_MINOR, PAHOLE_MAJOR, PAHOLE_MINOR,
+		PAHOLE_MAJOR, PAHOLE_MINOR);
 }
 
 static void set_defaults(struct pahole_cli *p)
@@ -191,12 +208,18 @@ static int parse_lang_exclude(struct pahole_cli *p, const char *list)
 	return err;
 }
 
-static void print_features(void)
+/* The features of the release followed */
+static void print_features(int minor)
 {
+	const char *sep = "";
 	int f;
 
-	for (f = 0; f < F_NR; f++)
-		printf("%s%s", f ? "," : "", features[f].name);
+	for (f = 0; f < F_NR; f++) {
+		if (features[f].since > minor)
+			continue;
+		printf("%s%s", sep, features[f].name);
+		sep = ",";
+	}
 	printf("\n");
 }
 
@@ -218,6 +241,7 @@ enum {
 	P_ENCODE_FORCE,
 	P_VERSION,
 	P_NUMERIC_VERSION,
+	P_POLICY,
 };
 
 static const struct option pahole_options[] = {
@@ -241,6 +265,7 @@ static const struct option pahole_options[] = {
 	{ "verbose", no_argument, NULL, 'V' },
 	{ "version", no_argument, NULL, P_VERSION },
 	{ "numeric_version", no_argument, NULL, P_NUMERIC_VERSION },
+	{ "pahole-policy", required_argument, NULL, P_POLICY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -317,7 +342,10 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->no_enum64 = !p->on[F_ENUM64];
 	o->skip_decl_tags = !p->on[F_DECL_TAG];
 	o->skip_type_tags = !p->on[F_TYPE_TAG];
-	o->flatten_arrays = true;	/* pahole's form: modules must match its bases */
+	o->kernel_policy = p->minor == PAHOLE_MINOR_OLD ? D2B_KERNEL_POLICY_PAHOLE_1_31 :
+			   D2B_KERNEL_POLICY_PAHOLE_1_32;
+	/* pahole 1.31 flattens int a[5][6] into int[30]; 1.32 nests them */
+	o->flatten_arrays = p->minor == PAHOLE_MINOR_OLD;
 	o->no_cxx = p->no_cxx;
 }
 
@@ -351,25 +379,46 @@ out:
 	return rc;
 }
 
+/* "1.31" or "1.32" (what: where it was read, for the message) */
+static int parse_policy(struct pahole_cli *p, const char *s, const char *what)
+{
+	if (!strcmp(s, "1.31")) {
+		p->minor = PAHOLE_MINOR_OLD;
+	} else if (!strcmp(s, "1.32")) {
+		p->minor = PAHOLE_MINOR;
+	} else {
+		fprintf(stderr, "%s: %s%s: only 1.31 and 1.32 are known\n", prog, what, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int pahole_main(int argc, char **argv)
 {
 	struct pahole_cli p = { 0 };
-	int c, r;
+	const char *env;
+	int c, r, query = 0;
 
 	prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	set_defaults(&p);
+	/* the kernel runs "$PAHOLE" --version (quoted): the environment is how
+	 * a kernel build chooses the policy, the option how a person does */
+	p.minor = PAHOLE_MINOR;
+	env = getenv("DWARF2BTF_PAHOLE_POLICY");
+	if (env && parse_policy(&p, env, "DWARF2BTF_PAHOLE_POLICY="))
+		return 2;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":Jj::Vh", pahole_options, NULL)) != -1) {
 		switch (c) {
+		case P_POLICY:
+			if (parse_policy(&p, optarg, "--pahole-policy="))
+				return 2;
+			break;
 		case P_SUPPORTED:
-			print_features();
-			return 0;
 		case P_VERSION:
-			printf("v%d.%d\n", PAHOLE_MAJOR, PAHOLE_MINOR);
-			return 0;
 		case P_NUMERIC_VERSION:
-			printf("%d%02d\n", PAHOLE_MAJOR, PAHOLE_MINOR);
-			return 0;
+			query = c;	/* answered once the policy is known */
+			break;
 		case 'h':
 			pahole_usage(stdout);
 			return 0;
@@ -386,6 +435,17 @@ int pahole_main(int argc, char **argv)
 				return 2;
 			break;
 		}
+	}
+	switch (query) {
+	case P_SUPPORTED:
+		print_features(p.minor);
+		return 0;
+	case P_VERSION:
+		printf("v%d.%d\n", PAHOLE_MAJOR, p.minor);
+		return 0;
+	case P_NUMERIC_VERSION:
+		printf("%d%02d\n", PAHOLE_MAJOR, p.minor);
+		return 0;
 	}
 	if (!p.encode && !p.detached) {
 		fprintf(stderr, "%s: nothing to do: only BTF encoding (-J or "

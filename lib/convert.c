@@ -397,6 +397,7 @@ static int unit_records(struct conv *c, const struct unit *w, const uint32_t *ma
 	for (i = 0; i < w->nr_funcs; i++) {
 		c->funcs[c->nr_funcs].id = map[w->funcs[i].id];
 		c->funcs[c->nr_funcs].flags = w->funcs[i].flags;
+		c->funcs[c->nr_funcs].addr = w->funcs[i].addr;
 		c->nr_funcs++;
 	}
 	for (i = 0; i < w->nr_vars; i++) {
@@ -1125,6 +1126,7 @@ static void funcs_job_run(void *arg)
 static int kernel_funcs(struct conv *c)
 {
 	uint32_t n = d2b_btf__nr_types(c->out), *map = NULL;
+	struct func_copies copies = { 0 };
 	struct func_kfuncs kfuncs = { 0 };
 	struct elf_funcs *ef = c->ef;
 	struct d2b_btf *pruned;
@@ -1137,7 +1139,13 @@ static int kernel_funcs(struct conv *c)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = func_policy__select(c->out, c->funcs, c->nr_funcs, ef, c->opts->consistent_funcs,
+	err = func_policy__select(c->out, c->funcs, c->nr_funcs, ef,
+				  &(struct func_policy_opts){
+					  .consistent = c->opts->consistent_funcs,
+					  .pahole_1_31 = c->opts->kernel_policy ==
+							 D2B_KERNEL_POLICY_PAHOLE_1_31,
+					  .copies = &copies,
+				  },
 				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
 	if (err > 0) {
 		err = prune__funcs(c->out, drop, &pruned, &map);
@@ -1149,14 +1157,18 @@ static int kernel_funcs(struct conv *c)
 		for (i = 0; i < c->nr_funcs; i++)
 			c->funcs[i].id = map[c->funcs[i].id];
 	}
-	if (err >= 0 && c->opts->kfunc_tags) {
+	if (err >= 0 && c->opts->kfunc_tags)
 		func_kfuncs__remap(&kfuncs, map);
+	if (err >= 0)
+		err = func_policy__add_copies(c->out, &copies,
+					       c->opts->kfunc_tags ? &kfuncs : NULL) ?: err;
+	if (err >= 0 && c->opts->kfunc_tags)
 		err = func_policy__tag_kfuncs(c->out, &kfuncs, !c->opts->skip_decl_tags,
 					      c->opts->kfunc_attributes);
-	}
 	if (err > 0)
 		err = 0;
 out:
+	func_copies__release(&copies);
 	func_kfuncs__release(&kfuncs);
 	free(map);
 	free(drop);
@@ -1306,6 +1318,13 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 	*ret = NULL;
 	if (o.errbuf && o.errlen)
 		o.errbuf[0] = '\0';
+	if (o.kernel_policy != D2B_KERNEL_POLICY_NEWEST &&
+	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
+	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_32) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "unknown kernel policy %d",
+			  (int)o.kernel_policy);
+		return -EINVAL;
+	}
 	if (mem)
 		err = dwarf_file__open_mem(mem->data, mem->size, path, &c.df, errbuf, sizeof(errbuf));
 	else

@@ -390,6 +390,13 @@ enum d2b_funcs {
 	D2B_FUNCS_NONE,
 };
 
+/* Which pahole release's function policy D2B_FUNCS_KERNEL follows */
+enum d2b_kernel_policy {
+	D2B_KERNEL_POLICY_NEWEST = 0,	/* the newest below (pahole 1.32's) */
+	D2B_KERNEL_POLICY_PAHOLE_1_31 = 131,
+	D2B_KERNEL_POLICY_PAHOLE_1_32 = 132,
+};
+
 /* Which variables become VAR (in a DATASEC per section) */
 enum d2b_vars {
 	D2B_VARS_ALL = 0,		/* every variable with a static address */
@@ -413,6 +420,16 @@ struct d2b_opts {
 	 * between units, that receives a parameter in another register than
 	 * the ABI's, or whose name has several addresses */
 	bool consistent_funcs;
+	/* D2B_FUNCS_KERNEL: whose rules (lib/kernel/func_policy.c).  1.31: a
+	 * function's first definition stands for it, and consistent_funcs
+	 * decides all the checks.  1.32: the definition at its ELF symbol's
+	 * address stands for it (a strong one over a __weak one); a function
+	 * whose parameters its code reorders, or that lost parameters where
+	 * its ABI changed (a .isra/.constprop symbol at its address, clang's
+	 * DW_CC_nocall), is left out, and so are the register and address
+	 * checks' failures, whatever consistent_funcs says; prototypes compare
+	 * function-pointer parameters too. */
+	enum d2b_kernel_policy kernel_policy;
 	/* DECL_TAG "bpf_kfunc" (and "bpf_fastcall") on the functions that
 	 * .BTF_ids lists in kfunc sets */
 	bool kfunc_tags;

@@ -5,6 +5,8 @@
  * Symbols: every STT_FUNC symbol gives (name cut at the first '.', address);
  * sorting by (name, address) puts a name's addresses side by side, so one
  * pass keeps one entry per name and notes names with several addresses.
+ * Each name keeps its symbols' addresses (and which are .isra/.constprop
+ * clones), a few at most, for the questions asked by address.
  * A hash index of the names answers the lookups, one per subprogram DIE.
  *
  * kfuncs: the kernel's BTF_KFUNCS_START() makes a "set8" in .BTF_ids, a
@@ -35,12 +37,21 @@ struct elf_func {
 	uint64_t addr;
 	bool ambiguous;
 	bool kfunc;
+	bool clone;		/* collect_funcs(): a .isra/.constprop symbol */
 	uint32_t kfunc_flags;
+	uint32_t first_sym, nr_syms;	/* its symbols in syms[] */
+};
+
+/* One symbol of a name, by address */
+struct elf_func_sym {
+	uint64_t addr;
+	bool clone;
 };
 
 struct elf_funcs {
 	struct elf_func *funcs;	/* by name; one per name */
 	size_t nr;
+	struct elf_func_sym *syms;	/* every symbol, by (name, address) */
 	struct hmap index;	/* name hash -> index in funcs: lookups per DIE */
 };
 
@@ -50,6 +61,14 @@ static bool is_function_piece(const char *name)
 	const char *dot = strchr(name, '.');
 
 	return dot && (strstr(dot, ".cold") || strstr(dot, ".part"));
+}
+
+/* foo.isra.N and foo.constprop.N are foo with another calling convention */
+static bool is_clone(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".isra") || strstr(dot, ".constprop"));
 }
 
 static int func_cmp(const void *pa, const void *pb)
@@ -109,28 +128,40 @@ static int collect_funcs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const G
 		if (!ef->funcs[ef->nr].name)
 			return -ENOMEM;
 		ef->funcs[ef->nr].addr = sym.st_value;
+		ef->funcs[ef->nr].clone = is_clone(name);
 		ef->nr++;
 	}
 	return 0;
 }
 
-/* One entry per name, noting names with several addresses. */
-static void unique_names(struct elf_funcs *ef)
+/* One entry per name, noting names with several addresses; each name's
+ * symbols stay in syms[]. */
+static int unique_names(struct elf_funcs *ef)
 {
 	size_t i, j, out = 0;
 
 	qsort(ef->funcs, ef->nr, sizeof(*ef->funcs), func_cmp);
+	ef->syms = calloc(ef->nr ? ef->nr : 1, sizeof(*ef->syms));
+	if (!ef->syms)
+		return -ENOMEM;
+	for (i = 0; i < ef->nr; i++) {
+		ef->syms[i].addr = ef->funcs[i].addr;
+		ef->syms[i].clone = ef->funcs[i].clone;
+	}
 	for (i = 0; i < ef->nr; i = j) {
 		struct elf_func f = ef->funcs[i];
 
+		f.first_sym = (uint32_t)i;
 		for (j = i + 1; j < ef->nr && !strcmp(ef->funcs[j].name, f.name); j++) {
 			if (ef->funcs[j].addr != f.addr)
 				f.ambiguous = true;
 			free(ef->funcs[j].name);
 		}
+		f.nr_syms = (uint32_t)(j - i);
 		ef->funcs[out++] = f;
 	}
 	ef->nr = out;
+	return 0;
 }
 
 static int index_names(struct elf_funcs *ef)
@@ -298,10 +329,12 @@ int elf_funcs__new(Elf *elf, struct elf_funcs **ret)
 			err = -EBADMSG;
 		if (!err)
 			err = collect_funcs(ef, elf, syms, &shdr);
-		if (!err) {
-			unique_names(ef);
+		if (!err && ef->nr > UINT32_MAX)
+			err = -E2BIG;
+		if (!err)
+			err = unique_names(ef);
+		if (!err)
 			err = index_names(ef);
-		}
 		if (!err) {
 			err = collect_kfuncs(ef, elf, syms, &shdr);
 		}
@@ -323,6 +356,7 @@ void elf_funcs__free(struct elf_funcs *ef)
 	for (i = 0; i < ef->nr; i++)
 		free(ef->funcs[i].name);
 	free(ef->funcs);
+	free(ef->syms);
 	hmap__release(&ef->index);
 	free(ef);
 }
@@ -344,5 +378,20 @@ bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_fu
 	ret->ambiguous = f->ambiguous;
 	ret->kfunc = f->kfunc;
 	ret->kfunc_flags = f->kfunc_flags;
+	ret->first_sym = f->first_sym;
+	ret->nr_syms = f->nr_syms;
 	return true;
+}
+
+unsigned int elf_funcs__at(const struct elf_funcs *ef, const struct elf_func_info *info,
+			   uint64_t addr)
+{
+	unsigned int at = 0;
+	uint32_t i;
+
+	for (i = info->first_sym; i < info->first_sym + info->nr_syms; i++) {
+		if (ef->syms[i].addr == addr)
+			at |= ELF_AT_SYMBOL | (ef->syms[i].clone ? ELF_AT_CLONE : 0);
+	}
+	return at;
 }

@@ -32,6 +32,13 @@ struct elf_func_info {
 	bool ambiguous;		/* several addresses */
 	bool kfunc;		/* in a kfunc set of .BTF_ids */
 	uint32_t kfunc_flags;	/* its BTF_ID_FLAGS() */
+	uint32_t first_sym, nr_syms;	/* private: for elf_funcs__at() */
+};
+
+/* What is at an address, of one name's symbols */
+enum elf_at {
+	ELF_AT_SYMBOL = 1 << 0,	/* a symbol of the name */
+	ELF_AT_CLONE = 1 << 1,	/* ... that is a .isra/.constprop clone */
 };
 
 /* Read elf's symbol table (.symtab, else .dynsym) and .BTF_ids.  An ELF
@@ -42,5 +49,9 @@ void elf_funcs__free(struct elf_funcs *ef);
 size_t elf_funcs__count(const struct elf_funcs *ef);
 /* Look up a function by its DWARF name: false if no symbol has it. */
 bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_func_info *ret);
+/* The enum elf_at flags of address addr for the name info was found for
+ * (0: none of its symbols is there). */
+unsigned int elf_funcs__at(const struct elf_funcs *ef, const struct elf_func_info *info,
+			   uint64_t addr);
 
 #endif

@@ -1,28 +1,46 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The kernel's function policy, as pahole 1.31 applies it to kernel builds.
+ * The kernel's function policy, as pahole applies it to kernel builds: its
+ * release 1.32's rules (the default), or 1.31's (func_policy_opts).
  *
  * Input: the merged BTF, and one record per (unit, function) with its FUNC
- * there.  Units saw a function with code; the merge made equal FUNCs one, so
- * a name with several FUNC IDs has prototypes that differ in some way.
+ * there, the address of its code (0: an inline-only DIE) and what
+ * lib/unit saw of its parameters.  The merge made equal FUNCs one, so a
+ * name with several FUNC IDs has prototypes that differ in some way.
  *
  * Pass 1: sort the records by (name, unit order).
- * Pass 2, per name:
- *   - the name must be an ELF function symbol (when the file has any; a
- *     file without function symbols keeps its external functions);
- *   - with consistent_funcs, the name is left out when
- *       its prototypes differ (compared loosely, as pahole does: named
- *       types by name, a const on one side ignored, function pointers by
- *       return type and arity), or
- *       a unit saw a parameter in another register than the ABI's, or
- *       its ELF symbols have several addresses;
- *   - otherwise one FUNC stays, the first met, and the others go; when ef
- *     says the name is a kfunc, the FUNC that stays is listed for
- *     func_policy__tag_kfuncs() (the lookup made once, here).
- * Output: a drop mark per FUNC; lib/merge/prune.c removes them with their
- * DECL_TAGs and the prototypes nothing else uses.  In split BTF (a module),
- * a record whose FUNC the merge found in the base takes part in the
- * comparison, and a FUNC equal to the base's is not repeated.
+ * Pass 2, per name: the name must be an ELF function symbol (when the file
+ * has any; a file without function symbols keeps its external functions).
+ *
+ *   pahole 1.31: with consistent_funcs, the name is left out when its
+ *   prototypes differ (compared loosely, as pahole does: named types by
+ *   name, a const on one side ignored, function pointers by return type
+ *   and arity), or a unit saw a parameter in another register than the
+ *   ABI's, or its ELF symbols have several addresses.  Otherwise the first
+ *   record met stands for the name.
+ *
+ *   pahole 1.32: the records with code come first (in unit order); the
+ *   first whose code is at one of the name's symbols stands for the name,
+ *   preferring one that did not lose parameters where its ABI changed (so
+ *   a strong definition wins over a __weak one, whose code no symbol
+ *   names, and code over an inline-only DIE); else the first with code.
+ *   The name is left out, consistent_funcs or not, when its symbols have
+ *   several addresses, when the record standing for it lost parameters
+ *   and its ABI changed (a .isra/.constprop symbol at its code, or clang's
+ *   DW_CC_nocall: a prototype would mislead a tracer), when a unit's code
+ *   takes the parameters in another order, or in another register than
+ *   the ABI's.  With consistent_funcs, also when the prototypes differ
+ *   (compared as 1.31 does, but function pointers' parameters too).
+ *
+ * Output: a drop mark per FUNC, and the FUNC that stays; when ef says the
+ * name is a kfunc, that FUNC is listed for func_policy__tag_kfuncs() (the
+ * lookup made once, here).  lib/merge/prune.c removes the dropped FUNCs with
+ * their DECL_TAGs and the prototypes nothing else uses.  In split BTF (a
+ * module), a record whose FUNC the merge found in the base takes part in
+ * the comparison, and a FUNC equal to the base's is not repeated -- but
+ * under 1.32 one whose prototype refers to a typedef is (func_copies):
+ * pahole 1.32 never merges a module's typedefs, nor what refers to them,
+ * into the base's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,11 +54,13 @@
 
 enum {
 	LOOSE_MAX_STEPS = 64,	/* reference chains followed when comparing */
+	LOOSE_MAX_DEPTH = 8,	/* function pointers' prototypes nested (1.32) */
 };
 
 struct entry {
 	const char *name;
 	uint64_t prefix[2];	/* name_prefix(name) */
+	uint64_t addr;
 	uint32_t id;
 	uint32_t flags;
 	uint32_t seq;
@@ -92,8 +112,11 @@ static unsigned int kind_fwd_as(const struct d2b_type *t)
 	return d2b_kind(t) == D2B_KIND_FWD ? btf_fwd_kind(t) : d2b_kind(t);
 }
 
-/* pahole's types__match(): equal enough to be one function's prototype */
-static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
+/* pahole's types__match(): equal enough to be one function's prototype.
+ * depth: how deep a function pointer's parameters are still compared
+ * (pahole 1.32); 0 compares a prototype by return type and arity only
+ * (pahole 1.31). */
+static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b, int depth)
 {
 	int steps;
 
@@ -151,13 +174,20 @@ static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
 			a = btf_array(ta)->type;
 			b = btf_array(tb)->type;
 			break;
-		case D2B_KIND_FUNC_PROTO:
-			/* as pahole 1.31: arity and return type only */
-			if (d2b_vlen(ta) != d2b_vlen(tb))
+		case D2B_KIND_FUNC_PROTO: {
+			unsigned int i, n = d2b_vlen(ta);
+
+			if (n != d2b_vlen(tb))
 				return false;
+			for (i = 0; depth > 0 && i < n; i++) {
+				if (!loose_equal(btf, btf_params(ta)[i].type, btf_params(tb)[i].type,
+						 depth - 1))
+					return false;
+			}
 			a = ta->type;
 			b = tb->type;
 			break;
+		}
 		default:
 			return false;
 		}
@@ -166,7 +196,7 @@ static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b)
 }
 
 /* Two FUNCs of one name: do their prototypes match (loosely)? */
-static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb)
+static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb, int depth)
 {
 	const struct d2b_type *pa = d2b_btf__type(btf, d2b_btf__type(btf, fa)->type);
 	const struct d2b_type *pb = d2b_btf__type(btf, d2b_btf__type(btf, fb)->type);
@@ -175,25 +205,147 @@ static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb)
 	if (!pa || !pb || d2b_kind(pa) != D2B_KIND_FUNC_PROTO || d2b_kind(pb) != D2B_KIND_FUNC_PROTO)
 		return false;
 	n = d2b_vlen(pa);
-	if (n != d2b_vlen(pb) || !loose_equal(btf, pa->type, pb->type))
+	if (n != d2b_vlen(pb) || !loose_equal(btf, pa->type, pb->type, depth))
 		return false;
 	for (i = 0; i < n; i++) {
-		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type))
+		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type, depth))
 			return false;
 	}
 	return true;
 }
 
+/* Pass 2 of pahole 1.32: a name's records with code first (in unit order),
+ * then the others; the one whose code is at a symbol of the name stands
+ * for it (a strong definition over a __weak one, whose code no symbol
+ * names), preferring one whose lost parameters do not change its ABI. */
+static size_t order_by_code(struct entry *e, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; i < n; i++) {
+		if (e[i].addr) {
+			struct entry t = e[i];
+
+			memmove(&e[j + 1], &e[j], (i - j) * sizeof(*e));
+			e[j++] = t;
+		}
+	}
+	return j;
+}
+
+/* pahole 1.32: lost parameters where its ABI changed (a .isra/.constprop
+ * clone's symbol at its address, or clang's DW_CC_nocall)? */
+static bool abi_changed(const struct elf_funcs *ef, const struct elf_func_info *info,
+			const struct entry *e)
+{
+	if (!(e->flags & UNIT_FUNC_OPTIMIZED))
+		return false;
+	return (e->flags & UNIT_FUNC_NOCALL) ||
+	       (e->addr && (elf_funcs__at(ef, info, e->addr) & ELF_AT_CLONE));
+}
+
+static size_t canonical(const struct elf_funcs *ef, const struct elf_func_info *info,
+			const struct entry *e, size_t n)
+{
+	size_t i, first = n;
+
+	for (i = 0; i < n; i++) {
+		if (!e[i].addr || !(elf_funcs__at(ef, info, e[i].addr) & ELF_AT_SYMBOL))
+			continue;
+		if (first == n)
+			first = i;
+		if (!abi_changed(ef, info, &e[i]))
+			return i;
+	}
+	return first < n ? first : 0;
+}
+
+/* Why pahole 1.32 leaves the name of records e out, or NULL; *keep: the
+ * record that stands for it. */
+static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
+			   const struct elf_funcs *ef, const struct elf_func_info *info,
+			   bool consistent, size_t *keep)
+{
+	uint32_t flags = 0;
+	size_t i;
+
+	order_by_code(e, n);
+	*keep = canonical(ef, info, e, n);
+	for (i = 0; i < n; i++)
+		flags |= e[i].flags;
+	if (info->ambiguous)
+		return "its symbols have several addresses";
+	if (abi_changed(ef, info, &e[*keep]))
+		return "parameters optimized out where its ABI changed";
+	if (flags & UNIT_FUNC_REORDERED)
+		return "its code takes its parameters in another order";
+	if (flags & UNIT_FUNC_UNEXPECTED_REG)
+		return "a parameter is not in the ABI's register";
+	if (!consistent)
+		return NULL;
+	if (flags & UNIT_FUNC_CLONE_CHANGED)
+		return "a clone of it takes other parameters";
+	for (i = 1; i < n; i++) {
+		if (e[i].id != e[0].id && !protos_match(btf, e[0].id, e[i].id, LOOSE_MAX_DEPTH))
+			return "prototypes differ between compile units";
+	}
+	return NULL;
+}
+
+/*
+ * Does type id lead to a TYPEDEF through the kinds that dedup merges by
+ * what they refer to (pointers, qualifiers, arrays, prototypes)?  pahole
+ * 1.32's split BTF never merges a typedef into the base's, nor anything
+ * so referring to one: such a function stays the module's own.
+ */
+static bool reaches_typedef(const struct d2b_btf *btf, uint32_t id, int depth)
+{
+	int steps;
+
+	for (steps = 0; steps < LOOSE_MAX_STEPS && id; steps++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		unsigned int i;
+
+		if (!t)
+			return false;
+		switch (d2b_kind(t)) {
+		case D2B_KIND_TYPEDEF:
+			return true;
+		case D2B_KIND_PTR:
+		case D2B_KIND_CONST:
+		case D2B_KIND_VOLATILE:
+		case D2B_KIND_RESTRICT:
+		case D2B_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case D2B_KIND_ARRAY:
+			id = btf_array(t)->type;
+			break;
+		case D2B_KIND_FUNC_PROTO:
+			for (i = 0; depth > 0 && i < d2b_vlen(t); i++) {
+				if (reaches_typedef(btf, btf_params(t)[i].type, depth - 1))
+					return true;
+			}
+			id = t->type;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
 /* Decide one name's records [first, end). */
-static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t n,
-		       const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
+		       const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
 		       func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
 {
 	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
 	struct elf_func_info info = { 0 };
+	bool consistent = po->consistent;
 	const char *why = NULL;
 	int dropped = 0;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		flags |= e[i].flags;
@@ -203,7 +355,10 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 	} else if (!(flags & UNIT_FUNC_EXTERNAL)) {
 		why = "static, and the file has no function symbols";
 	}
-	if (!why && consistent) {
+	if (!why && !po->pahole_1_31) {
+		why = why_132(btf, e, n, ef, &info, consistent, &k);
+		keep = e[k].id;
+	} else if (!why && consistent) {
 		if (flags & UNIT_FUNC_UNEXPECTED_REG)
 			why = "a parameter is not in the ABI's register";
 		else if (flags & UNIT_FUNC_CLONE_CHANGED)
@@ -211,13 +366,23 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 		else if (info.ambiguous)
 			why = "its symbols have several addresses";
 		for (i = 1; i < n && !why; i++) {
-			if (e[i].id != keep && !protos_match(btf, keep, e[i].id))
+			if (e[i].id != keep && !protos_match(btf, keep, e[i].id, 0))
 				why = "prototypes differ between compile units";
 		}
 	}
 	if (why) {
 		note(note_arg, "function '%s' left out: %s", e[0].name, why);
 		keep = 0;
+	}
+	if (po->copies && !po->pahole_1_31 && keep && keep < start &&
+	    reaches_typedef(btf, d2b_btf__type(btf, keep)->type, LOOSE_MAX_DEPTH)) {
+		struct func_copies *fc = po->copies;
+
+		if (VEC_RESERVE(fc->v, fc->cap, fc->nr, 1))
+			return -ENOMEM;
+		fc->v[fc->nr].id = keep;
+		fc->v[fc->nr].kfunc = info.kfunc;
+		fc->v[fc->nr++].kfunc_flags = info.kfunc_flags;
 	}
 	if (kfuncs && keep >= start && info.kfunc) {
 		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
@@ -239,7 +404,7 @@ static int select_name(const struct d2b_btf *btf, const struct entry *e, size_t 
 }
 
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
-			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+			const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
 			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
 {
 	struct entry *e = calloc(nr ? nr : 1, sizeof(*e));
@@ -257,13 +422,14 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 		name_prefix(e[i].name, e[i].prefix);
 		e[i].id = recs[i].id;
 		e[i].flags = recs[i].flags;
+		e[i].addr = recs[i].addr;
 		e[i].seq = (uint32_t)i;
 	}
 	qsort(e, nr, sizeof(*e), entry_cmp);
 	for (i = 0; i < nr; i = j) {
 		for (j = i + 1; j < nr && !entry_name_cmp(&e[j], &e[i]); j++)
 			;
-		r = select_name(btf, &e[i], j - i, ef, consistent, drop, note, note_arg, kfuncs);
+		r = select_name(btf, &e[i], j - i, ef, po, drop, note, note_arg, kfuncs);
 		if (r < 0) {
 			free(e);
 			return r;
@@ -272,6 +438,35 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 	}
 	free(e);
 	return dropped;
+}
+
+int func_policy__add_copies(struct d2b_btf *btf, const struct func_copies *fc,
+			    struct func_kfuncs *kfuncs)
+{
+	size_t i;
+	int id;
+
+	for (i = 0; i < fc->nr; i++) {
+		const struct d2b_type *t = d2b_btf__type(btf, fc->v[i].id);
+
+		id = d2b_btf__add_func(btf, d2b_btf__name(btf, fc->v[i].id), D2B_LINKAGE_STATIC,
+				       t->type);
+		if (id < 0)
+			return id;
+		if (!kfuncs || !fc->v[i].kfunc)
+			continue;
+		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
+			return -ENOMEM;
+		kfuncs->v[kfuncs->nr].id = (uint32_t)id;
+		kfuncs->v[kfuncs->nr++].flags = fc->v[i].kfunc_flags;
+	}
+	return 0;
+}
+
+void func_copies__release(struct func_copies *fc)
+{
+	free(fc->v);
+	memset(fc, 0, sizeof(*fc));
 }
 
 void func_kfuncs__release(struct func_kfuncs *kf)

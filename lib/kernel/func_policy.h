@@ -20,6 +20,31 @@ struct elf_funcs;
 struct func_rec {
 	uint32_t id;		/* FUNC in the merged BTF */
 	uint32_t flags;		/* enum unit_func_flags */
+	uint64_t addr;		/* its code's address (DW_AT_low_pc), 0 if none */
+};
+
+/* The base's FUNCs that a split BTF repeats as its own (pahole 1.32): each
+ * one's ID in the base, and whether .BTF_ids lists it as a kfunc (flags) */
+struct func_copy {
+	uint32_t id;
+	bool kfunc;
+	uint32_t kfunc_flags;
+};
+
+struct func_copies {
+	struct func_copy *v;
+	size_t nr, cap;
+};
+
+void func_copies__release(struct func_copies *fc);
+
+/* Which rules (the theory in func_policy.c) */
+struct func_policy_opts {
+	bool consistent;	/* consistent_func: prototypes must agree */
+	bool pahole_1_31;	/* pahole 1.31's rules, not 1.32's */
+	/* 1.32, split BTF: where the FUNC that stays is the base's, it is
+	 * added here, to be repeated in the split BTF (NULL: not) */
+	struct func_copies *copies;
 };
 
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)
@@ -50,8 +75,16 @@ void func_kfuncs__remap(struct func_kfuncs *kf, const uint32_t *map);
  * negative errno.
  */
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
-			const struct elf_funcs *ef, bool consistent, uint8_t *drop,
+			const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
 			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs);
+
+/*
+ * Give btf (split BTF) its own FUNC for each of the base's in fc, over the
+ * base's prototype; each kfunc among them joins kfuncs (after the others:
+ * the IDs stay in order).  0, or a negative errno.
+ */
+int func_policy__add_copies(struct d2b_btf *btf, const struct func_copies *fc,
+			    struct func_kfuncs *kfuncs);
 
 /*
  * The kfuncs (in ID order): with decl_tags, add DECL_TAG "bpf_kfunc" (and

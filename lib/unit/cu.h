@@ -129,6 +129,10 @@ struct cu {
 	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
 	int reg_params[8];
 	int nr_reg_params;
+	int nr_param_slots;	/* pahole's count of them, numbers unknown past
+				 * nr_reg_params (pahole 1.32's reading) */
+	bool agg_two_regs;	/* an aggregate of two words takes two of them */
+	bool clang;		/* DW_AT_producer names clang */
 
 	struct hmap far_ids;	/* DIEs of other units: cu__far_key() -> type ID */
 	uint32_t int_id;	/* "int", the array index type, made on demand */

@@ -195,6 +195,37 @@ static int abi_param_regs(unsigned int machine, int regs[8])
 	return n;
 }
 
+/* How many parameter registers pahole counts: also on targets whose
+ * registers it does not name (their numbers are unknown to it). */
+static int abi_param_slots(unsigned int machine, int nr_known)
+{
+	switch (machine) {
+	case EM_SPARC:
+	case EM_SPARCV9:
+		return 6;
+	case EM_ARC:
+	case EM_MIPS:
+	case EM_PPC:
+	case EM_PPC64:
+	case EM_RISCV:
+		return 8;
+	default:
+		return nr_known;
+	}
+}
+
+/* Did clang make the unit?  (pahole 1.32 reads clang's parameters apart.) */
+static bool is_clang(struct cu *w)
+{
+	struct die_attr a;
+	const char *producer;
+
+	if (!cu__attr(w, &w->root, DW_AT_producer, &a))
+		return false;
+	producer = cu__str(w, &a);
+	return producer && strstr(producer, "clang");
+}
+
 /*
  * The unit's pointer size is its address size (the unit header's), which
  * must be the file's (the ELF class's): one BTF has one pointer size, so a
@@ -487,6 +518,9 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	if (!unit_data_model(&w))
 		goto out;
 	w.nr_reg_params = abi_param_regs(dwarf_file__machine(uw->df), w.reg_params);
+	w.nr_param_slots = abi_param_slots(dwarf_file__machine(uw->df), w.nr_reg_params);
+	w.agg_two_regs = dwarf_file__machine(uw->df) != EM_S390;
+	w.clang = is_clang(&w);
 	err = walk(&w);
 out:
 	unload_unit(&w);

@@ -45,6 +45,8 @@ enum unit_func_flags {
 	UNIT_FUNC_UNEXPECTED_REG = 1 << 1,	/* a parameter not where the ABI puts it */
 	UNIT_FUNC_OPTIMIZED = 1 << 2,		/* a parameter optimized out */
 	UNIT_FUNC_CLONE_CHANGED = 1 << 3,	/* its code takes other parameters */
+	UNIT_FUNC_REORDERED = 1 << 4,		/* its code takes them in another order */
+	UNIT_FUNC_NOCALL = 1 << 5,		/* clang changed its signature (DW_CC_nocall) */
 };
 
 /* Which functions a unit records for D2B_FUNCS_KERNEL: those whose name
@@ -58,6 +60,7 @@ struct unit_func_filter {
 struct unit_func {
 	uint32_t id;		/* the unit's FUNC */
 	uint32_t flags;		/* enum unit_func_flags */
+	uint64_t addr;		/* its code's DW_AT_low_pc, 0 if none */
 };
 
 struct unit_diag {

@@ -259,11 +259,15 @@ fi
 # ---- kernel mode: dwarf2btf-pahole with the kernel's flags ----
 # kernel_vmlinux	the 6.x kernels' command line converts vmlinux; the
 #			running kernel loads the result
-# pahole131_*		against pahole 1.31 (D2B_PAHOLE131, default
-#			~/.cache/pahole-1.31/build/pahole; SKIP without it):
-#			the same FUNCs, VARs, DECL_TAGs and types by meaning;
-#			the one difference kept is the DATASEC size (ours: the
-#			section's; pahole's: the end of its last variable)
+# pahole132_*		against pahole 1.32 (D2B_PAHOLE132, default
+#			~/.cache/pahole-1.32; SKIP without it), our default
+#			policy: the same FUNCs, VARs, DECL_TAGs and types by
+#			meaning; the one difference kept is the DATASEC size
+#			(ours: the section's; pahole's: the end of its last
+#			variable)
+# pahole131_*		the same against pahole 1.31 (D2B_PAHOLE131, default
+#			~/.cache/pahole-1.31/build/pahole), with
+#			--pahole-policy=1.31
 # kernel_modules	every module over the .BTF Debian's build embedded in
 #			vmlinux: converts, loads merged with that base, and the
 #			split BTF totals within 3% of Debian's; how many named
@@ -271,6 +275,7 @@ fi
 PAHOLE_CMD=$BUILD/dwarf2btf-pahole
 KFLAGS=(--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs)
 PAHOLE131=${D2B_PAHOLE131:-$HOME/.cache/pahole-1.31/build/pahole}
+PAHOLE132=${D2B_PAHOLE132:-$HOME/.cache/pahole-1.32}
 KOURS=$WORK/kernel.btf
 if ! "$PAHOLE_CMD" -J -j "${KFLAGS[@]}" --lang_exclude=rust --btf_encode_detached="$KOURS" \
 	"$VMLINUX" >"$WORK/kconvert.log" 2>&1; then
@@ -286,25 +291,42 @@ else
 	esac
 fi
 
-if [ ! -x "$PAHOLE131" ]; then
-	echo "SKIP pahole131: no pahole 1.31 at $PAHOLE131 (build it with /work/shared/tools/build-pahole.sh)"
-elif [ -s "$KOURS" ]; then
-	rm -f "$WORK/pahole.btf"
-	"$PAHOLE131" -J -j "${KFLAGS[@]}" --lang_exclude=rust --btf_encode_detached="$WORK/pahole.btf" \
+# vs_pahole NAME REF OURS: REF's vmlinux BTF (the kernel's flags) and OURS
+# are equal by meaning, DATASEC sizes aside
+vs_pahole()
+{
+	local name=$1 ref=$2 ours=$3 bad other
+	rm -f "$WORK/$name.btf"
+	"$ref" -J -j "${KFLAGS[@]}" --lang_exclude=rust --btf_encode_detached="$WORK/$name.btf" \
 		"$VMLINUX" >"$WORK/pahole.log" 2>&1
-	"$D2B" --compare "$WORK/pahole.btf" "$KOURS" >"$WORK/kcmp.txt" 2>&1
+	"$D2B" --compare "$WORK/$name.btf" "$ours" >"$WORK/kcmp.txt" 2>&1
 	# every kind: same counts, nothing only on one side or changed, but
 	# the DATASEC (whose size differs by design)
 	bad=$(sed -n '/^kind /,$p' "$WORK/kcmp.txt" |
 	      awk 'NR > 1 && $1 != "DATASEC" && $2 != "differences" && ($2 != $3 || $5 + $6 + $7 > 0)')
 	other=$(sed '/^kind /,$d' "$WORK/kcmp.txt" | grep -v '^DATASEC .* differs: size ' | head -n 5)
 	if [ -z "$bad" ] && [ -z "$other" ] && grep -q '^FUNC ' "$WORK/kcmp.txt"; then
-		echo "PASS pahole131_vmlinux"
+		echo "PASS ${name}_vmlinux"
 	else
 		printf '%s\n' "$bad" "$other" | sed 's/^/# /'
-		echo "FAIL pahole131_vmlinux: our kernel-mode BTF and pahole 1.31's differ"
+		echo "FAIL ${name}_vmlinux: our kernel-mode BTF and $("$ref" --version)'s differ"
 	fi
-	sed -n '/^kind /,$p' "$WORK/kcmp.txt" | sed 's/^/# vs pahole 1.31 (A ours, B pahole): /'
+	sed -n '/^kind /,$p' "$WORK/kcmp.txt" | sed "s/^/# vs $name (A ours, B pahole): /"
+}
+
+if [ ! -x "$PAHOLE132" ]; then
+	echo "SKIP pahole132: no pahole 1.32 at $PAHOLE132 (set D2B_PAHOLE132)"
+elif [ -s "$KOURS" ]; then
+	vs_pahole pahole132 "$PAHOLE132" "$KOURS"
+fi
+if [ ! -x "$PAHOLE131" ]; then
+	echo "SKIP pahole131: no pahole 1.31 at $PAHOLE131 (build it with /work/shared/tools/build-pahole.sh)"
+elif "$PAHOLE_CMD" --pahole-policy=1.31 -J -j "${KFLAGS[@]}" --lang_exclude=rust \
+	--btf_encode_detached="$WORK/kernel131.btf" "$VMLINUX" >"$WORK/kconvert.log" 2>&1; then
+	vs_pahole pahole131 "$PAHOLE131" "$WORK/kernel131.btf"
+else
+	tail -n 5 "$WORK/kconvert.log" | sed 's/^/# /'
+	echo "FAIL pahole131_vmlinux: dwarf2btf-pahole --pahole-policy=1.31 failed"
 fi
 
 DEB_BTF=$WORK/debian.btf
@@ -354,6 +376,40 @@ else
 		echo "PASS kernel_modules"
 	else
 		echo "FAIL kernel_modules: $fails failures; $ours bytes against Debian's $deb (must be within 3%)"
+	fi
+fi
+
+# pahole132_modules: a sample of modules (D2B_CORPUS_PAHOLE_MODULES, default
+# 40, evenly spread), by pahole 1.32 and by us over its vmlinux BTF: the
+# same FUNCs, VARs and DECL_TAGs (a reference to FWD foo or to struct foo
+# is one: the dedups may resolve a declaration differently)
+if [ -s "$WORK/pahole132.btf" ] && [ ${#mods[@]} -gt 0 ]; then
+	n=${D2B_CORPUS_PAHOLE_MODULES:-40}
+	[ "$n" -gt ${#mods[@]} ] && n=${#mods[@]}
+	nbad=0
+	for ((i = 0; i < n; i++)); do
+		m=${mods[$(( i * ${#mods[@]} / n ))]}
+		name=${m#"$CORPUS"/modules/}
+		rm -f "$WORK/p132mod.btf" "$WORK/o132mod.btf"
+		if ! "$PAHOLE132" -J "${KFLAGS[@]}" --btf_base "$WORK/pahole132.btf" \
+		     --btf_encode_detached="$WORK/p132mod.btf" "$m" >"$WORK/kmod.log" 2>&1; then
+			echo "# pahole132_modules: pahole 1.32 failed on $name"
+			continue
+		fi
+		if ! "$PAHOLE_CMD" -J "${KFLAGS[@]}" --btf_base "$WORK/pahole132.btf" \
+		     --btf_encode_detached="$WORK/o132mod.btf" "$m" >"$WORK/kmod.log" 2>&1 ||
+		   ! "$BTFCMP" --base-a="$WORK/pahole132.btf" --base-b="$WORK/pahole132.btf" \
+		     --kinds=FUNC,VAR,DECL_TAG --fwd-as-struct "$WORK/o132mod.btf" "$WORK/p132mod.btf" \
+		     >"$WORK/mcmp.txt" 2>&1; then
+			show_diffs "$WORK/mcmp.txt"
+			echo "# pahole132_modules: $name differs"
+			nbad=$((nbad + 1))
+		fi
+	done
+	if [ "$nbad" -eq 0 ]; then
+		echo "PASS pahole132_modules ($n modules)"
+	else
+		echo "FAIL pahole132_modules: $nbad of $n modules differ from pahole 1.32's"
 	fi
 fi
 

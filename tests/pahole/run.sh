@@ -26,9 +26,20 @@
 #		compare equal (dwarf2btf --compare), DATASEC sizes aside (ours
 #		is the section's size, pahole's the end of its last VAR), and
 #		the distilled .BTF.base is byte-identical.
+# The checks above run with pahole 1.31's policy (DWARF2BTF_PAHOLE_POLICY=1.31,
+# which the kernel's scripts/pahole-version.sh sees too); then:
+# policy132	the default policy, pahole 1.32's: --version, --pahole-policy,
+#		features, nested arrays, policy132.c (a __weak and a strong
+#		definition, function-pointer parameters, .constprop clones)
+#		and nocall.c (clang 19+: DW_CC_nocall) checked by name under
+#		both policies
+# pahole132	with pahole 1.32 at $D2B_PAHOLE132 (default
+#		/root/.cache/pahole-1.32; SKIP without it): the fixtures
+#		compare equal as above, under the default policy
 #
 # Environment:
 #	D2B_PAHOLE_REF	pahole 1.31 binary for the cross-check
+#	D2B_PAHOLE132	pahole 1.32 binary for the second cross-check
 #	D2B_KERNEL_SRC_TAR  kernel source tarball holding
 #			scripts/pahole-version.sh (default
 #			/usr/src/linux-source-6.12.tar.xz); the script is
@@ -44,6 +55,9 @@ D2B=$BUILD/dwarf2btf
 CHECK=$BUILD/tests/btf_check
 LOAD=$BUILD/tests/btf_load
 REF=${D2B_PAHOLE_REF:-/root/.cache/pahole-1.31/build/pahole}
+REF132=${D2B_PAHOLE132:-/root/.cache/pahole-1.32}
+# pahole 1.31's policy, but where the policy132 section says otherwise
+export DWARF2BTF_PAHOLE_POLICY=1.31
 KTAR=${D2B_KERNEL_SRC_TAR:-/usr/src/linux-source-6.12.tar.xz}
 CACHE=$BUILD/tests/pahole
 # what Makefile.btf passes for pahole >= 1.26
@@ -194,9 +208,18 @@ build kfunc.o "${CC[@]}" -c "$HERE/kfunc.c" -o kfunc.o || exit 1
 build kfunc "${CC[@]}" -DMAIN -o kfunc "$HERE/kfunc.c" || exit 1
 build kbase "${CC[@]}" -o kbase "$HERE/kbase.c" || exit 1
 build kmodule.o "${CC[@]}" -c "$HERE/kmodule.c" -o kmodule.o || exit 1
+build weak132.o "${CC[@]}" -DWEAK_UNIT -c "$HERE/policy132.c" -o weak132.o || exit 1
+build strong132.o "${CC[@]}" -c "$HERE/policy132.c" -o strong132.o || exit 1
+build policy132 "${CC[@]}" -o policy132 weak132.o strong132.o || exit 1
 if [ -n "$CLANG" ]; then
 	build tags.o "$CLANG" -g -O2 -c "$HERE/tags.c" -o tags.o || CLANG=
 fi
+# clang 15 and later mark a function whose parameters they drop DW_CC_nocall
+NOCALL_CC=
+for c in clang-22 clang-21 clang-20 clang-19; do
+	have "$c" && { NOCALL_CC=$c; break; }
+done
+[ -n "$NOCALL_CC" ] && { build nocall.o "$NOCALL_CC" -g -O2 -c "$HERE/nocall.c" -o nocall.o || NOCALL_CC=; }
 
 # ---- the kernel: can it be asked? -----------------------------------------
 
@@ -670,13 +693,25 @@ esac
 
 # ---- cross-check with pahole 1.31 ---------------------------------------------
 
-# compared NAME OURS REF [BASE]: dwarf2btf --compare finds no difference but
-# DATASEC sizes
+# compared NAME OURS REF [BASE [REPEATS]]: dwarf2btf --compare finds no
+# difference but DATASEC sizes (and with REPEATS, typedefs REF repeats from
+# BASE: pahole 1.32's split BTF never merges a typedef into its base's)
 compared()
 {
-	local name=$1 ours=$2 ref=$3 base=${4:-} rc
+	local name=$1 ours=$2 ref=$3 base=${4:-} repeats=${5:-} rc t
 	"$D2B" ${base:+-b "$base"} "$ours" --compare "$ref" >cmp.out 2>&1
 	rc=$?
+	if [ -n "$repeats" ] && [ $rc -eq 3 ]; then
+		"$D2B" --dump "$base" | sed -n "s/^\[[0-9]*\] TYPEDEF '\([^']*\)'.*/\1/p" >base.typedefs
+		sed '/^kind /,$d' cmp.out | sed -n 's/^TYPEDEF \([^ ]*\) only in B$/\1/p' >repeated
+		if [ -s repeated ] && ! grep -qvxFf base.typedefs repeated; then
+			pass "$name/repeated-typedefs ($(wc -l <repeated) of the base's)"
+			while read -r t; do
+				sed -i "/^TYPEDEF $t only in B\$/d" cmp.out
+			done <repeated
+			sed '/^kind /,$d' cmp.out | grep -q . || { pass "$name"; return; }
+		fi
+	fi
 	if [ $rc -eq 0 ]; then
 		pass "$name"
 		return
@@ -691,18 +726,18 @@ compared()
 	if [ -s cmp.diff ] && ! grep -vqE '^DATASEC [^ ]+ differs: size [0-9]+ vs [0-9]+$' cmp.diff; then
 		pass "$name (DATASEC sizes differ)"
 	else
-		fail "$name" "differences from pahole 1.31 (A: ours, B: pahole)"
+		fail "$name" "differences from $REF (A: ours, B: pahole)"
 		grep -vE '^DATASEC [^ ]+ differs: size [0-9]+ vs [0-9]+$' cmp.diff | head -8 | sed 's/^/#   /'
 	fi
 }
 
-if [ ! -x "$REF" ]; then
-	skip pahole "no pahole 1.31 at $REF (set D2B_PAHOLE_REF; a test-only reference)"
-elif [ "$("$REF" --version 2>/dev/null)" != v1.31 ]; then
-	skip pahole "$REF is $("$REF" --version 2>&1 | head -c 40), not v1.31"
-else
-	files=(policy.o twice kfunc kfunc.o kbase)
+# cross_check GROUP REF: the fixtures, by REF and by us, compare equal
+cross_check()
+{
+	local group=$1 REF=$2 f mode flags modes
+	files=(policy.o twice kfunc kfunc.o kbase policy132)
 	[ -n "$CLANG" ] && files+=(tags.o)
+	[ -n "$NOCALL_CC" ] && files+=(nocall.o)
 	for f in "${files[@]}"; do
 		modes=(kernel default)
 		case $f in kfunc*) modes+=(attributes) ;; esac
@@ -713,18 +748,27 @@ else
 			[ $mode = attributes ] && flags=("$KFLAGS" --btf_features=attributes)
 			if ! "$REF" "${flags[@]}" --btf_encode_detached="ref.$f.$mode.btf" "$f" \
 			     >ref.err 2>&1; then
-				skip "pahole/$mode/$f" "pahole 1.31 failed on it: $(head -n 1 ref.err)"
+				skip "$group/$mode/$f" "$REF failed on it: $(head -n 1 ref.err)"
 				continue
 			fi
 			p ours "${flags[@]}" --btf_encode_detached="ours.$f.$mode.btf" "$f"
-			compared "pahole/$mode/$f" "ours.$f.$mode.btf" "ref.$f.$mode.btf"
+			compared "$group/$mode/$f" "ours.$f.$mode.btf" "ref.$f.$mode.btf"
 		done
 	done
 	# a module's split BTF over the same base
 	rm -f ref.split.btf
 	"$REF" "$KFLAGS" --btf_base kbase.elf --btf_encode_detached=ref.split.btf kmodule.o >ref.err 2>&1
 	p ours "$KFLAGS" --btf_base kbase.elf --btf_encode_detached=ours.split.btf kmodule.o
-	compared pahole/kernel/split ours.split.btf ref.split.btf kbase.raw
+	compared "$group/kernel/split" ours.split.btf ref.split.btf kbase.raw \
+		 "$([ "$group" = pahole132 ] && echo repeats)"
+}
+
+if [ ! -x "$REF" ]; then
+	skip pahole "no pahole 1.31 at $REF (set D2B_PAHOLE_REF; a test-only reference)"
+elif [ "$("$REF" --version 2>/dev/null)" != v1.31 ]; then
+	skip pahole "$REF is $("$REF" --version 2>&1 | head -c 40), not v1.31"
+else
+	cross_check pahole "$REF"
 	# the distilled base, from pahole -J on a copy of the same module
 	cp kmodule.o refmod.o
 	if LLVM_OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy} "$REF" -J "$KFLAGS" --btf_features=distilled_base \
@@ -742,5 +786,89 @@ else
 	else
 		skip pahole/distilled_base "pahole 1.31 -J with distilled_base failed: $(head -n 1 ref.err)"
 	fi
+fi
+
+# ---- pahole 1.32's policy: the default ------------------------------------------
+
+unset DWARF2BTF_PAHOLE_POLICY
+p version132 --version
+if [ "$(cat version132.out)" = v1.32 ]; then pass policy132/version
+else fail policy132/version "printed '$(head -c 80 version132.out)', expected v1.32"; fi
+p numeric132 --numeric_version
+if [ "$(cat numeric132.out)" = 132 ]; then pass policy132/numeric_version
+else fail policy132/numeric_version "printed '$(head -c 80 numeric132.out)', expected 132"; fi
+# the policy follows the option wherever it is, and the environment
+p version131 --version --pahole-policy=1.31
+if [ "$(cat version131.out)" = v1.31 ]; then pass policy132/option-1.31
+else fail policy132/option-1.31 "printed '$(head -c 80 version131.out)', expected v1.31"; fi
+DWARF2BTF_PAHOLE_POLICY=1.31 p env131 --numeric_version
+if [ "$(cat env131.out)" = 131 ]; then pass policy132/environment-1.31
+else fail policy132/environment-1.31 "printed '$(head -c 80 env131.out)', expected 131"; fi
+refused policy132/unknown "1.30" --pahole-policy=1.30 --version
+p supported132 --supported_btf_features
+if [ "$(cat supported132.out)" = "$FEATURES,force_cu_merging" ]; then pass policy132/supported_btf_features
+else fail policy132/supported_btf_features "printed '$(head -c 300 supported132.out)'"; fi
+
+# multi-dimensional arrays nest
+encodes policy132/nested --btf_features=global_var --btf_encode_detached=nest.btf policy.o
+expect policy132/nested nest.btf <<'EOF'
+array grid dims=5,6 elem=int
+EOF
+
+# the functions of policy132.c, under each policy
+encodes policy132/functions "$KFLAGS" --btf_encode_detached=f132.btf policy132
+expect policy132/functions f132.btf <<'EOF'
+func hook params=value
+absent func apply
+absent func sra
+absent func scale
+func weak_unit_entry params=x
+EOF
+encodes policy132/functions-1.31 --pahole-policy=1.31 "$KFLAGS" --btf_encode_detached=f131.btf policy132
+expect policy132/functions-1.31 f131.btf <<'EOF'
+func hook params=unused
+func apply params=cb,x
+absent func sra
+func scale params=v,factor
+EOF
+if [ -n "$NOCALL_CC" ]; then
+	encodes policy132/nocall "$KFLAGS" --btf_encode_detached=nc132.btf nocall.o
+	expect policy132/nocall nc132.btf <<'EOF'
+absent func drop_arg
+func entry params=x
+EOF
+	encodes policy132/nocall-1.31 --pahole-policy=1.31 "$KFLAGS" --btf_encode_detached=nc131.btf nocall.o
+	expect policy132/nocall-1.31 nc131.btf <<'EOF'
+func drop_arg params=v,unused
+EOF
+else
+	skip policy132/nocall "no clang 19 or later (DW_CC_nocall)"
+fi
+# without consistent_func, apply's prototypes are not compared; 1.32 still
+# leaves out the clones whose ABI changed and the reordered one, 1.31 not
+encodes policy132/functions-loose --btf_features=var --btf_encode_detached=f132l.btf policy132
+expect policy132/functions-loose f132l.btf <<'EOF'
+func hook params=value
+func apply params=cb,x
+absent func sra
+absent func scale
+absent func pick
+EOF
+encodes policy132/functions-loose-1.31 --pahole-policy=1.31 --btf_features=var \
+	--btf_encode_detached=f131l.btf policy132
+expect policy132/functions-loose-1.31 f131l.btf <<'EOF'
+func hook params=unused
+func sra params=p,unused
+func scale params=v,factor
+func pick params=p,k
+EOF
+load_later policy132 f132.btf
+
+if [ ! -x "$REF132" ]; then
+	skip pahole132 "no pahole 1.32 at $REF132 (set D2B_PAHOLE132; a test-only reference)"
+elif [ "$("$REF132" --version 2>/dev/null)" != v1.32 ]; then
+	skip pahole132 "$REF132 is $("$REF132" --version 2>&1 | head -c 40), not v1.32"
+else
+	cross_check pahole132 "$REF132"
 fi
 exit 0

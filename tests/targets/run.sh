@@ -30,8 +30,14 @@
 #                              pahole's the end of its last variable
 # Then: a 64-bit object with a unit of 4-byte addresses (tests/dwarfgen):
 # that unit is left out with a warning, the rest converts.
+# Last: merged-riscv64.o (checked in; merged.c), whose variables LLVM merged
+# into one symbol (DW_OP_addrx + DW_OP_plus_uconst): each VAR at its offset.
 #
 # Environment:
+#	D2B_PAHOLE132	pahole 1.32 (default /root/.cache/pahole-1.32), the same
+#			comparison again (SKIP without it), where FUNC presence
+#			may also differ as dwarf2btf-pahole's default policy
+#			(pahole 1.32's) says
 #	D2B_PAHOLE_REF	pahole 1.31 (default /root/.cache/pahole-1.31/build/pahole;
 #			a test-only reference: SKIP without it)
 #	D2B_TARGETS_KEEP=1  keep the work directory and print its path
@@ -46,6 +52,7 @@ LOAD=$BUILD/tests/btf_load
 ELFSYMS=$HERE/elfsyms.py
 DWARFGEN=$HERE/../dwarfgen/dwarfgen.py
 REF=${D2B_PAHOLE_REF:-/root/.cache/pahole-1.31/build/pahole}
+REF132=${D2B_PAHOLE132:-/root/.cache/pahole-1.32}
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 
 # a sanitizer report must not pass for an ordinary exit status
@@ -90,6 +97,11 @@ elif [ "$("$REF" --version 2>/dev/null)" != v1.31 ]; then
 	skip pahole "$REF is $("$REF" --version 2>&1 | head -c 40), not v1.31"
 	have_pahole=0
 fi
+have_pahole132=1
+if [ ! -x "$REF132" ] || [ "$("$REF132" --version 2>/dev/null)" != v1.32 ]; then
+	skip pahole132 "no pahole 1.32 at $REF132 (set D2B_PAHOLE132; a test-only reference)"
+	have_pahole132=0
+fi
 have_bpftool=1
 [ -x "$BPFTOOL" ] || { skip bpftool "bpftool not installed"; have_bpftool=0; }
 have_clang=1
@@ -125,18 +137,26 @@ magic_order()
 
 endian_name() { [ "$1" = le ] && echo little-endian || echo big-endian; }
 
-# pahole_untolerated OBJ: read --compare's difference lines, print those that
-# are not one of the documented policy differences
+# pahole_untolerated OBJ [KEPT]: read --compare's difference lines, print
+# those that are not one of the documented policy differences (KEPT: the
+# functions our pahole mode keeps; one it leaves out may be left out)
 pahole_untolerated()
 {
-	local obj=$1 line name a b
+	local obj=$1 kept=${2:-} line name a b extra=0
 	python3 "$ELFSYMS" funcs "$obj" >funcs.list
 	while IFS= read -r line; do
+		# the prototypes of the functions only in A (anonymous: after them)
+		if [ $extra -eq 1 ] && [[ $line =~ ^FUNC_PROTO\ \'.*\':\ ([0-9]+)\ in\ A,\ ([0-9]+)\ in\ B$ ]] &&
+		   [ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+			continue
+		fi
 		if [[ $line =~ ^FUNC\ ([^ ]+)\ differs:\ linkage\ (global|extern)\ vs\ static$ ]]; then
 			continue
 		elif [[ $line =~ ^FUNC\ ([^ ]+)\ only\ in\ A$ ]]; then
 			name=${BASH_REMATCH[1]}
+			extra=1
 			grep -qxF "$name" funcs.list || continue
+			[ -n "$kept" ] && ! grep -qxF "$name" "$kept" && continue
 			echo "$line (but it has an ELF function symbol)"
 		elif [[ $line =~ ^DATASEC\ ([^ ]+)\ differs:\ size\ ([0-9]+)\ vs\ ([0-9]+)$ ]]; then
 			a=${BASH_REMATCH[2]} b=${BASH_REMATCH[3]}
@@ -228,31 +248,52 @@ one_build()
 		esac
 	fi
 
-	[ $have_pahole -eq 1 ] || return
+	[ $have_pahole -eq 1 ] && vs_pahole "$name/pahole" "$obj" "$REF"
+	[ $have_pahole132 -eq 1 ] && vs_pahole "$name/pahole132" "$obj" "$REF132" kept.list
+}
+
+# vs_pahole NAME OBJ REF [KEPT]: REF's BTF for OBJ and ours (out.btf) compare
+# equal but for the policy differences; with KEPT, a function with a symbol
+# that REF leaves out must be one our pahole mode (the default policy,
+# pahole 1.32's) leaves out too, and KEPT names those it keeps
+vs_pahole()
+{
+	local name=$1 obj=$2 ref=$3 kept=${4:-} rc
+	if [ -n "$kept" ]; then
+		cp "$obj" ours.o
+		rm -f ours.pahole.btf
+		if ! "$BUILD/dwarf2btf-pahole" -J --btf_encode_detached=ours.pahole.btf \
+		     --btf_features=default,global_var ours.o >ours.err 2>&1; then
+			fail "$name" "dwarf2btf-pahole failed on the object"
+			show ours.err
+			return
+		fi
+		"$D2B" --dump ours.pahole.btf | sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)'.*/\1/p" >"$kept"
+	fi
 	cp "$obj" ref.o
 	rm -f ref.btf
-	if ! "$REF" -J --btf_encode_detached=ref.btf --btf_features=default,global_var ref.o \
+	if ! "$ref" -J --btf_encode_detached=ref.btf --btf_features=default,global_var ref.o \
 	     >ref.err 2>&1 || [ ! -s ref.btf ]; then
-		fail "$name/pahole" "pahole 1.31 failed on the object"
+		fail "$name" "$ref failed on the object"
 		show ref.err
 		return
 	fi
 	"$D2B" out.btf --compare ref.btf >cmp.out 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
-		fail "$name/pahole" "dwarf2btf --compare exited $rc"
+		fail "$name" "dwarf2btf --compare exited $rc"
 		show cmp.out
 		return
 	fi
 	# difference lines come before the table
-	sed '/^kind /,$d' cmp.out | pahole_untolerated "$obj" >cmp.bad
+	sed '/^kind /,$d' cmp.out | pahole_untolerated "$obj" "$kept" >cmp.bad
 	if [ -s cmp.bad ]; then
-		fail "$name/pahole" "differences from pahole 1.31 (A: ours, B: pahole)"
+		fail "$name" "differences from $ref (A: ours, B: pahole)"
 		show cmp.bad 8
 	elif [ $rc -eq 0 ]; then
-		pass "$name/pahole"
+		pass "$name"
 	else
-		pass "$name/pahole (policy differences only: $(sed '/^kind /,$d' cmp.out | wc -l))"
+		pass "$name (policy differences only: $(sed '/^kind /,$d' cmp.out | wc -l))"
 	fi
 }
 
@@ -338,6 +379,25 @@ elif ! grep -q "DW_TAG_pointer_type of 4 bytes encoded as one of 8" conv.err; th
 	fail "$name" "-v does not warn about the 4-byte pointer in an 8-byte unit"
 	show conv.err
 elif ! "$CHECK" mixed.btf mixed.expect >check.out 2>&1; then
+	fail "$name" "btf_check"
+	grep '^FAIL' check.out | show /dev/stdin
+else
+	pass "$name"
+fi
+
+# ---- merged globals: DW_OP_addrx, DW_OP_plus_uconst ---------------------------
+# merged-riscv64.o (checked in: clang-22, see merged.c) places b at a's symbol
+# plus 16: both are VARs, each at its own offset
+name=riscv64/merged-globals
+if ! "$D2B" -v -o merged.btf "$HERE/merged-riscv64.o" >conv.out 2>conv.err; then
+	fail "$name" "dwarf2btf exited $?"
+	show conv.err
+elif ! "$CHECK" merged.btf - >check.out 2>&1 <<'EOF'
+var a section=.bss offset=0 size=16
+var b section=.bss offset=16 size=16
+datasec .bss vars=a,b
+EOF
+then
 	fail "$name" "btf_check"
 	grep '^FAIL' check.out | show /dev/stdin
 else

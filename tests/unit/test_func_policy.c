@@ -4,6 +4,7 @@
  * (lib/merge/prune.c), on hand-built BTF and an ELF symbol table made in
  * memory: which FUNCs stay, which go with their DECL_TAGs and prototypes.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -118,6 +119,13 @@ static void note(void *arg, const char *fmt, ...)
 	(void)fmt;
 }
 
+/* pahole 1.31's rules, without and with consistent_func */
+static const struct func_policy_opts old_loose = { .pahole_1_31 = true };
+static const struct func_policy_opts old_strict = { .consistent = true, .pahole_1_31 = true };
+/* pahole 1.32's */
+static const struct func_policy_opts new_loose = { 0 };
+static const struct func_policy_opts new_strict = { .consistent = true };
+
 /* FUNC name(int a, <ptype> b) in btf; returns the FUNC's ID */
 static int add_func(struct d2b_btf *btf, const char *name, uint32_t ptype)
 {
@@ -149,6 +157,16 @@ static void test_elf_funcs(void)
 	CHECK(elf_funcs__find(ef, "same", &info) && !info.ambiguous);
 	CHECK(!elf_funcs__find(ef, "bar.cold", &info));
 	CHECK(!elf_funcs__find(ef, "nope", &info));
+	/* by address: which symbols of a name are where */
+	REQUIRE(elf_funcs__find(ef, "dup", &info));
+	CHECK_EQ(elf_funcs__at(ef, &info, 0x10), ELF_AT_SYMBOL);
+	CHECK_EQ(elf_funcs__at(ef, &info, 0x18), ELF_AT_SYMBOL | ELF_AT_CLONE);
+	CHECK_EQ(elf_funcs__at(ef, &info, 0x20), 0);
+	REQUIRE(elf_funcs__find(ef, "bar", &info));
+	CHECK_EQ(elf_funcs__at(ef, &info, 0x20), ELF_AT_SYMBOL | ELF_AT_CLONE);
+	CHECK_EQ(elf_funcs__at(ef, &info, 0x30), 0);	/* bar.cold is no symbol of bar */
+	REQUIRE(elf_funcs__find(ef, "foo", &info));
+	CHECK_EQ(elf_funcs__at(ef, &info, 0x18), 0);	/* dup's, not foo's */
 	elf_funcs__free(ef);
 	elf_end(e);
 	close(fd);
@@ -196,13 +214,13 @@ static void test_select_and_prune(void)
 	recs[6] = (struct func_rec){ reg, UNIT_FUNC_UNEXPECTED_REG };
 
 	/* without consistency: one FUNC per name with a symbol */
-	n = func_policy__select(btf, recs, 7, ef, false, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 7, ef, &old_loose, drop, note, NULL, NULL);
 	CHECK_EQ(n, 3);		/* foo2 bar2 baz */
 	CHECK(!drop[foo1 - 1] && drop[foo2 - 1] && !drop[bar1 - 1] && drop[bar2 - 1]);
 	CHECK(drop[baz - 1] && !drop[dup - 1] && !drop[reg - 1]);
 
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, recs, 7, ef, true, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 7, ef, &old_strict, drop, note, NULL, NULL);
 	CHECK_EQ(n, 6);		/* foo2, both bars, baz, dup, reg */
 	CHECK(!drop[foo1 - 1] && drop[bar1 - 1] && drop[bar2 - 1] && drop[dup - 1] && drop[reg - 1]);
 
@@ -227,13 +245,13 @@ static void test_select_and_prune(void)
  * dropped (it once indexed drop[] below zero). */
 static void test_split_base_func(void)
 {
-	static const struct sym syms[] = { { "foo", 0x10 } };
+	static const struct sym syms[] = { { "foo", 0x10 }, { "tfoo", 0x20 } };
 	struct d2b_btf *base = d2b_btf__new(NULL), *mod;
 	struct func_rec recs[2];
 	struct elf_funcs *ef;
 	uint8_t drop[16] = { 0 };
 	int fd = -1, bfoo, mfoo, lng, n;
-	Elf *e = make_elf(syms, 1, &fd);
+	Elf *e = make_elf(syms, 2, &fd);
 
 	REQUIRE(e && base);
 	REQUIRE(elf_funcs__new(e, &ef) == 0);
@@ -245,12 +263,43 @@ static void test_split_base_func(void)
 	mfoo = add_func(mod, "foo", lng);
 	recs[0] = (struct func_rec){ bfoo, 0 };
 	recs[1] = (struct func_rec){ mfoo, 0 };
-	n = func_policy__select(mod, recs, 2, ef, true, drop, note, NULL, NULL);
+	n = func_policy__select(mod, recs, 2, ef, &old_strict, drop, note, NULL, NULL);
 	CHECK_EQ(n, 1);		/* the module's foo differs: it goes */
 	CHECK(drop[mfoo - d2b_btf__start_id(mod)]);
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(mod, recs, 2, ef, false, drop, note, NULL, NULL);
+	n = func_policy__select(mod, recs, 2, ef, &old_loose, drop, note, NULL, NULL);
 	CHECK_EQ(n, 1);		/* one per name: the base's */
+	d2b_btf__free(mod);
+
+	/* pahole 1.32 repeats a base FUNC whose prototype names a typedef */
+	{
+		struct func_copies copies = { 0 };
+		struct func_policy_opts po = { .copies = &copies };
+		int td = d2b_btf__add_ref(base, D2B_KIND_TYPEDEF, "myint", 1);
+		int tfoo = add_func(base, "tfoo", (uint32_t)td);
+
+		mod = d2b_btf__new(base);
+		REQUIRE(mod && tfoo > 0);
+		recs[0] = (struct func_rec){ bfoo, 0, 0 };
+		recs[1] = (struct func_rec){ (uint32_t)tfoo, 0, 0 };
+		memset(drop, 0, sizeof(drop));
+		CHECK_EQ(func_policy__select(mod, recs, 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(copies.nr, 0);		/* foo(int a, int b): merged */
+		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(copies.nr, 1);		/* tfoo(int a, myint b): repeated */
+		CHECK_EQ(copies.v[0].id, (uint32_t)tfoo);
+		CHECK_EQ(func_policy__add_copies(mod, &copies, NULL), 0);
+		CHECK_EQ(d2b_btf__nr_types(mod), 1);
+		CHECK_STR(d2b_btf__name(mod, d2b_btf__start_id(mod)), "tfoo");
+		CHECK_EQ(d2b_btf__type(mod, d2b_btf__start_id(mod))->type,
+			 d2b_btf__type(base, (uint32_t)tfoo)->type);
+		/* 1.31: never */
+		copies.nr = 0;
+		po.pahole_1_31 = true;
+		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(copies.nr, 0);
+		func_copies__release(&copies);
+	}
 	d2b_btf__free(mod);
 	d2b_btf__free(base);
 	elf_funcs__free(ef);
@@ -258,10 +307,122 @@ static void test_split_base_func(void)
 	close(fd);
 }
 
+/*
+ * pahole 1.32's rules, one name each:
+ *   weak: a __weak definition (code where no symbol is) met before the
+ *	strong one (at the symbol): the strong one stays;
+ *   str: an inline-only definition (no code) met first: the one with code
+ *	at the symbol stays;
+ *   isra: lost parameters, and a .isra clone's symbol at its code: out;
+ *   plain: lost parameters, at a plain symbol (the ABI is the same): stays;
+ *   nocall: lost parameters, clang's DW_CC_nocall: out;
+ *   reord: reordered parameters: out, consistent_func or not;
+ *   reg: a parameter in another register: out, consistent_func or not
+ *	(1.31: only with it);
+ *   fptr: prototypes whose function-pointer parameters differ (int vs
+ *	long): out with consistent_func (1.31 compared arity only).
+ */
+static void test_select_132(void)
+{
+	static const struct sym syms[] = {
+		{ "weak", 0x100 }, { "str", 0x110 }, { "isra.isra.0", 0x120 }, { "plain", 0x130 },
+		{ "nocall", 0x140 }, { "reord", 0x150 }, { "reg", 0x160 }, { "fptr", 0x170 },
+	};
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	struct func_rec recs[11];
+	struct elf_funcs *ef;
+	uint8_t drop[64] = { 0 };
+	int fd = -1, lng, fp_int, fp_lng, weak1, weak2, str1, str2, isra, plain, nocall, reord;
+	int reg, fptr1, fptr2, n;
+	Elf *e = make_elf(syms, sizeof(syms) / sizeof(syms[0]), &fd);
+
+	REQUIRE(e && btf);
+	REQUIRE(elf_funcs__new(e, &ef) == 0);
+	CHECK_EQ(d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED), 1);
+	lng = d2b_btf__add_int(btf, "long", 8, D2B_INT_SIGNED);
+	/* void (*)(int) and void (*)(long) */
+	fp_int = d2b_btf__add_func_proto(btf, 0);
+	d2b_btf__add_param(btf, NULL, 1);
+	fp_int = d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, (uint32_t)fp_int);
+	fp_lng = d2b_btf__add_func_proto(btf, 0);
+	d2b_btf__add_param(btf, NULL, (uint32_t)lng);
+	fp_lng = d2b_btf__add_ref(btf, D2B_KIND_PTR, NULL, (uint32_t)fp_lng);
+	weak1 = add_func(btf, "weak", 1);
+	weak2 = add_func(btf, "weak", lng);
+	str1 = add_func(btf, "str", lng);
+	str2 = add_func(btf, "str", 1);
+	isra = add_func(btf, "isra", 1);
+	plain = add_func(btf, "plain", 1);
+	nocall = add_func(btf, "nocall", 1);
+	reord = add_func(btf, "reord", 1);
+	reg = add_func(btf, "reg", 1);
+	fptr1 = add_func(btf, "fptr", (uint32_t)fp_int);
+	fptr2 = add_func(btf, "fptr", (uint32_t)fp_lng);
+	REQUIRE(fptr2 > 0);
+	recs[0] = (struct func_rec){ weak1, 0, 0x900 };
+	recs[1] = (struct func_rec){ weak2, 0, 0x100 };
+	recs[2] = (struct func_rec){ str1, UNIT_FUNC_OPTIMIZED, 0 };
+	recs[3] = (struct func_rec){ str2, 0, 0x110 };
+	recs[4] = (struct func_rec){ isra, UNIT_FUNC_OPTIMIZED, 0x120 };
+	recs[5] = (struct func_rec){ plain, UNIT_FUNC_OPTIMIZED, 0x130 };
+	recs[6] = (struct func_rec){ nocall, UNIT_FUNC_OPTIMIZED | UNIT_FUNC_NOCALL, 0x140 };
+	recs[7] = (struct func_rec){ reord, UNIT_FUNC_REORDERED, 0x150 };
+	recs[8] = (struct func_rec){ reg, UNIT_FUNC_UNEXPECTED_REG, 0x160 };
+	recs[9] = (struct func_rec){ fptr1, 0, 0x170 };
+	recs[10] = (struct func_rec){ fptr2, 0, 0 };
+
+	n = func_policy__select(btf, recs, 11, ef, &new_loose, drop, note, NULL, NULL);
+	CHECK_EQ(n, 7);		/* weak1 str1 isra nocall reord reg fptr2 */
+	CHECK(drop[weak1 - 1] && !drop[weak2 - 1] && drop[str1 - 1] && !drop[str2 - 1]);
+	CHECK(drop[isra - 1] && !drop[plain - 1] && drop[nocall - 1] && drop[reord - 1]);
+	CHECK(drop[reg - 1] && !drop[fptr1 - 1] && drop[fptr2 - 1]);
+
+	memset(drop, 0, sizeof(drop));
+	n = func_policy__select(btf, recs, 11, ef, &new_strict, drop, note, NULL, NULL);
+	CHECK_EQ(n, 10);	/* and both weak, str and fptr: their prototypes differ */
+	CHECK(!drop[plain - 1]);
+
+	/* 1.31: the first met stays; only consistent_func leaves out */
+	memset(drop, 0, sizeof(drop));
+	n = func_policy__select(btf, recs, 11, ef, &old_loose, drop, note, NULL, NULL);
+	CHECK_EQ(n, 3);		/* weak2 str2 fptr2 */
+	CHECK(!drop[weak1 - 1] && drop[weak2 - 1] && !drop[str1 - 1] && drop[str2 - 1]);
+	CHECK(!drop[isra - 1] && !drop[nocall - 1] && !drop[reord - 1] && !drop[reg - 1]);
+	CHECK(!drop[fptr1 - 1] && drop[fptr2 - 1]);
+
+	/* fptr alone: 1.31 takes void (*)(int) for void (*)(long), 1.32 not */
+	memset(drop, 0, sizeof(drop));
+	n = func_policy__select(btf, &recs[9], 2, ef, &old_strict, drop, note, NULL, NULL);
+	CHECK_EQ(n, 1);
+	CHECK(!drop[fptr1 - 1]);
+	memset(drop, 0, sizeof(drop));
+	n = func_policy__select(btf, &recs[9], 2, ef, &new_strict, drop, note, NULL, NULL);
+	CHECK_EQ(n, 2);
+	elf_funcs__free(ef);
+	d2b_btf__free(btf);
+	elf_end(e);
+	close(fd);
+}
+
+/* d2b_opts.kernel_policy: a value no release has is refused, before the
+ * file is even opened */
+static void test_unknown_policy(void)
+{
+	struct d2b_opts o = { .funcs = D2B_FUNCS_KERNEL, .kernel_policy = 130 };
+	struct d2b_btf *btf = NULL;
+
+	CHECK_EQ(d2b_convert_file("/nonexistent/d2b-test", NULL, &o, &btf), -EINVAL);
+	CHECK(btf == NULL);
+	o.kernel_policy = D2B_KERNEL_POLICY_PAHOLE_1_31;
+	CHECK_EQ(d2b_convert_file("/nonexistent/d2b-test", NULL, &o, &btf), -ENOENT);
+}
+
 int main(void)
 {
 	RUN(test_elf_funcs);
 	RUN(test_select_and_prune);
 	RUN(test_split_base_func);
+	RUN(test_select_132);
+	RUN(test_unknown_policy);
 	return test_done();
 }
