@@ -58,10 +58,10 @@
 
 #include "btf/btf.h"
 #include "unit/unit.h"
-#include "merge/datasec.h"
+#include "finish/datasec.h"
 #include "merge/dedup.h"
-#include "merge/prune.h"
-#include "merge/sizeless.h"
+#include "finish/prune.h"
+#include "finish/sizeless.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
 #include "kernel/var_policy.h"

@@ -155,7 +155,7 @@
 #include "btf/btf.h"
 #include "base/clock.h"
 #include "merge/dedup.h"
-#include "merge/dedup_internal.h"
+#include "merge/merge_internal.h"
 #include "base/hmap.h"
 #include "base/ptr_cache.h"
 #include "base/vec.h"

@@ -31,7 +31,7 @@ import re
 import subprocess
 import sys
 
-LAYERS = ["base", "btf", "dwarf", "unit", "merge", "kernel", "elf"]
+LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "elf"]
 TOP = "top"			# lib/convert.c, lib/dwarf2btf.h (no folder)
 PUBLIC_HEADER = "dwarf2btf.h"
 MAX_LINES = 1500

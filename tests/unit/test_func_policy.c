@@ -13,7 +13,7 @@
 #include "btf/btf.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
-#include "merge/prune.h"
+#include "finish/prune.h"
 #include "unit/unit.h"
 #include "test.h"
 

@@ -7,8 +7,8 @@
  * d2b_btf__verify() after prune__funcs(), and nothing else changes.
  */
 #include "btf/btf.h"
-#include "merge/prune.h"
-#include "merge/sizeless.h"
+#include "finish/prune.h"
+#include "finish/sizeless.h"
 #include "test.h"
 
 static int notes;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/dedup_internal.h"
+#include "merge/merge_internal.h"
 #include "base/hmap.h"
 #include "base/pages.h"
 #include "base/ptr_cache.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/dedup_internal.h"
+#include "merge/merge_internal.h"
 #include "base/hmap.h"
 #include "base/vec.h"
 
