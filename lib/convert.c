@@ -1159,7 +1159,7 @@ out:
 /*
  * Types of no size where the kernel needs one (C++ declarations that no
  * unit defines): mended, or the FUNCs and prototypes that cannot be said
- * left out (merge/sizeless.c).
+ * left out (finish/sizeless.c).
  */
 static int repair_sizeless(struct conv *c)
 {

@@ -19,7 +19,7 @@
  *   - otherwise one FUNC stays, the first met, and the others go; when ef
  *     says the name is a kfunc, the FUNC that stays is listed for
  *     func_policy__tag_kfuncs() (the lookup made once, here).
- * Output: a drop mark per FUNC; lib/merge/prune.c removes them with their
+ * Output: a drop mark per FUNC; lib/finish/prune.c removes them with their
  * DECL_TAGs and the prototypes nothing else uses.  In split BTF (a module),
  * a record whose FUNC the merge found in the base takes part in the
  * comparison, and a FUNC equal to the base's is not repeated.

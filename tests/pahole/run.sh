@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # The pahole-compatible command line (dwarf2btf-pahole, dwarf2btf/pahole.c)
-# and the kernel policy behind it (lib/kernel, lib/merge/prune.c,
+# and the kernel policy behind it (lib/kernel, lib/finish/prune.c,
 # lib/btf/btf_distill.c):
 #
 #	tests/pahole/run.sh BUILD_DIR
