@@ -36,7 +36,7 @@ import sys
 LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "elf"]
 TOP = "top"			# lib/convert.c, lib/dwarf2btf.h (no folder)
 PUBLIC_HEADER = "dwarf2btf.h"
-MAX_LINES = 1500
+MAX_LINES = 1200
 
 
 def rank(folder):
