@@ -31,6 +31,8 @@ show() { [ -s "$1" ] && head -n "${2:-6}" "$1" | sed 's/^/#   /'; return 0; }
 show_tail() { [ -s "$1" ] && tail -n "${2:-12}" "$1" | sed 's/^/#   | /'; return 0; }
 # failx NAME WHY FILE [N]: FAIL, after FILE's first N lines (12) as context
 failx() { show "$3" "${4:-12}"; fail "$1" "$2"; }
+# fail_tail NAME WHY FILE [N]: FAIL, after FILE's last N lines (12)
+fail_tail() { show_tail "$3" "${4:-12}"; fail "$1" "$2"; }
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -80,7 +82,7 @@ load_btf()
 	case $rc in
 	0) pass "$name/load" ;;
 	2) skip "$name/load" "$(tail -n 1 <<<"$out")" ;;
-	*) tail -n 8 <<<"$out" | sed 's/^/#   /'
+	*) [ -z "$out" ] || tail -n 8 <<<"$out" | sed 's/^/#   /'
 	   fail "$name/load" "the kernel rejected the BTF (btf_load exit $rc)" ;;
 	esac
 }

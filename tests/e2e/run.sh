@@ -94,14 +94,14 @@ LOAD=$BUILD/tests/btf_load
 MATRIX=${D2B_E2E_MATRIX:-full}
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 
+. "$HERE/../lib.sh"
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-e2e.XXXXXX")
 if [ -n "${D2B_E2E_KEEP:-}" ]; then
-	echo "# work directory: $WORK"
+	note "work directory: $WORK"
 else
 	trap 'rm -rf "$WORK"' EXIT
 fi
-
-. "$HERE/../lib.sh"
 
 # ---- tools --------------------------------------------------------------
 
@@ -220,7 +220,7 @@ selftest_check
 
 if [ ! -f "$D2B" ] || [ ! -x "$D2B" ]; then
 	fail "e2e/dwarf2btf" "$D2B not built"
-	echo "# nothing else can run without the converter"
+	note "nothing else can run without the converter"
 	exit 1
 fi
 

@@ -14,10 +14,11 @@ set -u
 build=${1:?usage: tests/layers/run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+. "$here/../lib.sh"
 
 for tool in python3 nm; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP layers: $tool not found"
+		skip layers "$tool not found"
 		exit 0
 	fi
 done
