@@ -194,24 +194,26 @@ static void drop_behind(struct scheduler *s, size_t i)
  * but at most MAX_GROUPS, as even as can be: by the number of units
  * alone.  Each group's units are merged, in order, into a group of
  * their own (dedup__new_group()) by whichever thread has walked the next
- * one, several groups at once; this thread merges each whole group into
- * the output, in order (dedup__add_group()), and then takes its units'
- * diagnostics, functions and variables, in order.  The groups are the
- * same for every number of threads, so the output is too; it is that of
- * merging the units one by one.  Where a group resolved a forward
- * declaration otherwise than the output did (dedup__add_group() says
- * -EAGAIN and takes nothing), the units from that group's first on are
- * walked again and merged one by one, as a round that is not grouped is:
- * the names a group disagrees on are met again by the groups after it,
- * and one by one the units are walked on every thread.  --no-merge-groups
- * (d2b_opts.no_merge_groups) merges one by one from the start.
+ * one, several groups at once; the merging thread (scheduler__run()'s
+ * caller) has the driver merge each whole group into the output, in order
+ * (scheduler_ops.merge_group: dedup__add_group()), and then take its
+ * units' diagnostics, functions and variables, in order (group_unit).
+ * The groups are the same for every number of threads, so the output is
+ * too; it is that of merging the units one by one.  Where a group
+ * resolved a forward declaration otherwise than the output did
+ * (dedup__add_group() says -EAGAIN and takes nothing), the units from
+ * that group's first on are walked again and merged one by one, as a
+ * round that is not grouped is: the names a group disagrees on are met
+ * again by the groups after it, and one by one the units are walked on
+ * every thread.  --no-merge-groups (d2b_opts.no_merge_groups) merges one
+ * by one from the start.
  *
- * Threads claim units from the groups in a window (the group this thread
- * waits for and the next ones, as many as there are threads), the group
- * with the fewest claimed first, so that every thread has a group to
+ * Threads claim units from the groups in a window (the group the merging
+ * thread waits for and the next ones, as many as there are threads), the
+ * group with the fewest claimed first, so that every thread has a group to
  * merge into; claimed units not yet merged into their group are at most
  * nr_slots, which bounds memory as the ring does.  A unit merged into its
- * group gives its BTF back at once: what this thread needs of it later
+ * group gives its BTF back at once: what the driver needs of it later
  * (diagnostics, functions, variables with their strings, imports) is
  * small.  Each group drops the pages of its part of .debug_info behind
  * its merges.

@@ -2,7 +2,7 @@
 /*
  * The merge's strings and forms: a type copied with its strings as
  * destination offsets and its IDs as a mode wants them, the index key
- * made from it, and the indexing of canonical types (theory in dedup.c).
+ * made from it, and the indexing of canonical types (theory in merge.c).
  */
 #include <errno.h>
 #include <stdlib.h>
