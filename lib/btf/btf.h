@@ -101,6 +101,9 @@ void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src);
 /* A BTF read from raw bytes, whose base records no pointer size: take the
  * size of its 'long' (or 'unsigned long', ...) INT, if it has one. */
 void btf_infer_pointer_size(struct d2b_btf *btf);
+/* d2b_btf__encode() in byte order order (NATIVE: the host's), whatever
+ * btf's own: the ELF writer encodes in its file's order. */
+int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, size_t *ret_size);
 
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);

@@ -26,7 +26,7 @@
  * result that depends on a type above the one being hashed is not
  * memoized.  Nesting is bounded (-ELOOP) and so is the work (-E2BIG).
  *
- * Pass 1 (per side): hash every own type; build one entry per named type
+ * Pass 1 (per side; btf_meaning.c): hash every own type; build one entry per named type
  *	(class, name, hash, ID) and one per anonymous type (kind, hash, ID).
  * Pass 2: sort both entry lists and merge them.  Per key, the variants on
  *	each side form a multiset of hashes (a kernel can hold two different
@@ -56,520 +56,9 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "btf/compare_internal.h"
 #include "base/hmap.h"
 #include "base/vec.h"
-
-enum {
-	MAX_ANON_DEPTH = 512,	/* nesting of anonymous types, then -ELOOP */
-	MAX_RENDER_DEPTH = 6,	/* in messages: deeper is "..." */
-	MAX_ARRAY_CHAIN = 64,
-	DETAIL_LEN = 1024,
-	TYPE_STR_LEN = 384,
-	/* anonymous expansions allowed: this many per type of both sides, plus a floor */
-	BUDGET_PER_TYPE = 64,
-	BUDGET_MIN = 1 << 20,
-};
-
-/* Tokens fed into a meaning hash, so that different shapes never line up. */
-enum cmp_token {
-	TOK_VOID = 1,
-	TOK_INVALID,
-	TOK_REF,
-	TOK_CYCLE,
-	TOK_BODY,
-	TOK_MEMBER,
-	TOK_PARAM,
-	TOK_VALUE,
-	TOK_SECINFO,
-	TOK_FWD_STRUCT = 0x100,	/* ref classes of FWD when they stay apart */
-	TOK_FWD_UNION,
-};
-
-enum memo_state {
-	MEMO_NONE = 0,
-	MEMO_BUSY,	/* on the anonymous stack */
-	MEMO_DONE,
-};
-
-struct named_ent {
-	const char *name;
-	uint64_t hash;
-	uint32_t cls;
-	uint32_t kind;
-	uint32_t id;
-};
-
-struct anon_ent {
-	uint64_t hash;
-	uint32_t kind;
-	uint32_t id;
-};
-
-struct cmp_side {
-	const struct d2b_btf *btf;
-	uint32_t start, end;	/* own types */
-	bool fwd_as_struct;	/* render FWD as struct/union */
-	uint64_t *memo;		/* anonymous meanings, indexed by any ID < end */
-	uint8_t *state;
-	uint32_t *depth;	/* stack depth of MEMO_BUSY types */
-	uint8_t *elem_only;	/* flatten: ARRAY used only as another ARRAY's element */
-	struct named_ent *named;
-	size_t nnamed, named_cap;
-	struct anon_ent *anon;
-	size_t nanon, anon_cap;
-};
-
-struct cmp {
-	struct d2b_compare_opts opts;
-	struct cmp_side side[2];
-	d2b_compare_fn cb;
-	void *arg;
-	struct d2b_compare_summary sum;
-	uint64_t budget;	/* anonymous expansions left */
-	unsigned int ndetail;	/* details emitted for the current key */
-	int err;		/* first error of a callback, sticky */
-	char detail[DETAIL_LEN];
-};
-
-/* ---- hashing ---- */
-
-static inline uint64_t feed(uint64_t h, uint64_t v)
-{
-	return hash_mix64(h ^ hash_mix64(v + 0x9e3779b97f4a7c15ULL));
-}
-
-static uint64_t feed_str(uint64_t h, const char *s)
-{
-	return feed(h, hash_str(s ? s : ""));
-}
-
-static bool compared(const struct cmp *c, unsigned int kind)
-{
-	return !c->opts.kinds || (c->opts.kinds & (1u << kind));
-}
-
-/* Named kinds are identified by (class, name). */
-static bool kind_is_named(unsigned int kind)
-{
-	switch (kind) {
-	case D2B_KIND_INT:
-	case D2B_KIND_FLOAT:
-	case D2B_KIND_STRUCT:
-	case D2B_KIND_UNION:
-	case D2B_KIND_ENUM:
-	case D2B_KIND_ENUM64:
-	case D2B_KIND_FWD:
-	case D2B_KIND_TYPEDEF:
-	case D2B_KIND_FUNC:
-	case D2B_KIND_VAR:
-	case D2B_KIND_DATASEC:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static const char *type_name(const struct cmp_side *s, const struct d2b_type *t)
-{
-	const char *n = d2b_btf__str(s->btf, t->name_off);
-
-	return n ? n : "";
-}
-
-static bool type_is_named(const struct cmp_side *s, const struct d2b_type *t)
-{
-	return kind_is_named(d2b_kind(t)) && *type_name(s, t);
-}
-
-static uint32_t key_class(unsigned int kind)
-{
-	return kind == D2B_KIND_ENUM64 ? D2B_KIND_ENUM : kind;
-}
-
-/* What a reference to the named type t means: its class and name. */
-static uint64_t ref_token(const struct cmp *c, const struct cmp_side *s, const struct d2b_type *t)
-{
-	uint64_t cls = key_class(d2b_kind(t));
-
-	if (cls == D2B_KIND_FWD) {
-		if (c->opts.fwd_as_struct)
-			cls = btf_fwd_kind(t);
-		else
-			cls = d2b_kflag(t) ? TOK_FWD_UNION : TOK_FWD_STRUCT;
-	}
-	return feed_str(feed(TOK_REF, cls), type_name(s, t));
-}
-
-static int meaning_of(struct cmp *c, struct cmp_side *s, uint32_t id, uint32_t depth,
-		      uint32_t *low, uint64_t *ret);
-
-/* Flattened view of an ARRAY chain: total count and innermost element. */
-static void array_flatten(const struct cmp_side *s, const struct d2b_type *t,
-			  uint64_t *nelems, uint32_t *elem)
-{
-	const struct d2b_array *a = btf_array(t);
-	uint64_t n = a->nelems;
-	int i;
-
-	*elem = a->type;
-	for (i = 0; i < MAX_ARRAY_CHAIN; i++) {
-		const struct d2b_type *in = d2b_btf__type(s->btf, *elem);
-
-		if (!in || d2b_kind(in) != D2B_KIND_ARRAY)
-			break;
-		n *= btf_array(in)->nelems;
-		*elem = btf_array(in)->type;
-	}
-	*nelems = n;
-}
-
-/* The hash of t's own body; referenced types through meaning_of(). */
-static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t,
-		     uint32_t depth, uint32_t *low, uint64_t *ret)
-{
-	unsigned int kind = d2b_kind(t), vlen = d2b_vlen(t), i;
-	uint64_t h = feed(feed(TOK_BODY, kind), hash_str(type_name(s, t))), sub;
-	uint64_t n;
-	uint32_t elem;
-	int err = 0;
-
-#define SUB(id) do {						\
-		err = meaning_of(c, s, (id), depth, low, &sub);	\
-		if (err)					\
-			return err;				\
-		h = feed(h, sub);				\
-	} while (0)
-	switch (kind) {
-	case D2B_KIND_INT:
-		h = feed(feed(h, t->size), btf_int_word(t));
-		break;
-	case D2B_KIND_FLOAT:
-		h = feed(h, t->size);
-		break;
-	case D2B_KIND_FWD:
-		h = feed(h, d2b_kflag(t));
-		break;
-	case D2B_KIND_STRUCT:
-	case D2B_KIND_UNION:
-		h = feed(feed(h, t->size), vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_member *m = btf_members(t) + i;
-
-			h = feed(h, TOK_MEMBER);
-			h = feed_str(h, d2b_btf__str(s->btf, m->name_off));
-			h = feed(h, d2b_member_bit_offset(t, m));
-			h = feed(h, d2b_member_bitfield_size(t, m));
-			SUB(m->type);
-		}
-		break;
-	case D2B_KIND_ENUM:
-		h = feed(feed(feed(h, t->size), d2b_kflag(t)), vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_enum *e = btf_enums(t) + i;
-			/* kind_flag: signed */
-			int64_t v = d2b_kflag(t) ? (int64_t)e->val : (int64_t)(uint32_t)e->val;
-
-			h = feed(h, TOK_VALUE);
-			h = feed(feed_str(h, d2b_btf__str(s->btf, e->name_off)), (uint64_t)v);
-		}
-		break;
-	case D2B_KIND_ENUM64:
-		h = feed(feed(feed(h, t->size), d2b_kflag(t)), vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_enum64 *e = btf_enums64(t) + i;
-
-			h = feed(h, TOK_VALUE);
-			h = feed(feed_str(h, d2b_btf__str(s->btf, e->name_off)), btf_enum64_val(e));
-		}
-		break;
-	case D2B_KIND_ARRAY:
-		if (c->opts.flatten_arrays) {
-			array_flatten(s, t, &n, &elem);
-		} else {
-			n = btf_array(t)->nelems;
-			elem = btf_array(t)->type;
-		}
-		h = feed(h, n);
-		SUB(elem);
-		if (!c->opts.ignore_index_type)
-			SUB(btf_array(t)->index_type);
-		break;
-	case D2B_KIND_FUNC_PROTO:
-		SUB(t->type);
-		h = feed(h, vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_param *p = btf_params(t) + i;
-
-			h = feed_str(feed(h, TOK_PARAM), d2b_btf__str(s->btf, p->name_off));
-			SUB(p->type);
-		}
-		break;
-	case D2B_KIND_FUNC:
-		h = feed(h, c->opts.ignore_linkage ? 0 : vlen);	/* linkage */
-		SUB(t->type);
-		break;
-	case D2B_KIND_VAR:
-		h = feed(h, c->opts.ignore_linkage ? 0 : btf_var_linkage(t));
-		SUB(t->type);
-		break;
-	case D2B_KIND_DATASEC:
-		h = feed(feed(h, t->size), vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_var_secinfo *v = btf_secinfos(t) + i;
-
-			h = feed(feed(feed(h, TOK_SECINFO), v->offset), v->size);
-			SUB(v->type);
-		}
-		break;
-	case D2B_KIND_DECL_TAG:
-		h = feed(feed(h, (uint32_t)btf_decl_tag_idx(t)), d2b_kflag(t));
-		SUB(t->type);
-		break;
-	case D2B_KIND_TYPE_TAG:
-		h = feed(h, d2b_kflag(t));	/* 1: an attribute */
-		SUB(t->type);
-		break;
-	case D2B_KIND_PTR:
-	case D2B_KIND_TYPEDEF:
-	case D2B_KIND_VOLATILE:
-	case D2B_KIND_CONST:
-	case D2B_KIND_RESTRICT:
-		SUB(t->type);
-		break;
-	default:
-		h = feed(h, t->info);
-		break;
-	}
-#undef SUB
-	*ret = h;
-	return 0;
-}
-
-/*
- * The meaning of a reference to id, at anonymous nesting depth.  *low
- * collects the lowest stack depth a back edge reached, so that a caller can
- * tell whether its result is self-contained.
- */
-static int meaning_of(struct cmp *c, struct cmp_side *s, uint32_t id, uint32_t depth,
-		      uint32_t *low, uint64_t *ret)
-{
-	const struct d2b_type *t;
-	uint32_t sub_low = UINT32_MAX;
-	uint64_t h;
-	int err;
-
-	if (id == 0) {
-		*ret = TOK_VOID;
-		return 0;
-	}
-	t = id < s->end ? d2b_btf__type(s->btf, id) : NULL;
-	if (!t) {
-		*ret = feed(TOK_INVALID, id);
-		return 0;
-	}
-	if (type_is_named(s, t)) {
-		*ret = ref_token(c, s, t);
-		return 0;
-	}
-	switch (s->state[id]) {
-	case MEMO_DONE:
-		*ret = s->memo[id];
-		return 0;
-	case MEMO_BUSY:
-		if (s->depth[id] < *low)
-			*low = s->depth[id];
-		*ret = feed(TOK_CYCLE, depth - s->depth[id]);
-		return 0;
-	default:
-		break;
-	}
-	if (depth >= MAX_ANON_DEPTH)
-		return -ELOOP;
-	if (!c->budget)
-		return -E2BIG;
-	c->budget--;
-	s->state[id] = MEMO_BUSY;
-	s->depth[id] = depth;
-	err = body_hash(c, s, t, depth + 1, &sub_low, &h);
-	if (err) {
-		s->state[id] = MEMO_NONE;
-		return err;
-	}
-	if (sub_low >= depth) {
-		s->state[id] = MEMO_DONE;
-		s->memo[id] = h;
-	} else {
-		s->state[id] = MEMO_NONE;
-		if (sub_low < *low)
-			*low = sub_low;
-	}
-	*ret = h;
-	return 0;
-}
-
-/* Meaning of a reference from outside any walk (pass 3). */
-static uint64_t ref_meaning(struct cmp *c, struct cmp_side *s, uint32_t id)
-{
-	uint32_t low = UINT32_MAX;
-	uint64_t h = 0;
-
-	if (meaning_of(c, s, id, 0, &low, &h))
-		return feed(TOK_INVALID, id);	/* already hashed in pass 1: unreachable */
-	return h;
-}
-
-/* ---- pass 1: hash every own type ---- */
-
-/* flatten_arrays: mark ARRAYs that are referenced only as an ARRAY element. */
-static int mark_elem_only(struct cmp_side *s)
-{
-	uint8_t *other;
-	uint32_t id;
-
-	s->elem_only = calloc(s->end, 1);
-	other = calloc(s->end, 1);
-	if (!s->elem_only || !other) {
-		free(other);
-		return -ENOMEM;
-	}
-	for (id = s->start; id < s->end; id++) {
-		struct d2b_type *t = (struct d2b_type *)d2b_btf__type(s->btf, id);
-		struct btf_field_iter it;
-		uint32_t *f;
-
-		if (!t)
-			continue;
-		btf_field_iter__init(&it, t, BTF_FIELD_IDS);
-		while ((f = btf_field_iter__next(&it))) {
-			bool as_elem = d2b_kind(t) == D2B_KIND_ARRAY && f == &((struct d2b_array *)(t + 1))->type;
-
-			if (*f >= s->end)
-				continue;
-			if (as_elem)
-				s->elem_only[*f] = 1;
-			else
-				other[*f] = 1;
-		}
-	}
-	for (id = 0; id < s->end; id++)
-		if (other[id])
-			s->elem_only[id] = 0;
-	free(other);
-	return 0;
-}
-
-static int side_hash(struct cmp *c, struct cmp_side *s)
-{
-	uint32_t id;
-	int err;
-
-	s->start = d2b_btf__start_id(s->btf);
-	s->fwd_as_struct = c->opts.fwd_as_struct;
-	s->end = d2b_btf__end_id(s->btf);
-	s->memo = calloc(s->end, sizeof(*s->memo));
-	s->state = calloc(s->end, sizeof(*s->state));
-	s->depth = calloc(s->end, sizeof(*s->depth));
-	if (!s->memo || !s->state || !s->depth)
-		return -ENOMEM;
-	if (c->opts.flatten_arrays) {
-		err = mark_elem_only(s);
-		if (err)
-			return err;
-	}
-	for (id = s->start; id < s->end; id++) {
-		const struct d2b_type *t = d2b_btf__type(s->btf, id);
-		struct d2b_compare_kind_stats *ks;
-		unsigned int kind;
-		uint32_t low = UINT32_MAX;
-		uint64_t h;
-
-		if (!t)
-			return -EINVAL;
-		kind = d2b_kind(t);
-		ks = &c->sum.kind[kind > D2B_KIND_MAX ? 0 : kind];
-		if (s == &c->side[0])
-			ks->nr_a++;
-		else
-			ks->nr_b++;
-		if (type_is_named(s, t)) {
-			if (!compared(c, kind))
-				continue;
-			err = body_hash(c, s, t, 0, &low, &h);
-			if (err)
-				return err;
-			err = VEC_RESERVE(s->named, s->named_cap, s->nnamed, 1);
-			if (err)
-				return err;
-			s->named[s->nnamed++] = (struct named_ent){
-				.name = type_name(s, t), .hash = h,
-				.cls = key_class(kind), .kind = kind, .id = id,
-			};
-			continue;
-		}
-		if (s == &c->side[0])
-			ks->anon_a++;
-		else
-			ks->anon_b++;
-		if (c->opts.no_anon || !compared(c, kind))
-			continue;
-		if (s->elem_only && s->elem_only[id] && kind == D2B_KIND_ARRAY)
-			continue;
-		err = meaning_of(c, s, id, 0, &low, &h);
-		if (err)
-			return err;
-		err = VEC_RESERVE(s->anon, s->anon_cap, s->nanon, 1);
-		if (err)
-			return err;
-		s->anon[s->nanon++] = (struct anon_ent){ .hash = h, .kind = kind, .id = id };
-	}
-	return 0;
-}
-
-static int key_order(const struct named_ent *a, const struct named_ent *b)
-{
-	if (a->cls != b->cls)
-		return a->cls < b->cls ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
-static int named_cmp(const void *pa, const void *pb)
-{
-	const struct named_ent *a = pa, *b = pb;
-	int r = key_order(a, b);
-
-	if (r)
-		return r;
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static int anon_cmp_key(const struct anon_ent *a, const struct anon_ent *b)
-{
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	return 0;
-}
-
-static int anon_cmp(const void *pa, const void *pb)
-{
-	const struct anon_ent *a = pa, *b = pb;
-	int r = anon_cmp_key(a, b);
-
-	return r ? r : a->id < b->id ? -1 : a->id > b->id;
-}
-
-static void side_release(struct cmp_side *s)
-{
-	free(s->memo);
-	free(s->state);
-	free(s->depth);
-	free(s->elem_only);
-	free(s->named);
-	free(s->anon);
-}
 
 /* ---- rendering types for messages ---- */
 
@@ -663,7 +152,7 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 		sb_printf(b, "...");
 		return;
 	}
-	name = type_name(s, t);
+	name = cmp_type_name(s, t);
 	kw = kw_of(t, s->fwd_as_struct);
 	switch (d2b_kind(t)) {
 	case D2B_KIND_STRUCT:
@@ -841,7 +330,7 @@ explain_emit(struct explain *e, const char *ctx, const char *fmt, ...)
 	struct sbuf b = { .p = c->detail, .len = sizeof(c->detail) };
 	struct d2b_compare_diff d = {
 		.what = D2B_DIFF_CHANGED, .kind = d2b_kind(e->ta),
-		.name = type_name(&c->side[0], e->ta), .id_a = e->ida, .id_b = e->idb,
+		.name = cmp_type_name(&c->side[0], e->ta), .id_a = e->ida, .id_b = e->idb,
 		.count_a = 1, .count_b = 1, .detail = c->detail,
 	};
 	va_list ap;
@@ -932,7 +421,7 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 	char bufa[TYPE_STR_LEN], bufb[TYPE_STR_LEN], sub[DETAIL_LEN / 2];
 	int steps;
 
-	if (ref_meaning(c, sa, a) == ref_meaning(c, sb, b))
+	if (cmp_ref_meaning(c, sa, a) == cmp_ref_meaning(c, sb, b))
 		return;
 	if (e->depth >= MAX_RENDER_DEPTH)
 		goto plain;
@@ -943,7 +432,7 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 		uint32_t na, nb;
 
 		if (!pa || !pb || !ta || !tb || d2b_kind(ta) != d2b_kind(tb) ||
-		    type_is_named(sa, ta) || type_is_named(sb, tb))
+		    cmp_type_is_named(sa, ta) || cmp_type_is_named(sb, tb))
 			break;
 		kind = d2b_kind(ta);
 		ctx_join(sub, sizeof(sub), ctx, label);
@@ -966,14 +455,14 @@ static void explain_ref(struct explain *e, const char *ctx, const char *label,
 			nb = btf_array(tb)->type;
 		} else if (kind == D2B_KIND_PTR || btf_kind_is_qualifier(kind) ||
 			   (kind == D2B_KIND_TYPE_TAG && d2b_kflag(ta) == d2b_kflag(tb) &&
-			    !strcmp(type_name(sa, ta), type_name(sb, tb)))) {
+			    !strcmp(cmp_type_name(sa, ta), cmp_type_name(sb, tb)))) {
 			na = ta->type;
 			nb = tb->type;
 		} else {
 			break;
 		}
 		/* the difference is at this level (an index type, say) */
-		if (ref_meaning(c, sa, na) == ref_meaning(c, sb, nb))
+		if (cmp_ref_meaning(c, sa, na) == cmp_ref_meaning(c, sb, nb))
 			break;
 		pa = na;
 		pb = nb;
@@ -1369,12 +858,12 @@ static void compare_named(struct cmp *c)
 		else if (j == sb->nnamed)
 			r = -1;
 		else
-			r = key_order(&sa->named[i], &sb->named[j]);
+			r = cmp_key_order(&sa->named[i], &sb->named[j]);
 		if (r <= 0)
-			while (i1 < sa->nnamed && !key_order(&sa->named[i1], &sa->named[i]))
+			while (i1 < sa->nnamed && !cmp_key_order(&sa->named[i1], &sa->named[i]))
 				i1++;
 		if (r >= 0)
-			while (j1 < sb->nnamed && !key_order(&sb->named[j1], &sb->named[j]))
+			while (j1 < sb->nnamed && !cmp_key_order(&sb->named[j1], &sb->named[j]))
 				j1++;
 		compare_key(c, sa->named + i, i1 - i, sb->named + j, j1 - j);
 		i = i1;
@@ -1397,11 +886,11 @@ static void compare_anon(struct cmp *c)
 		else if (j == sb->nanon)
 			r = -1;
 		else
-			r = anon_cmp_key(&sa->anon[i], &sb->anon[j]);
+			r = cmp_anon_key_order(&sa->anon[i], &sb->anon[j]);
 		x = r <= 0 ? &sa->anon[i] : &sb->anon[j];
-		while (i1 < sa->nanon && !anon_cmp_key(&sa->anon[i1], x))
+		while (i1 < sa->nanon && !cmp_anon_key_order(&sa->anon[i1], x))
 			i1++;
-		while (j1 < sb->nanon && !anon_cmp_key(&sb->anon[j1], x))
+		while (j1 < sb->nanon && !cmp_anon_key_order(&sb->anon[j1], x))
 			j1++;
 		ca = i1 - i;
 		cb = j1 - j;
@@ -1455,13 +944,13 @@ int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
 	for (i = 0; i < 2; i++) {
 		struct cmp_side *s = &c->side[i];
 
-		err = side_hash(c, s);
+		err = cmp_side_hash(c, s);
 		if (err)
 			goto out;
 		if (s->nnamed)
-			qsort(s->named, s->nnamed, sizeof(*s->named), named_cmp);
+			qsort(s->named, s->nnamed, sizeof(*s->named), cmp_named_sort);
 		if (s->nanon)
-			qsort(s->anon, s->nanon, sizeof(*s->anon), anon_cmp);
+			qsort(s->anon, s->nanon, sizeof(*s->anon), cmp_anon_sort);
 	}
 	compare_named(c);
 	if (!c->err)
@@ -1470,8 +959,8 @@ int d2b_btf__compare(const struct d2b_btf *a, const struct d2b_btf *b,
 out:
 	if (ret)
 		*ret = c->sum;
-	side_release(&c->side[0]);
-	side_release(&c->side[1]);
+	cmp_side_release(&c->side[0]);
+	cmp_side_release(&c->side[1]);
 	free(c);
 	return err;
 }

@@ -22,8 +22,10 @@
  * middle of nothing (no leading NUL), as libbpf and pahole write it.
  *
  * Encoding writes header, types in ID order and strings, in the byte order
- * the BTF was read in (host order for built BTF), so that parse + encode
- * reproduces the input byte for byte.
+ * asked for: d2b_btf__encode() the one the BTF was read in (host order for
+ * built BTF), so that parse + encode reproduces the input byte for byte;
+ * the ELF writer its file's (btf_encode_in()), so nothing swaps an encoded
+ * blob afterwards.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -551,9 +553,9 @@ static bool strings_empty_split(const struct d2b_btf *btf)
 	return true;
 }
 
-int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
+int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, size_t *ret_size)
 {
-	bool swap = endian_swaps(d2b_btf__endian(btf));
+	bool swap = endian_swaps(order);
 	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf);
 	struct d2b_header hdr = { 0 };
 	uint64_t type_len = 0, str_len, total;
@@ -611,6 +613,11 @@ int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
 	*ret = buf;
 	*ret_size = total;
 	return 0;
+}
+
+int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
+{
+	return btf_encode_in(btf, d2b_btf__endian(btf), ret, ret_size);
 }
 
 int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path, char *errbuf,

@@ -291,6 +291,43 @@ static inline int sleb(const uint8_t **p, const uint8_t *end, int64_t *ret)
 	return 0;
 }
 
+/* ---- die_reader.c ---- */
+
+/* Parse the header of the unit at off of sec into u->hdr; 0, or a
+ * negative errno with u's message set. */
+int die_unit_parse_header(struct die_unit *u, enum die_section sec, uint64_t off);
+/* The package row whose unit contribution holds offset off of sec, or NULL. */
+const struct dwp_row *die_reader_package_row(const struct die_reader *r, enum die_section sec,
+					     uint64_t off);
+
+/* ---- die_abbrev.c ---- */
+
+/* Decode u's abbreviation table (at u->hdr's offset) into u's arrays. */
+int die_unit_parse_abbrevs(struct die_unit *u);
+
+/* The abbreviation of code in u, or NULL: on every DIE read, so inline. */
+static inline const struct abbrev *find_abbrev(const struct die_unit *u, uint64_t code)
+{
+	size_t lo = 0, hi = u->nr_dense;
+
+	if (u->use_dense) {
+		if (code < u->nr_dense && u->dense[code])
+			return &u->abbrevs[u->dense[code] - 1];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->sparse[mid].code == code)
+			return &u->abbrevs[u->sparse[mid].idx];
+		if (u->sparse[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* ---- die_attr.c ---- */
 
 extern const char *const die_section_names[DIE_SEC_NR];

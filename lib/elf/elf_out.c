@@ -38,8 +38,9 @@
  * bytes and "corrects" header fields, and we want the kept part of the file
  * to stay exactly as it was.
  *
- * The BTF is written in the ELF file's byte order, whatever order the
- * d2b_btf was built or read in.
+ * The BTF is encoded in the ELF file's byte order, whatever order the
+ * d2b_btf was built or read in: the encoder takes the order
+ * (btf_encode_in()), so no encoded blob is swapped afterwards.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +48,6 @@
 #include <libelf.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/param.h>
@@ -57,6 +57,7 @@
 #include "dwarf2btf.h"
 #include "base/elf_ident.h"
 #include "base/safe_file.h"
+#include "btf/btf.h"
 
 enum {
 	BTF_SEC_ALIGN = 4,
@@ -631,64 +632,14 @@ static int layout(struct elf_out *o)
 
 /* ---- BTF bytes ---- */
 
-static uint32_t get32(const uint8_t *p, bool big)
-{
-	return big ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]
-		   : (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
-}
-
-static void swap32(uint8_t *p)
-{
-	uint8_t t = p[0];
-
-	p[0] = p[3];
-	p[3] = t;
-	t = p[1];
-	p[1] = p[2];
-	p[2] = t;
-}
-
-/*
- * Put an encoded blob into the file's byte order.  Past magic, version and
- * flags, every header field and every word of the type section is 32 bits
- * wide, so this needs no knowledge of the kinds; strings are bytes.
- */
-static int btf_to_order(uint8_t *p, size_t size, bool big)
-{
-	bool is_big;
-	uint32_t hdr_len, type_off, type_len, i;
-
-	if (size < sizeof(struct d2b_header))
-		return -EINVAL;
-	is_big = p[0] == 0xeb && p[1] == 0x9f;
-	if (is_big == big)
-		return 0;
-	hdr_len = get32(p + offsetof(struct d2b_header, hdr_len), is_big);
-	type_off = get32(p + offsetof(struct d2b_header, type_off), is_big);
-	type_len = get32(p + offsetof(struct d2b_header, type_len), is_big);
-	if (hdr_len < sizeof(struct d2b_header) || hdr_len % 4 || hdr_len > size ||
-	    type_off % 4 || type_len % 4 || !extent_fits(type_off, type_len, size - hdr_len))
-		return -EINVAL;
-	p[0] ^= p[1];
-	p[1] ^= p[0];
-	p[0] ^= p[1];
-	for (i = 4; i < hdr_len; i += 4)
-		swap32(p + i);
-	for (i = 0; i < type_len; i += 4)
-		swap32(p + hdr_len + type_off + i);
-	return 0;
-}
-
 static int encode(struct elf_out *o, const struct d2b_btf *btf, struct out_sec *s)
 {
 	void *data;
-	int err = d2b_btf__encode(btf, &data, &s->size);
+	int err = btf_encode_in(btf, o->big ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE, &data, &s->size);
 
 	if (err)
 		return out_err(o, err, "cannot encode %s: %s", s->name, strerror(-err));
 	s->data = data;
-	if (btf_to_order(s->data, s->size, o->big))
-		return out_err(o, -EINVAL, "cannot encode %s: malformed BTF header", s->name);
 	return 0;
 }
 

@@ -34,7 +34,7 @@
  *
  * Output: a drop mark per FUNC, and the FUNC that stays; when ef says the
  * name is a kfunc, that FUNC is listed for func_policy__tag_kfuncs() (the
- * lookup made once, here).  lib/merge/prune.c removes the dropped FUNCs with
+ * lookup made once, here).  lib/finish/prune.c removes the dropped FUNCs with
  * their DECL_TAGs and the prototypes nothing else uses.  In split BTF (a
  * module), a record whose FUNC the merge found in the base takes part in
  * the comparison, and a FUNC equal to the base's is not repeated -- but

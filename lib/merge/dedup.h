@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * struct dedup: merge the BTF of compile units, one at a time, into one
- * deduplicated BTF (see dedup.c for the theory).
+ * deduplicated BTF (the theory: merge.c, one source merged; dedup.c,
+ * units, groups, finish).
  *
  *	dedup__new(out, &opts, &d);          out: empty, or split over a base
  *	for each unit, in a fixed order:
@@ -44,7 +45,7 @@ struct dedup_opts {
 	bool defer_base_index;
 };
 
-/* The steps of a merge (dedup.c's passes), timed for --stats. */
+/* The steps of a merge (merge.c's passes), timed for --stats. */
 enum dedup_step {
 	DEDUP_STEP_SETUP,	/* side arrays, kinds */
 	DEDUP_STEP_PRIMS,	/* pass 2 */
@@ -97,7 +98,7 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
 struct dedup_unit_check {
 	uint64_t in[D2B_KIND_MAX + 1];	/* its types per kind */
 	int err;
-	uint8_t *kc;		/* per type: how the merge takes it (dedup.c) */
+	uint8_t *kc;		/* per type: how the merge takes it (merge.c) */
 	size_t kc_cap;
 };
 

@@ -32,14 +32,7 @@ D2B="$B/dwarf2btf"
 LOAD="$B/tests/btf_load"
 TMP=$(mktemp -d /tmp/annot-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-status=0
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; status=1; }
-skip() { echo "SKIP $1: $2"; }
-# failx NAME WHY FILE: FAIL with FILE's first 20 lines before it, as "# "
-# lines (tests/run.sh shows those with the FAIL)
-failx() { head -20 "$3" | sed 's/^ */# /'; fail "$1" "$2"; }
+. "$HERE/../lib.sh"
 
 for tool in python3 bpftool as; do
 	if ! command -v "$tool" >/dev/null; then
@@ -51,22 +44,6 @@ if [ ! -x "$D2B" ] || [ -d "$D2B" ]; then
 	fail annot/setup "no dwarf2btf program at $D2B"
 	exit 1
 fi
-
-# load NAME FILE: the kernel must accept the BTF
-load() {
-	local name=$1 file=$2 rc
-	if [ ! -x "$LOAD" ]; then
-		skip "$name/load" "no $LOAD"
-		return
-	fi
-	"$LOAD" "$file" >"$TMP/load.out" 2>&1
-	rc=$?
-	case $rc in
-	0) pass "$name/load" ;;
-	2) skip "$name/load" "$(tail -1 "$TMP/load.out")" ;;
-	*) failx "$name/load" "kernel rejected it (exit $rc)" "$TMP/load.out" ;;
-	esac
-}
 
 # convert NAME OBJ OUT [OPTION...]: run dwarf2btf; false if it failed
 convert() {
@@ -103,7 +80,7 @@ for dg in "$HERE"/*.dg; do
 		else
 			failx "$name/$mode" "BTF differs from $base.expect" "$TMP/chk.out"
 		fi
-		load "$name/$mode" "$out"
+		load_btf "$name/$mode" "$out"
 	done
 done
 
@@ -161,7 +138,7 @@ for cc in clang-14 clang-19; do
 			else
 				failx "$name" "differs from LLVM's .BTF (missing = only LLVM has it)" "$TMP/cmp.out"
 			fi
-			load "$name" "$out"
+			load_btf "$name" "$out"
 		done
 	done
 done
@@ -194,7 +171,7 @@ elif convert "$name" "$TMP/plain.o" "$TMP/plain.btf"; then
 	else
 		fail "$name/specification" "no VAR plain_spec (defined through DW_AT_specification)"
 	fi
-	load "$name" "$TMP/plain.btf"
+	load_btf "$name" "$TMP/plain.btf"
 fi
 
-exit $status
+test_done

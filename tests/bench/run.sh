@@ -13,9 +13,10 @@ set -u
 build=$(cd "${1:?usage: tests/bench/run.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+. "$here/../lib.sh"
 
 if [ ! -x /usr/bin/time ]; then
-	echo "SKIP bench: no GNU time at /usr/bin/time (apt-get install time)"
+	skip bench "no GNU time at /usr/bin/time (apt-get install time)"
 	exit 0
 fi
 work=$(mktemp -d /tmp/d2b-bench-test.XXXXXX) || exit 1
@@ -39,15 +40,6 @@ bench()
 	rc=$?
 }
 
-# fail CASE WHY [FILE]: a FAIL line, and the end of FILE under it
-fail()
-{
-	echo "FAIL $1: $2"
-	if [ -n "${3:-}" ]; then
-		sed 's/^/# /' "$3" | tail -n 40
-	fi
-}
-
 # expect CASE WANT FILE REGEX...: PASS if the exit status in rc is WANT and
 # every extended regex matches a line of FILE
 expect()
@@ -55,16 +47,16 @@ expect()
 	local case=$1 want=$2 file=$3 re
 	shift 3
 	if [ "$rc" -ne "$want" ]; then
-		fail "$case" "exit $rc, not $want" "$file"
+		fail_tail "$case" "exit $rc, not $want" "$file" 40
 		return
 	fi
 	for re in "$@"; do
 		if ! grep -Eq -- "$re" "$file"; then
-			fail "$case" "no line matches '$re'; bench.sh said:" "$file"
+			fail_tail "$case" "no line matches '$re'; bench.sh said:" "$file" 40
 			return
 		fi
 	done
-	echo "PASS $case"
+	pass "$case"
 }
 
 # vmlinux alone, -j2 asked twice (once is run), pahole's place taken by
@@ -81,9 +73,9 @@ expect "bench vmlinux" 0 "$work/vmlinux.out" \
 	'^ +0 differences' \
 	'^corpus unchanged \(size and mtime of vmlinux\): yes'
 if grep -q 'xfs' "$work/vmlinux.out" || [ "$(grep -Ec -- '-j2 +ratio' "$work/vmlinux.out")" != 1 ]; then
-	fail "bench vmlinux alone" "xfs.ko timed, or -j2 run twice" "$work/vmlinux.out"
+	fail_tail "bench vmlinux alone" "xfs.ko timed, or -j2 run twice" "$work/vmlinux.out" 40
 else
-	echo "PASS bench vmlinux alone"
+	pass "bench vmlinux alone"
 fi
 
 # a "vmlinux" of 300 units (tests/dedup/many_units.py), merged in groups:
@@ -121,13 +113,13 @@ pack()
 	    "$here/pack.sh" "$work/$name" vmlinux >"$work/$name.out" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] || [ ! -x "$work/$name/run.sh" ]; then
-		fail "$case" "pack.sh exit $rc" "$work/$name.out"
+		fail_tail "$case" "pack.sh exit $rc" "$work/$name.out" 40
 		return 1
 	fi
 	mkdir -p "$work/elsewhere"
 	if ! (cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 BENCH_JOBS="1 2" \
 	      BENCH_CORPUS_DIR="$work/$name-unpacked" "$work/$name/run.sh" >"$work/$name-run.out" 2>&1); then
-		fail "$case" "the packed run.sh failed" "$work/$name-run.out"
+		fail_tail "$case" "the packed run.sh failed" "$work/$name-run.out" 40
 		return 1
 	fi
 	if ! "$build/dwarf2btf" -o "$work/$name-a.btf" "$orig" ||
@@ -143,7 +135,7 @@ pack()
 # kept) runs on its own, from another directory
 if ! command -v objcopy >/dev/null 2>&1 || ! command -v readelf >/dev/null 2>&1 ||
    ! command -v zstd >/dev/null 2>&1; then
-	echo "SKIP bench pack: needs objcopy, readelf (binutils) and zstd"
+	skip "bench pack" "needs objcopy, readelf (binutils) and zstd"
 	exit 0
 fi
 if pack pack "$work/corpus" "$src/tests/sample/sample.o"; then
@@ -156,19 +148,19 @@ fi
 
 # the same for an executable (the path a vmlinux takes: sections left out)
 if ! command -v gcc >/dev/null 2>&1; then
-	echo "SKIP bench pack exec: no gcc to build an executable"
+	skip "bench pack exec" "no gcc to build an executable"
 	exit 0
 fi
 mkdir -p "$work/corpus-exec"
 if ! gcc -g -O1 -o "$work/corpus-exec/vmlinux" "$src/tests/sample/sample.c" -nostartfiles \
 	-Wl,-e,0 2>"$work/gcc.out"; then
-	fail "bench pack-exec" "gcc failed" "$work/gcc.out"
+	fail_tail "bench pack-exec" "gcc failed" "$work/gcc.out" 40
 elif pack pack-exec "$work/corpus-exec" "$work/corpus-exec/vmlinux"; then
 	if readelf -SW "$work/pack-exec-unpacked/vmlinux" 2>/dev/null |
 	   grep -Eq ' \.(debug_line|rela\.[a-z.]*) '; then
 		fail "bench pack-exec" ".debug_line or a relocation section kept"
 	else
-		echo "PASS bench pack-exec"
+		pass "bench pack-exec"
 	fi
 fi
-exit 0
+test_done

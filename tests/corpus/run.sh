@@ -42,9 +42,10 @@
 # reported.
 
 set -u
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "FAIL corpus: usage: $0 BUILD_DIR"
+	fail "corpus" "usage: $0 BUILD_DIR"
 	exit 1
 fi
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,7 +59,7 @@ CMP_OPTS=(--flatten-arrays --fwd-as-struct --anon-sets --ignore-index-type)
 
 skip_all()
 {
-	echo "SKIP corpus: $*"
+	skip "corpus" "$*"
 	exit 0
 }
 
@@ -66,7 +67,7 @@ skip_all()
 	skip_all "no corpus at $CORPUS (set D2B_CORPUS, or run /work/shared/corpus/fetch-debian-kernel.sh)"
 VMLINUX=$CORPUS/vmlinux
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-corpus.XXXXXX") || { echo "FAIL corpus: no scratch directory"; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-corpus.XXXXXX") || { fail "corpus" "no scratch directory"; exit 1; }
 trap 'rm -rf "$WORK"' EXIT
 
 # ---- the comparator: tests/corpus/btfcmp.c against the build's library ----
@@ -88,8 +89,8 @@ build_btfcmp()
 }
 
 if ! build_btfcmp; then
-	echo "# $(tail -n 5 "$WORK/btfcmp.log" 2>/dev/null)"
-	echo "FAIL btfcmp_build: cannot build tests/corpus/btfcmp.c against $BUILD/libdwarf2btf.a"
+	note "$(tail -n 5 "$WORK/btfcmp.log" 2>/dev/null)"
+	fail "btfcmp_build" "cannot build tests/corpus/btfcmp.c against $BUILD/libdwarf2btf.a"
 	exit 1
 fi
 
@@ -105,10 +106,10 @@ show_diffs()
 rc=$?
 if [ $rc -eq 0 ] && grep -q '^differences: 0$' "$WORK/self.txt" &&
    grep -q '^STRUCT ' "$WORK/self.txt"; then
-	echo "PASS compare_reference_self"
+	pass "compare_reference_self"
 else
 	show_diffs "$WORK/self.txt"
-	echo "FAIL compare_reference_self: Debian's vmlinux BTF differs from itself (btfcmp exit $rc)"
+	fail "compare_reference_self" "Debian's vmlinux BTF differs from itself (btfcmp exit $rc)"
 fi
 
 # a module that carries split BTF, compared with itself over its base
@@ -120,47 +121,47 @@ while IFS= read -r m; do
 	fi
 done < <(find "$CORPUS/modules" -name '*.ko' -type f 2>/dev/null | LC_ALL=C sort | head -n 20)
 if [ -z "$mod" ]; then
-	echo "SKIP compare_reference_module: no module with .BTF under $CORPUS/modules"
+	skip "compare_reference_module" "no module with .BTF under $CORPUS/modules"
 else
 	"$BTFCMP" --base-a="$VMLINUX" --base-b="$VMLINUX" "$mod" "$mod" >"$WORK/mself.txt" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q '^differences: 0$' "$WORK/mself.txt"; then
-		echo "PASS compare_reference_module"
+		pass "compare_reference_module"
 	else
 		show_diffs "$WORK/mself.txt"
-		echo "FAIL compare_reference_module: ${mod#"$CORPUS"/} (btfcmp exit $rc)"
+		fail "compare_reference_module" "${mod#"$CORPUS"/} (btfcmp exit $rc)"
 	fi
 fi
 
 # ---- heavy ----
 if [ "${D2B_CORPUS_TESTS:-}" != 1 ]; then
-	echo "SKIP corpus_convert: heavy (minutes); set D2B_CORPUS_TESTS=1 (and D2B_TEST_TIMEOUT=7200) to run"
+	skip "corpus_convert" "heavy (minutes); set D2B_CORPUS_TESTS=1 (and D2B_TEST_TIMEOUT=7200) to run"
 	exit 0
 fi
-[ -x "$D2B" ] || { echo "FAIL corpus_convert: no $D2B (make O=$BUILD)"; exit 1; }
+[ -x "$D2B" ] || { fail "corpus_convert" "no $D2B (make O=$BUILD)"; exit 1; }
 
 OURS=$WORK/vmlinux.btf
 stamp=$(stat -c '%s %Y' "$VMLINUX")
 start=$(date +%s)
 if "$D2B" -o "$OURS" "$VMLINUX" >"$WORK/convert.log" 2>&1; then
-	echo "PASS convert_vmlinux"
-	echo "# converted in $(( $(date +%s) - start ))s, $(stat -c %s "$OURS") bytes"
+	pass "convert_vmlinux"
+	note "converted in $(( $(date +%s) - start ))s, $(stat -c %s "$OURS") bytes"
 else
 	tail -n 5 "$WORK/convert.log" | sed 's/^/# /'
-	echo "FAIL convert_vmlinux: dwarf2btf -o failed"
+	fail "convert_vmlinux" "dwarf2btf -o failed"
 	exit 1
 fi
 
 # load into the running kernel
 if [ ! -x "$BTF_LOAD" ]; then
-	echo "SKIP load_vmlinux: no $BTF_LOAD"
+	skip "load_vmlinux" "no $BTF_LOAD"
 else
 	"$BTF_LOAD" "$OURS" >"$WORK/load.log" 2>&1
 	case $? in
-	0) echo "PASS load_vmlinux" ;;
-	2) echo "SKIP load_vmlinux: $(tail -n 1 "$WORK/load.log")" ;;
+	0) pass "load_vmlinux" ;;
+	2) skip "load_vmlinux" "$(tail -n 1 "$WORK/load.log")" ;;
 	*) tail -n 6 "$WORK/load.log" | sed 's/^/# /'
-	   echo "FAIL load_vmlinux: the kernel rejects our vmlinux BTF" ;;
+	   fail "load_vmlinux" "the kernel rejects our vmlinux BTF" ;;
 	esac
 fi
 
@@ -170,21 +171,21 @@ kinds_csv=$(IFS=,; echo "${KINDS[*]}")
 rc=$?
 if [ $rc -ge 2 ]; then
 	show_diffs "$WORK/match.txt"
-	echo "FAIL match: btfcmp could not compare (exit $rc)"
+	fail "match" "btfcmp could not compare (exit $rc)"
 else
 	for k in "${KINDS[@]}"; do
 		# summary row: kind A B anonA anonB same onlyA onlyB changed extraA/extraB
 		row=$(sed -n '/^kind /,$p' "$WORK/match.txt" | awk -v k="$k" '$1 == k')
 		if [ -z "$row" ]; then
-			echo "PASS match_$k"	# neither side has the kind
+			pass "match_$k"	# neither side has the kind
 			continue
 		fi
 		read -r _ na nb _ _ same oa ob ch extra <<<"$row"
 		if [ "$oa$ob$ch" = 000 ] && [ "$extra" = 0/0 ]; then
-			echo "PASS match_$k"
+			pass "match_$k"
 		else
 			show_diffs "$WORK/match.txt" "^$k "
-			echo "FAIL match_$k: $na vs $nb types; $oa only in ours, $ob only in Debian's, $ch changed, anonymous extra $extra"
+			fail "match_$k" "$na vs $nb types; $oa only in ours, $ob only in Debian's, $ch changed, anonymous extra $extra"
 		fi
 	done
 fi
@@ -197,38 +198,38 @@ ok=1
 for j in 1 2 8; do
 	if ! "$D2B" -j$j -o "$WORK/vmlinux.j$j.btf" "$VMLINUX" >"$WORK/convert.j$j.log" 2>&1; then
 		tail -n 3 "$WORK/convert.j$j.log" | sed 's/^/# /'
-		echo "FAIL deterministic: dwarf2btf -j$j failed"
+		fail "deterministic" "dwarf2btf -j$j failed"
 		ok=0
 		break
 	fi
 	if ! cmp -s "$OURS" "$WORK/vmlinux.j$j.btf"; then
-		echo "# $(cmp "$OURS" "$WORK/vmlinux.j$j.btf" 2>&1 | head -n 1)"
-		echo "FAIL deterministic: -j$j output differs from the first run's"
+		note "$(cmp "$OURS" "$WORK/vmlinux.j$j.btf" 2>&1 | head -n 1)"
+		fail "deterministic" "-j$j output differs from the first run's"
 		ok=0
 		break
 	fi
 	rm -f "$WORK/vmlinux.j$j.btf"
 done
-[ $ok = 1 ] && echo "PASS deterministic"
+[ $ok = 1 ] && pass "deterministic"
 
 # merged in groups (lib/convert.c), as one by one
 if ! "$D2B" --stats -o /dev/null "$VMLINUX" 2>&1 | grep -q 'units: .*merged in groups$'; then
-	echo "FAIL groups: vmlinux's units were not merged in groups (--stats)"
+	fail "groups" "vmlinux's units were not merged in groups (--stats)"
 elif ! "$D2B" --no-merge-groups -o "$WORK/vmlinux.one.btf" "$VMLINUX" >"$WORK/convert.one.log" 2>&1; then
 	tail -n 3 "$WORK/convert.one.log" | sed 's/^/# /'
-	echo "FAIL groups: dwarf2btf --no-merge-groups failed"
+	fail "groups" "dwarf2btf --no-merge-groups failed"
 elif ! cmp -s "$OURS" "$WORK/vmlinux.one.btf"; then
-	echo "# $(cmp "$OURS" "$WORK/vmlinux.one.btf" 2>&1 | head -n 1)"
-	echo "FAIL groups: the output differs from --no-merge-groups'"
+	note "$(cmp "$OURS" "$WORK/vmlinux.one.btf" 2>&1 | head -n 1)"
+	fail "groups" "the output differs from --no-merge-groups'"
 else
-	echo "PASS groups"
+	pass "groups"
 fi
 rm -f "$WORK/vmlinux.one.btf"
 
 # modules over our vmlinux BTF
 mapfile -t mods < <(find "$CORPUS/modules" -name '*.ko' -type f 2>/dev/null | LC_ALL=C sort)
 if [ ${#mods[@]} -eq 0 ]; then
-	echo "SKIP module: no modules under $CORPUS/modules"
+	skip "module" "no modules under $CORPUS/modules"
 else
 	n=${D2B_CORPUS_MODULES:-${#mods[@]}}
 	[ "$n" -gt ${#mods[@]} ] && n=${#mods[@]}
@@ -239,19 +240,19 @@ else
 		rm -f "$out"
 		if ! "$D2B" --base "$OURS" -o "$out" "$m" >"$WORK/module.log" 2>&1; then
 			tail -n 3 "$WORK/module.log" | sed 's/^/# /'
-			echo "FAIL module/$name: conversion failed"
+			fail "module/$name" "conversion failed"
 			continue
 		fi
 		if [ ! -x "$BTF_LOAD" ]; then
-			echo "PASS module/$name"	# converted; loading not testable
+			pass "module/$name"	# converted; loading not testable
 			continue
 		fi
 		"$BTF_LOAD" "$out" --base "$OURS" >"$WORK/module.load.log" 2>&1
 		case $? in
-		0) echo "PASS module/$name" ;;
-		2) echo "SKIP module/$name: converted, cannot load here: $(tail -n 1 "$WORK/module.load.log")" ;;
+		0) pass "module/$name" ;;
+		2) skip "module/$name" "converted, cannot load here: $(tail -n 1 "$WORK/module.load.log")" ;;
 		*) tail -n 4 "$WORK/module.load.log" | sed 's/^/# /'
-		   echo "FAIL module/$name: the kernel rejects it merged with its base" ;;
+		   fail "module/$name" "the kernel rejects it merged with its base" ;;
 		esac
 	done
 fi
@@ -280,14 +281,14 @@ KOURS=$WORK/kernel.btf
 if ! "$PAHOLE_CMD" -J -j "${KFLAGS[@]}" --lang_exclude=rust --btf_encode_detached="$KOURS" \
 	"$VMLINUX" >"$WORK/kconvert.log" 2>&1; then
 	tail -n 5 "$WORK/kconvert.log" | sed 's/^/# /'
-	echo "FAIL kernel_vmlinux: dwarf2btf-pahole failed"
+	fail "kernel_vmlinux" "dwarf2btf-pahole failed"
 else
 	"$BTF_LOAD" "$KOURS" >"$WORK/kload.log" 2>&1
 	case $? in
-	0) echo "PASS kernel_vmlinux" ;;
-	2) echo "SKIP kernel_vmlinux: converted, cannot load here: $(tail -n 1 "$WORK/kload.log")" ;;
+	0) pass "kernel_vmlinux" ;;
+	2) skip "kernel_vmlinux" "converted, cannot load here: $(tail -n 1 "$WORK/kload.log")" ;;
 	*) tail -n 6 "$WORK/kload.log" | sed 's/^/# /'
-	   echo "FAIL kernel_vmlinux: the kernel rejects it" ;;
+	   fail "kernel_vmlinux" "the kernel rejects it" ;;
 	esac
 fi
 
@@ -306,34 +307,34 @@ vs_pahole()
 	      awk 'NR > 1 && $1 != "DATASEC" && $2 != "differences" && ($2 != $3 || $5 + $6 + $7 > 0)')
 	other=$(sed '/^kind /,$d' "$WORK/kcmp.txt" | grep -v '^DATASEC .* differs: size ' | head -n 5)
 	if [ -z "$bad" ] && [ -z "$other" ] && grep -q '^FUNC ' "$WORK/kcmp.txt"; then
-		echo "PASS ${name}_vmlinux"
+		pass "${name}_vmlinux"
 	else
 		printf '%s\n' "$bad" "$other" | sed 's/^/# /'
-		echo "FAIL ${name}_vmlinux: our kernel-mode BTF and $("$ref" --version)'s differ"
+		fail "${name}_vmlinux" "our kernel-mode BTF and $("$ref" --version)'s differ"
 	fi
 	sed -n '/^kind /,$p' "$WORK/kcmp.txt" | sed "s/^/# vs $name (A ours, B pahole): /"
 }
 
 if [ ! -x "$PAHOLE132" ]; then
-	echo "SKIP pahole132: no pahole 1.32 at $PAHOLE132 (set D2B_PAHOLE132)"
+	skip "pahole132" "no pahole 1.32 at $PAHOLE132 (set D2B_PAHOLE132)"
 elif [ -s "$KOURS" ]; then
 	vs_pahole pahole132 "$PAHOLE132" "$KOURS"
 fi
 if [ ! -x "$PAHOLE131" ]; then
-	echo "SKIP pahole131: no pahole 1.31 at $PAHOLE131 (build it with /work/shared/tools/build-pahole.sh)"
+	skip "pahole131" "no pahole 1.31 at $PAHOLE131 (build it with /work/shared/tools/build-pahole.sh)"
 elif "$PAHOLE_CMD" --pahole-policy=1.31 -J -j "${KFLAGS[@]}" --lang_exclude=rust \
 	--btf_encode_detached="$WORK/kernel131.btf" "$VMLINUX" >"$WORK/kconvert.log" 2>&1; then
 	vs_pahole pahole131 "$PAHOLE131" "$WORK/kernel131.btf"
 else
 	tail -n 5 "$WORK/kconvert.log" | sed 's/^/# /'
-	echo "FAIL pahole131_vmlinux: dwarf2btf-pahole --pahole-policy=1.31 failed"
+	fail "pahole131_vmlinux" "dwarf2btf-pahole --pahole-policy=1.31 failed"
 fi
 
 DEB_BTF=$WORK/debian.btf
 if ! objcopy --dump-section .BTF="$DEB_BTF" "$VMLINUX" "$WORK/vmlinux.tmp" 2>"$WORK/objcopy.log"; then
-	echo "SKIP kernel_modules: cannot extract Debian's .BTF: $(tail -n 1 "$WORK/objcopy.log")"
+	skip "kernel_modules" "cannot extract Debian's .BTF: $(tail -n 1 "$WORK/objcopy.log")"
 elif [ ${#mods[@]} -eq 0 ]; then
-	echo "SKIP kernel_modules: no modules"
+	skip "kernel_modules" "no modules"
 else
 	rm -f "$WORK/vmlinux.tmp"
 	"$D2B" --dump "$DEB_BTF" | awk '$2 == "STRUCT" || $2 == "UNION" { print $2, $3 }' |
@@ -346,7 +347,7 @@ else
 		if ! "$PAHOLE_CMD" -J "${KFLAGS[@]}" --btf_base "$DEB_BTF" --btf_encode_detached="$out" \
 			"$m" >"$WORK/kmod.log" 2>&1; then
 			tail -n 3 "$WORK/kmod.log" | sed 's/^/# /'
-			echo "FAIL kernel_module/$name: conversion failed"
+			fail "kernel_module/$name" "conversion failed"
 			fails=$((fails + 1))
 			continue
 		fi
@@ -354,7 +355,7 @@ else
 		case $? in
 		0|2) ;;
 		*) tail -n 4 "$WORK/kmod.load.log" | sed 's/^/# /'
-		   echo "FAIL kernel_module/$name: the kernel rejects it merged with its base"
+		   fail "kernel_module/$name" "the kernel rejects it merged with its base"
 		   fails=$((fails + 1)) ;;
 		esac
 		ours=$((ours + $(stat -c %s "$out")))
@@ -369,13 +370,13 @@ else
 		[ "$r" -gt 0 ] && with_rep=$((with_rep + 1))
 		nmod=$((nmod + 1))
 	done
-	echo "# kernel_modules: $nmod modules, split BTF $ours bytes (Debian's: $deb);" \
+	note "kernel_modules: $nmod modules, split BTF $ours bytes (Debian's: $deb);" \
 	     "$repeated named structs/unions in $with_rep modules also named in the base"
 	if [ "$fails" -eq 0 ] && [ "$deb" -gt 0 ] && [ $((ours * 100)) -le $((deb * 103)) ] &&
 	   [ $((ours * 100)) -ge $((deb * 97)) ]; then
-		echo "PASS kernel_modules"
+		pass "kernel_modules"
 	else
-		echo "FAIL kernel_modules: $fails failures; $ours bytes against Debian's $deb (must be within 3%)"
+		fail "kernel_modules" "$fails failures; $ours bytes against Debian's $deb (must be within 3%)"
 	fi
 fi
 
@@ -407,11 +408,11 @@ if [ -s "$WORK/pahole132.btf" ] && [ ${#mods[@]} -gt 0 ]; then
 		fi
 	done
 	if [ "$nbad" -eq 0 ]; then
-		echo "PASS pahole132_modules ($n modules)"
+		pass "pahole132_modules ($n modules)"
 	else
-		echo "FAIL pahole132_modules: $nbad of $n modules differ from pahole 1.32's"
+		fail "pahole132_modules" "$nbad of $n modules differ from pahole 1.32's"
 	fi
 fi
 
-[ "$(stat -c '%s %Y' "$VMLINUX")" = "$stamp" ] || echo "FAIL corpus_untouched: $VMLINUX changed"
-exit 0
+[ "$(stat -c '%s %Y' "$VMLINUX")" = "$stamp" ] || fail "corpus_untouched" "$VMLINUX changed"
+test_done

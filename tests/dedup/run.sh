@@ -41,10 +41,7 @@ E2E_FIX=$HERE/../e2e/fixtures
 D2B=$BUILD/dwarf2btf
 LIBBPF_DEDUP=$BUILD/tests/libbpf_dedup
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-show() { [ -s "$1" ] && head -n "${2:-6}" "$1" | sed 's/^/#   /'; return 0; }
+. "$HERE/../lib.sh"
 
 if [ ! -x "$D2B" ]; then
 	fail "dedup" "$D2B not built (make O=$BUILD)"
@@ -348,4 +345,4 @@ if [ -n "${D2B_CORPUS:-}" ] && [ -d "$D2B_CORPUS/modules" ]; then
 else
 	skip corpus "D2B_CORPUS unset (or without modules/): the corpus modules are not checked"
 fi
-exit 0
+test_done

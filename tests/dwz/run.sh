@@ -52,34 +52,12 @@ LOAD="$B/tests/btf_load"
 KFLAGS=--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 TMP=$(mktemp -d /tmp/dwz-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-status=0
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; status=1; }
-skip() { echo "SKIP $1: $2"; }
-# failx NAME WHY FILE: FAIL with FILE's first lines before it as "# " lines
-failx() { head -12 "$3" | sed 's/^/# /'; fail "$1" "$2"; }
+. "$HERE/../lib.sh"
 
 if [ ! -x "$D2B" ] || [ -d "$D2B" ]; then
 	fail dwz/setup "no dwarf2btf program at $D2B"
 	exit 1
 fi
-
-# load NAME FILE: the kernel must accept the BTF
-load() {
-	local rc
-	if [ ! -x "$LOAD" ]; then
-		skip "$1/load" "no $LOAD"
-		return
-	fi
-	"$LOAD" "$2" >"$TMP/load.out" 2>&1
-	rc=$?
-	case $rc in
-	0) pass "$1/load" ;;
-	2) skip "$1/load" "$(tail -1 "$TMP/load.out")" ;;
-	*) failx "$1/load" "kernel rejected it (exit $rc)" "$TMP/load.out" ;;
-	esac
-}
 
 # check NAME FILE REF [OPTION...]: convert FILE, compare with REF by
 # meaning, load it
@@ -98,7 +76,7 @@ check() {
 		failx "$name" "BTF differs from the plain build's" "$TMP/cmp.short"
 		return 1
 	fi
-	load "$name" "$out"
+	load_btf "$name" "$out"
 }
 
 # jobs NAME FILE: -j2 and -j4 write the same bytes as -j1
@@ -114,9 +92,9 @@ jobs() {
 	fi
 }
 
-# expect_error NAME FILE WHAT [OPTION...]: exit 1 with one line naming
-# FILE and matching WHAT, with or without --allow-missing-debug
-expect_error() {
+# expect_error_always NAME FILE WHAT [OPTION...]: exit 1 with one line
+# naming FILE and matching WHAT, with or without --allow-missing-debug
+expect_error_always() {
 	local name=$1 file=$2 what=$3 rc
 	shift 3
 	for opt in "" --allow-missing-debug; do
@@ -364,12 +342,12 @@ for cc in gcc clang-19; do
 			check "$n/$dwp" "$S/p1.so" "$REF"
 			cp "$S/p1.so.dwp" "$S/good.dwp"
 			if damage_index "$S/p1.so.dwp"; then
-				expect_error "$n/$dwp/bad-dwp" "$S/p1.so" "p1.so.dwp: .debug_cu_index"
+				expect_error_always "$n/$dwp/bad-dwp" "$S/p1.so" "p1.so.dwp: .debug_cu_index"
 			else
 				fail "$n/$dwp/bad-dwp" "no .debug_cu_index to damage"
 			fi
 			(cd "$S/dwo" && timeout 10 "$dwp" -o "$S/p1.so.dwp" c.dwo) >/dev/null 2>&1
-			expect_error "$n/$dwp/other-dwp" "$S/p1.so" "no split unit with dwo_id"
+			expect_error_always "$n/$dwp/other-dwp" "$S/p1.so" "no split unit with dwo_id"
 			rm -f "$S/p1.so.dwp" "$S/good.dwp"
 		done
 	done
@@ -395,4 +373,4 @@ if command -v g++ >/dev/null; then
 else
 	skip "dwz/g++" "g++ not installed"
 fi
-exit $status
+test_done

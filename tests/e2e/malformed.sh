@@ -17,9 +17,7 @@ W=$2
 mkdir -p "$W"
 CC=$(command -v gcc || command -v clang || true)
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
+. "$(dirname "$0")/../lib.sh"
 
 # expect_error NAME FILE [ARGS...]: the run must fail cleanly, naming FILE
 # (or NAMED, if set: the file the error is about) once
@@ -179,4 +177,4 @@ if chattr +i "$W/rodir" 2>/dev/null; then
 else
 	skip e2e/malformed/unwritable/output "chattr +i is not supported on $(stat -f -c %T "$W")"
 fi
-exit 0
+test_done

@@ -94,18 +94,14 @@ LOAD=$BUILD/tests/btf_load
 MATRIX=${D2B_E2E_MATRIX:-full}
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 
+. "$HERE/../lib.sh"
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-e2e.XXXXXX")
 if [ -n "${D2B_E2E_KEEP:-}" ]; then
-	echo "# work directory: $WORK"
+	note "work directory: $WORK"
 else
 	trap 'rm -rf "$WORK"' EXIT
 fi
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-# show a file's first lines as diagnostics
-show() { [ -s "$1" ] && head -n "${2:-6}" "$1" | sed 's/^/#   /'; }
 
 # ---- tools --------------------------------------------------------------
 
@@ -157,10 +153,9 @@ selftest_load()
 	rc=$?
 	if [ $rc -eq 2 ]; then
 		skip "e2e/selftest/btf_load" "$(tail -n 1 "$d/out")"
-		KERNEL=0
+		LOAD_SKIP="the kernel cannot be asked here (see e2e/selftest/btf_load)"
 		return
 	fi
-	KERNEL=1
 	[ $rc -eq 0 ] && pass "e2e/selftest/btf_load/good" ||
 		{ fail "e2e/selftest/btf_load/good" "a valid blob was refused (exit $rc)"; show "$d/out"; }
 	"$LOAD" "$d/split.btf" --base "$d/good.btf" >"$d/out" 2>&1
@@ -220,36 +215,16 @@ selftest_check()
 	fi
 }
 
-KERNEL=1
 selftest_load
 selftest_check
 
 if [ ! -f "$D2B" ] || [ ! -x "$D2B" ]; then
 	fail "e2e/dwarf2btf" "$D2B not built"
-	echo "# nothing else can run without the converter"
+	note "nothing else can run without the converter"
 	exit 1
 fi
 
 # ---- one build ----------------------------------------------------------
-
-# tags_ok "TAGS..." "BUILD TAGS": all of a line's @tags hold for this build
-filter_expect()
-{
-	local tags=$1
-	awk -v tags=" $tags " '
-	{
-		line = $0; ok = 1
-		while (match(line, /^@!?[A-Za-z0-9_-]+[ \t]+/)) {
-			tag = substr(line, 1, RLENGTH); sub(/[ \t]+$/, "", tag)
-			line = substr(line, RLENGTH + 1)
-			neg = (substr(tag, 2, 1) == "!")
-			name = substr(tag, neg ? 3 : 2)
-			has = index(tags, " " name " ") > 0
-			if (has == neg) ok = 0
-		}
-		if (ok) print line
-	}' "$2"
-}
 
 # check_btf NAME BTF EXPECT TAGS: btf_check, one PASS for all, FAILs as they are
 check_btf()
@@ -267,24 +242,6 @@ check_btf()
 		fail "$name/check" "btf_check printed nothing"
 		show "$out"
 	fi
-}
-
-# load_btf NAME BTF: the kernel must accept it
-load_btf()
-{
-	local name=$1 btf=$2 out=$WORK/load.out rc
-	if [ "$KERNEL" -eq 0 ]; then
-		skip "$name/load" "the kernel cannot be asked here (see e2e/selftest/btf_load)"
-		return
-	fi
-	"$LOAD" "$btf" >"$out" 2>&1
-	rc=$?
-	case $rc in
-	0) pass "$name/load" ;;
-	2) skip "$name/load" "$(tail -n 1 "$out")" ;;
-	*) fail "$name/load" "the kernel rejected the BTF (btf_load exit $rc)"
-	   tail -n 8 "$out" | sed 's/^/#   /' ;;
-	esac
 }
 
 bpftool_btf()
@@ -592,4 +549,4 @@ done
 # ---- malformed inputs ---------------------------------------------------
 
 bash "$HERE/malformed.sh" "$D2B" "$WORK/malformed"
-exit 0
+test_done

@@ -16,11 +16,9 @@
 set -u
 
 BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
+. "$(dirname "$0")/../lib.sh"
 TOOL=$BUILD/tests/elf_write_btf
-if [ ! -x "$TOOL" ]; then
-	echo "FAIL setup: $TOOL missing (make O=... tests)"
-	exit 1
-fi
+need_built "$TOOL"
 
 # a sanitizer report must not pass for the tool's ordinary "exit 1"
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
@@ -36,13 +34,7 @@ cleanup()
 trap cleanup EXIT
 cd "$WORK" || exit 1
 
-nfail=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $1: $2"; }
-
 sum() { sha256sum "$1" | cut -d' ' -f1; }
-have() { command -v "$1" >/dev/null 2>&1; }
 
 # no temporary file left in directory $1
 no_temp() { ! ls -a "$1" | grep -q '\.d2b-'; }
@@ -103,9 +95,9 @@ write_check()
 	readelf_ok "$1"
 }
 
-# expect_error NAME FILE PATTERN [VARIANT]: the write fails with PATTERN,
+# expect_write_error NAME FILE PATTERN [VARIANT]: the write fails with PATTERN,
 # the file is unchanged and no temporary file is left
-expect_error()
+expect_write_error()
 {
 	local name=$1 file=$2 pat=$3 before out rc
 	before=$(sum "$file")
@@ -343,7 +335,7 @@ int main(void) { printf("answer %d\n", 42); return 0; }
 EOF
 	gcc -g alloc.c -o alloc$n
 done
-expect_error alloc_btf_resize alloc$((size + 8)) 'is loaded \(SHF_ALLOC'
+expect_write_error alloc_btf_resize alloc$((size + 8)) 'is loaded \(SHF_ALLOC'
 cp alloc$size alloc.orig
 if ! write_check alloc$size 3; then
 	fail alloc_btf_same_size "in-place write failed"
@@ -429,16 +421,16 @@ fi
 
 gcc -g -c prog.c -o good.o
 echo 'hello, I am not an ELF file' >notelf
-expect_error not_elf notelf 'not an ELF file'
+expect_write_error not_elf notelf 'not an ELF file'
 : >empty
-expect_error empty_file empty 'not an ELF file'
+expect_write_error empty_file empty 'not an ELF file'
 head -c 40 good.o >trunc_hdr.o
-expect_error truncated_header trunc_hdr.o 'truncated ELF header'
+expect_write_error truncated_header trunc_hdr.o 'truncated ELF header'
 head -c $(($(stat -c %s good.o) - 100)) good.o >trunc_sh.o
-expect_error truncated_section_table trunc_sh.o 'section header table truncated'
+expect_write_error truncated_section_table trunc_sh.o 'section header table truncated'
 gcc -g prog.c -o trunc_exe
 truncate -s $(($(stat -c %s trunc_exe) / 2)) trunc_exe
-expect_error truncated_executable trunc_exe 'truncated|extends past'
+expect_write_error truncated_executable trunc_exe 'truncated|extends past'
 
 # patch FILE NAME: a copy of good.o with one header field changed
 patch()
@@ -465,7 +457,7 @@ if what == 'phoff':
     struct.pack_into('<Q', b, 0x20, 1 << 40); struct.pack_into('<HH', b, 0x36, 56, 1)
 open(p, 'wb').write(b)
 EOF
-	expect_error "$1" "$2" "$4"
+	expect_write_error "$1" "$2" "$4"
 }
 patch corrupt_shentsize c1.o shentsize 'section header size'
 patch corrupt_shoff c2.o shoff 'section header table truncated'
@@ -519,7 +511,7 @@ name=unwritable_dir
 mkdir -p ro && gcc -g -c prog.c -o ro/x.o
 if [ "$(id -u)" != 0 ]; then
 	chmod 0555 ro
-	expect_error $name ro/x.o 'cannot create a temporary file'
+	expect_write_error $name ro/x.o 'cannot create a temporary file'
 	chmod 0755 ro
 elif have setpriv && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	chmod 0755 "$WORK" ro
@@ -543,7 +535,7 @@ mkdir -p "$MNT"
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4m tmpfs "$MNT" 2>/dev/null; then
 	cp good.o "$MNT/x.o"
 	mount -o remount,ro "$MNT"
-	expect_error $name "$MNT/x.o" 'cannot create a temporary file.*Read-only'
+	expect_write_error $name "$MNT/x.o" 'cannot create a temporary file.*Read-only'
 	umount "$MNT"
 else
 	skip $name "needs root and a tmpfs mount"
@@ -557,7 +549,7 @@ int main(void) { return big[1]; }
 EOF
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$MNT" 2>/dev/null; then
 	if gcc -c big.c -o "$MNT/big.o" 2>/dev/null; then
-		expect_error $name "$MNT/big.o" 'No space left'
+		expect_write_error $name "$MNT/big.o" 'No space left'
 	else
 		skip $name "cannot build the large object in the small tmpfs"
 	fi
@@ -586,4 +578,4 @@ else
 	fi
 fi
 
-[ $nfail -eq 0 ]
+test_done

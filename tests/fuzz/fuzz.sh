@@ -20,6 +20,7 @@
 set -u
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/lib.sh"
 BUILD=$(cd "${1:?usage: $0 BUILD_DIR [SECONDS [TARGET...]]}" && pwd)
 SECS=${2:-60}
 shift $(($# > 1 ? 2 : 1))
@@ -32,12 +33,11 @@ if [ ${#targets[@]} -eq 0 ]; then
 	done
 fi
 if [ ${#targets[@]} -eq 0 ]; then
-	echo "FAIL fuzz: no target in $BUILD/fuzz (make fuzz O=$1)"
+	fail fuzz "no target in $BUILD/fuzz (make fuzz O=$1)"
 	exit 1
 fi
-"$SRC/tests/fuzz/seeds.sh" "$BUILD" | sed 's/^/# /' || { echo "FAIL fuzz: seeds"; exit 1; }
+"$SRC/tests/fuzz/seeds.sh" "$BUILD" | sed 's/^/# /' || { fail fuzz seeds; exit 1; }
 
-nfail=0
 for t in "${targets[@]}"; do
 	bin=$BUILD/fuzz/fuzz_$t log=$BUILD/fuzz/$t.log corpus=$BUILD/fuzz/corpus/$t
 	# the regressions, less the known failures (they would stop the run)
@@ -64,11 +64,10 @@ for t in "${targets[@]}"; do
 	cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n 1)
 	if [ $rc -ne 0 ]; then
 		crash=$(grep -Eo "$BUILD/fuzz/crash-$t-[^ ]*" "$log" | tail -n 1)
-		echo "FAIL fuzz_$t: exit $rc after ${execs:-?} executions; input: ${crash:-none}"
 		grep -E 'ERROR|SUMMARY|^fuzz:|#[0-9]+ +0x' "$log" | head -n 15 | sed 's/^/#   /'
-		nfail=$((nfail + 1))
+		fail "fuzz_$t" "exit $rc after ${execs:-?} executions; input: ${crash:-none}"
 	else
-		echo "PASS fuzz_$t: ${execs:-?} executions, ${speed:-?}/s, ${cov:-?}"
+		pass "fuzz_$t: ${execs:-?} executions, ${speed:-?}/s, ${cov:-?}"
 	fi
 done
-[ $nfail -eq 0 ]
+test_done

@@ -23,9 +23,8 @@
 #include <string.h>
 
 #include "dwarf2btf.h"
+#include "fuzz.h"
 #include "fuzz_file.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *fuzz_base_object(void)
 {
@@ -96,20 +95,12 @@ static int fuzz_base_as_base(const uint8_t *data, size_t size)
 
 	err[0] = 0;
 	if (d2b_btf__parse_raw(data, size, NULL, &base, err, sizeof(err))) {
-		if (base || !err[0]) {
-			fprintf(stderr, "fuzz: failed parse left %s\n", base ? "a btf" : "no reason");
-			goto out;
-		}
-		return 0;
+		ret = fuzz_parse_refused(base, err, "parse");
+		goto out;
 	}
 	r = d2b_convert_file(fuzz_base_object(), base, &opts, &btf);
 	if (r) {
-		if (r > 0 || btf || !errors) {
-			fprintf(stderr, "fuzz: failed conversion over the base (%d) left %s\n", r,
-				btf ? "a BTF" : r > 0 ? "a positive error" : "no error message");
-			goto out;
-		}
-		ret = 0;
+		ret = fuzz_convert_refused(r, btf, errors, "conversion over the base");
 		goto out;
 	}
 	if (!btf || d2b_btf__base(btf) != base || d2b_btf__start_id(btf) != d2b_btf__end_id(base)) {
@@ -143,12 +134,8 @@ static int fuzz_base_as_split(const uint8_t *data, size_t size)
 
 	err[0] = 0;
 	if (d2b_btf__parse_raw(data, size, base, &split, err, sizeof(err))) {
-		if (split || !err[0]) {
-			fprintf(stderr, "fuzz: failed split parse left %s\n",
-				split ? "a btf" : "no reason");
-			goto out;
-		}
-		return 0;
+		ret = fuzz_parse_refused(split, err, "split parse");
+		goto out;
 	}
 	f = open_memstream(&dump, &dump_len);
 	if (!f || d2b_btf__dump(split, f)) {
@@ -174,9 +161,4 @@ static int fuzz_base(const uint8_t *data, size_t size)
 	return fuzz_base_as_base(data, size) || fuzz_base_as_split(data, size) ? -1 : 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	if (fuzz_base(data, size))
-		abort();
-	return 0;
-}
+FUZZ_TARGET(fuzz_base)

@@ -25,8 +25,7 @@
 #include "btf/btf.h"
 #include "dwarf2btf.h"
 #include "../tools/btf_samples.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static char *fuzz_dump(const struct d2b_btf *btf)
 {
@@ -104,11 +103,7 @@ static int fuzz_btf_raw_one(const uint8_t *data, size_t size, const struct d2b_b
 
 	r = d2b_btf__parse_raw(data, size, base, &btf, err, sizeof(err));
 	if (r < 0) {
-		if (btf || !err[0]) {
-			fprintf(stderr, "fuzz: failed parse left %s\n", btf ? "a btf" : "no reason");
-			goto out;
-		}
-		ret = 0;
+		ret = fuzz_parse_refused(btf, err, "parse");
 		goto out;
 	}
 	if (fuzz_check_refs(btf))
@@ -169,9 +164,4 @@ static int fuzz_btf_raw(const uint8_t *data, size_t size)
 	return ret;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	if (fuzz_btf_raw(data, size))
-		abort();
-	return 0;
-}
+FUZZ_TARGET(fuzz_btf_raw)

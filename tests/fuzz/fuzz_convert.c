@@ -29,9 +29,8 @@
 #include <string.h>
 
 #include "dwarf2btf.h"
+#include "fuzz.h"
 #include "fuzz_file.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The encoding enc must be what path's .BTF now holds. */
 static int fuzz_convert_read_back(const char *path, const void *enc, size_t size)
@@ -98,12 +97,7 @@ static int fuzz_convert_as(const uint8_t *data, size_t size, bool cxx_names)
 	}
 	err = d2b_convert_file(path, NULL, &opts, &btf);
 	if (err) {
-		if (err > 0 || btf || !errors) {
-			fprintf(stderr, "fuzz: failed conversion (%d) left %s\n", err,
-				btf ? "a BTF" : err > 0 ? "a positive error" : "no error message");
-			goto out;
-		}
-		ret = 0;
+		ret = fuzz_convert_refused(err, btf, errors, "conversion");
 		goto out;
 	}
 	if (!btf) {
@@ -130,9 +124,4 @@ static int fuzz_convert(const uint8_t *data, size_t size)
 	return fuzz_convert_as(data, size, false) || fuzz_convert_as(data, size, true) ? -1 : 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	if (fuzz_convert(data, size))
-		abort();
-	return 0;
-}
+FUZZ_TARGET(fuzz_convert)

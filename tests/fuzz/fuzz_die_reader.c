@@ -24,8 +24,7 @@
 #include <dwarf.h>
 
 #include "dwarf/die_reader.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static volatile uint64_t fuzz_die_sink;
 
@@ -219,9 +218,4 @@ out:
 	return ret;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	if (fuzz_die_reader(data, size))
-		abort();
-	return 0;
-}
+FUZZ_TARGET(fuzz_die_reader)

@@ -23,8 +23,7 @@
 #include <libelf.h>
 
 #include "dwarf/die_reader.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static volatile uint64_t fuzz_split_sink;
 
@@ -113,9 +112,4 @@ out:
 	return rc;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	if (fuzz_split_file(data, size))
-		abort();
-	return 0;
-}
+FUZZ_TARGET(fuzz_split_file)

@@ -18,6 +18,7 @@
 # (default 20).
 
 set -u
+. "$(dirname "$0")/../lib.sh"
 
 build=${1:?usage: tests/golden/run.sh BUILD_DIR}
 src=$(cd "$(dirname "$0")" && pwd)/src
@@ -26,11 +27,11 @@ bpftool=${BPFTOOL:-$(command -v bpftool || echo /usr/sbin/bpftool)}
 max_modules=${D2B_GOLDEN_MODULES:-20}
 
 if [ ! -x "$dump" ]; then
-	echo "FAIL golden: $dump not built (make O=$build tests)"
+	fail "golden" "$dump not built (make O=$build tests)"
 	exit 1
 fi
 if [ ! -x "$bpftool" ]; then
-	echo "SKIP golden: bpftool not found"
+	skip "golden" "bpftool not found"
 	exit 0
 fi
 
@@ -47,23 +48,23 @@ compare_dump() {
 		oopt=(-B "$base")
 	fi
 	if ! "$bpftool" "${bopt[@]}" btf dump file "$file" >"$tmp/want" 2>"$tmp/want.err"; then
-		echo "SKIP $name: bpftool cannot read it: $(head -c 200 "$tmp/want.err")"
+		skip "$name" "bpftool cannot read it: $(head -c 200 "$tmp/want.err")"
 		return
 	fi
 	if ! "$dump" "${oopt[@]}" "$file" >"$tmp/got" 2>"$tmp/got.err"; then
-		echo "FAIL $name: btfdump: $(head -c 300 "$tmp/got.err")"
+		fail "$name" "btfdump: $(head -c 300 "$tmp/got.err")"
 		return
 	fi
 	if ! [ -s "$tmp/want" ]; then
-		echo "FAIL $name: bpftool printed nothing"
+		fail "$name" "bpftool printed nothing"
 		return
 	fi
 	if cmp -s "$tmp/want" "$tmp/got"; then
-		echo "PASS $name"
+		pass "$name"
 	else
-		echo "# first differences (< bpftool, > ours):"
+		note "first differences (< bpftool, > ours):"
 		diff "$tmp/want" "$tmp/got" | head -10 | sed 's/^/# /'
-		echo "FAIL $name: dump differs from bpftool"
+		fail "$name" "dump differs from bpftool"
 	fi
 }
 
@@ -75,11 +76,11 @@ compare_reencode() {
 	[ -n "$base" ] && bopt=(-B "$base")
 	rm -f "$tmp/re.btf"
 	if ! "$dump" "${bopt[@]}" -o "$tmp/re.btf" "$raw" 2>"$tmp/re.err"; then
-		echo "FAIL $name: btfdump -o: $(head -c 300 "$tmp/re.err")"
+		fail "$name" "btfdump -o: $(head -c 300 "$tmp/re.err")"
 	elif cmp -s "$raw" "$tmp/re.btf"; then
-		echo "PASS $name"
+		pass "$name"
 	else
-		echo "FAIL $name: re-encoded blob differs from the input"
+		fail "$name" "re-encoded blob differs from the input"
 	fi
 }
 
@@ -105,18 +106,18 @@ for cc in clang clang-19; do
 		base=$(basename "$c" .c)
 		obj=$tmp/$base-$cc.o
 		if ! "$cc" -target bpf -g -O2 -c "$c" -o "$obj" 2>"$tmp/cc.err"; then
-			echo "FAIL golden-$cc-$base: $cc failed: $(head -c 300 "$tmp/cc.err")"
+			fail "golden-$cc-$base" "$cc failed: $(head -c 300 "$tmp/cc.err")"
 			continue
 		fi
 		compare_dump "golden-$cc-$base" "$obj"
 		if extract_btf "$obj" "$tmp/$base.btf"; then
 			compare_reencode "reencode-$cc-$base" "$tmp/$base.btf"
 		else
-			echo "SKIP reencode-$cc-$base: objcopy cannot extract .BTF"
+			skip "reencode-$cc-$base" "objcopy cannot extract .BTF"
 		fi
 	done
 done
-[ "$ncc" = 0 ] && echo "SKIP golden-clang: no clang to build BPF objects"
+[ "$ncc" = 0 ] && skip "golden-clang" "no clang to build BPF objects"
 
 # 2. builder-made blobs
 if "$dump" --samples "$tmp" 2>"$tmp/samples.err"; then
@@ -130,7 +131,7 @@ if "$dump" --samples "$tmp" 2>"$tmp/samples.err"; then
 	compare_reencode reencode-sample-split "$tmp/split.btf" "$tmp/base.btf"
 	compare_reencode reencode-sample-split-nostr "$tmp/split-nostr.btf" "$tmp/base.btf"
 else
-	echo "FAIL golden-samples: btfdump --samples: $(head -c 300 "$tmp/samples.err")"
+	fail "golden-samples" "btfdump --samples: $(head -c 300 "$tmp/samples.err")"
 fi
 
 # 3. the running kernel
@@ -146,9 +147,9 @@ if [ -r "$vmlinux" ]; then
 		compare_dump "golden-sysfs-$(basename "$m")" "$m" "$vmlinux"
 		compare_reencode "reencode-sysfs-$(basename "$m")" "$m" "$vmlinux"
 	done
-	[ "$n" = 0 ] && echo "SKIP golden-sysfs-modules: no module BTF in /sys/kernel/btf"
+	[ "$n" = 0 ] && skip "golden-sysfs-modules" "no module BTF in /sys/kernel/btf"
 else
-	echo "SKIP golden-sysfs-vmlinux: $vmlinux not present"
+	skip "golden-sysfs-vmlinux" "$vmlinux not present"
 fi
 
 # 4. the corpus: a distribution vmlinux and modules over it
@@ -169,9 +170,9 @@ if [ -n "$corpus" ] && [ -r "$corpus/vmlinux" ]; then
 		done < <(find "$corpus/modules/" -name '*.ko' 2>/dev/null | sort |
 			 awk -v n="$max_modules" 'NR % 37 == 1' | head -n "$max_modules")
 	else
-		echo "SKIP reencode-corpus-vmlinux: objcopy cannot extract .BTF"
+		skip "reencode-corpus-vmlinux" "objcopy cannot extract .BTF"
 	fi
 else
-	echo "SKIP golden-corpus: D2B_CORPUS not set"
+	skip "golden-corpus" "D2B_CORPUS not set"
 fi
-exit 0
+test_done

@@ -10,12 +10,8 @@
 #	D2B_KERNEL_JOBS	  make -j count (default: nproc)
 #	D2B_BUILD	  the dwarf2btf build directory (set by tests/run.sh)
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-note() { echo "# $*"; }
-# show the last lines of a file as diagnostics ("#" lines go with a FAIL)
-show_tail() { [ -s "$1" ] && tail -n "${2:-12}" "$1" | sed 's/^/#   | /'; return 0; }
+# pass, fail, skip, note, show_tail, ...: the tests' own (tests/lib.sh)
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../lib.sh"
 
 kernel_cache_dir()
 {

@@ -115,9 +115,6 @@ else
 	trap 'rm -rf "$WORK"' EXIT
 fi
 
-nfail=0
-fail() { echo "FAIL $1: $2"; nfail=$((nfail + 1)); }
-
 # ---- helpers --------------------------------------------------------------
 
 # (grep without -q reads all: with pipefail, readelf must not get SIGPIPE)
@@ -544,4 +541,4 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 	esac
 done
 
-[ $nfail -eq 0 ]
+test_done

@@ -24,11 +24,9 @@
 set -u
 
 BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
+. "$(dirname "$0")/../lib.sh"
 BIN=$BUILD/dwarf2btf
-if [ ! -x "$BIN" ]; then
-	echo "FAIL setup: $BIN missing (make O=...)"
-	exit 1
-fi
+need_built "$BIN"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-kill.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -50,7 +48,7 @@ for c in gcc clang; do
 	fi
 done
 if [ -z "$cc" ]; then
-	echo "SKIP kill_in_place: neither gcc nor clang builds the large object"
+	skip kill_in_place "neither gcc nor clang builds the large object"
 	exit 0
 fi
 rm -f big.c

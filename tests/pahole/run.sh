@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # The pahole-compatible command line (dwarf2btf-pahole, dwarf2btf/pahole.c)
-# and the kernel policy behind it (lib/kernel, lib/merge/prune.c,
+# and the kernel policy behind it (lib/kernel, lib/finish/prune.c,
 # lib/btf/btf_distill.c):
 #
 #	tests/pahole/run.sh BUILD_DIR
@@ -68,31 +68,15 @@ FEATURES=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consiste
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86
 
-pass() { echo "PASS pahole/$1"; }
-fail() { echo "FAIL pahole/$1: $2"; }
-skip() { echo "SKIP pahole/$1: $2"; }
-# show a file's first lines as diagnostics ("#" lines go with a FAIL)
-show() { [ -s "$1" ] && head -n "${2:-6}" "$1" | sed 's/^/#   /'; return 0; }
-have() { command -v "$1" >/dev/null 2>&1; }
+TEST_PREFIX=pahole/
+. "$HERE/../lib.sh"
 
-for t in "$PAHOLE" "$D2B" "$CHECK" "$LOAD"; do
-	if [ ! -x "$t" ]; then
-		fail setup "$t missing (make O=$BUILD tests)"
-		exit 1
-	fi
-done
+need_built "$PAHOLE" "$D2B" "$CHECK" "$LOAD"
 if ! have gcc; then
 	skip all "gcc not installed (tests/install-deps.sh test)"
 	exit 0
 fi
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-pahole.XXXXXX")
-if [ -n "${D2B_PAHOLE_KEEP:-}" ]; then
-	echo "# work directory: $WORK"
-else
-	trap 'rm -rf "$WORK"' EXIT
-fi
-cd "$WORK" || exit 1
+work_dir pahole "${D2B_PAHOLE_KEEP:-}"
 
 # ---- helpers -------------------------------------------------------------
 
@@ -871,4 +855,4 @@ elif [ "$("$REF132" --version 2>/dev/null)" != v1.32 ]; then
 else
 	cross_check pahole132 "$REF132"
 fi
-exit 0
+test_done

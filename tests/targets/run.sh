@@ -59,31 +59,15 @@ BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86
 
-pass() { echo "PASS targets/$1"; }
-fail() { echo "FAIL targets/$1: $2"; }
-skip() { echo "SKIP targets/$1: $2"; }
-# show a file's first lines as diagnostics ("#" lines go with a FAIL)
-show() { [ -s "$1" ] && head -n "${2:-6}" "$1" | sed 's/^/#   /'; return 0; }
-have() { command -v "$1" >/dev/null 2>&1; }
+TEST_PREFIX=targets/
+. "$HERE/../lib.sh"
 
-for t in "$D2B" "$CHECK" "$LOAD"; do
-	if [ ! -x "$t" ]; then
-		fail setup "$t missing (make O=$BUILD tests)"
-		exit 1
-	fi
-done
+need_built "$D2B" "$CHECK" "$LOAD"
 if ! have python3; then
 	skip all "python3 not installed (tests/install-deps.sh test)"
 	exit 0
 fi
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-targets.XXXXXX")
-if [ -n "${D2B_TARGETS_KEEP:-}" ]; then
-	echo "# work directory: $WORK"
-else
-	trap 'rm -rf "$WORK"' EXIT
-fi
-cd "$WORK" || exit 1
+work_dir targets "${D2B_TARGETS_KEEP:-}"
 
 # the running kernel's data model: what it can load
 HOST_ORDER=$(python3 -c 'import sys; print("le" if sys.byteorder == "little" else "be")')
@@ -106,24 +90,6 @@ have_bpftool=1
 [ -x "$BPFTOOL" ] || { skip bpftool "bpftool not installed"; have_bpftool=0; }
 have_clang=1
 have clang-19 || { skip clang-19 "clang-19 not installed (tests/install-deps.sh test)"; have_clang=0; }
-
-# filter_expect "TAGS" FILE: the lines whose @tags all hold (tests/e2e/run.sh's rule)
-filter_expect()
-{
-	awk -v tags=" $1 " '
-	{
-		line = $0; ok = 1
-		while (match(line, /^@!?[A-Za-z0-9_-]+[ \t]+/)) {
-			tag = substr(line, 1, RLENGTH); sub(/[ \t]+$/, "", tag)
-			line = substr(line, RLENGTH + 1)
-			neg = (substr(tag, 2, 1) == "!")
-			name = substr(tag, neg ? 3 : 2)
-			has = index(tags, " " name " ") > 0
-			if (has == neg) ok = 0
-		}
-		if (ok) print line
-	}' "$2"
-}
 
 # magic_order FILE: le or be, from the BTF magic's first byte
 magic_order()
@@ -238,14 +204,7 @@ one_build()
 	elif [ "$bits" != "$HOST_BITS" ]; then
 		skip "$name/load" "$bits-bit target; the running kernel sizes pointers at $((HOST_BITS / 8)) bytes"
 	else
-		"$LOAD" out.btf >load.out 2>&1
-		rc=$?
-		case $rc in
-		0) pass "$name/load" ;;
-		2) skip "$name/load" "$(tail -n 1 load.out)" ;;
-		*) fail "$name/load" "the kernel rejected the BTF (btf_load exit $rc)"
-		   tail -n 8 load.out | sed 's/^/#   /' ;;
-		esac
+		load_btf "$name" out.btf
 	fi
 
 	[ $have_pahole -eq 1 ] && vs_pahole "$name/pahole" "$obj" "$REF"
@@ -399,8 +358,8 @@ datasec .bss vars=a,b
 EOF
 then
 	fail "$name" "btf_check"
-	grep '^FAIL' check.out | show /dev/stdin
+	grep '^FAIL' check.out | sed 's/^/#   /'
 else
 	pass "$name"
 fi
-exit 0
+test_done

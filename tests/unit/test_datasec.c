@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/datasec.h"
+#include "finish/datasec.h"
 #include "test.h"
 
 /* ---- the fixed inputs ---- */

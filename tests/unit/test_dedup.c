@@ -857,7 +857,7 @@ static void test_stats(void)
 }
 
 /*
- * Base buckets (dedup_walk.c): a base with more than BUCKET_MIN anonymous
+ * Base buckets (merge_walk.c): a base with more than BUCKET_MIN anonymous
  * unions of one shallow key (one pointer member "a", size 8), each over
  * a struct of its own; a module's copies of the 2nd and the 18th map to
  * the base's, in every merge (units and finish), and one over a struct

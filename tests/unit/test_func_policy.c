@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The kernel's function policy (lib/kernel/func_policy.c) and FUNC pruning
- * (lib/merge/prune.c), on hand-built BTF and an ELF symbol table made in
+ * (lib/finish/prune.c), on hand-built BTF and an ELF symbol table made in
  * memory: which FUNCs stay, which go with their DECL_TAGs and prototypes.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include "btf/btf.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
-#include "merge/prune.h"
+#include "finish/prune.h"
 #include "unit/unit.h"
 #include "test.h"
 

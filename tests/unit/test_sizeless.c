@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * merge/sizeless.c: types of no size where the kernel needs one.  A member
+ * finish/sizeless.c: types of no size where the kernel needs one.  A member
  * of a FWD (or of a typedef of void) becomes bytes filling its place; a
  * prototype with such a parameter or return goes, with its FUNCs, and the
  * pointers and typedefs naming it point to void.  The result passes
  * d2b_btf__verify() after prune__funcs(), and nothing else changes.
  */
 #include "btf/btf.h"
-#include "merge/prune.h"
-#include "merge/sizeless.h"
+#include "finish/prune.h"
+#include "finish/sizeless.h"
 #include "test.h"
 
 static int notes;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "btf/btf.h"
-#include "merge/prune.h"
+#include "finish/prune.h"
 #include "base/pages.h"
 
 static void mark(const struct d2b_btf *btf, uint8_t *drop, uint32_t *refs)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Pass 3 of the merge: structs and unions, by walking a source struct and
- * a candidate in lock-step (theory in dedup.c), forward declarations the
+ * a candidate in lock-step (theory in merge.c), forward declarations the
  * walks resolve, and the member shapes that spare walks bound to fail.
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/dedup_internal.h"
+#include "merge/merge_internal.h"
 #include "base/hmap.h"
 #include "base/vec.h"
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The merge's state and its combined ID space, shared by dedup.c (the
- * passes, the public interface) and dedup_walk.c (pass 3: struct walks).
- * Theory in dedup.c.  Not part of the library's interface.
+ * struct merge: one merge's state and its combined ID space, shared by
+ * merge.c (the passes), merge_walk.c (pass 3: struct walks), merge_form.c
+ * (strings, forms and keys) and dedup.c (struct dedup: units, groups,
+ * finish).  Theory in merge.c.  Not part of the library's interface.
  */
-#ifndef D2B_DEDUP_INTERNAL_H
-#define D2B_DEDUP_INTERNAL_H
+#ifndef D2B_MERGE_INTERNAL_H
+#define D2B_MERGE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,7 +80,7 @@ struct over_index {
 
 /*
  * The base's composites again, for the shallow keys that many of them
- * share (dedup_walk.c, base_bucket()): by key and member shape.  The base
+ * share (merge_walk.c, base_bucket()): by key and member shape.  The base
  * never changes and a base type's shape does not depend on the merge, so
  * one set serves every merge over that base; filled as keys are met.
  */
@@ -321,7 +322,7 @@ static inline int over_slot_of(const struct d2b_type *t)
 	return k;
 }
 
-/* dedup_form.c */
+/* merge_form.c */
 void over_index_release(struct over_index *o);
 /* Add type id (t) if it is of the kinds indexed and the first over its type. */
 int over_index_add(struct over_index *o, const struct d2b_type *t, uint32_t id);
@@ -351,7 +352,7 @@ int merge_index_keyed(struct hmap *h, struct over_index *over, const struct d2b_
  * form then, or for a struct or union the type itself). */
 int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *form, uint64_t key);
 
-/* dedup_walk.c */
+/* merge_walk.c */
 long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind);
 /* A new entry (name and kind not resolved yet) */
 int merge_fwd_res_add(struct merge *m, const struct fwd_res *r);
@@ -359,5 +360,35 @@ int merge_fwd_res_add(struct merge *m, const struct fwd_res *r);
 int merge_fwd_res_index(struct merge *m, size_t j);
 void merge_fwd_res_finalize(struct merge *m);
 int merge_pass_composites(struct merge *m);
+
+/* merge.c */
+/*
+ * Index the base's types 1 .. start - 1 (split BTF) in base and
+ * base_over, as merge_index_type() would one by one.
+ */
+int merge_index_base(struct merge *m, struct hmap *base, struct over_index *base_over,
+		     uint32_t start);
+/*
+ * m merges into dst.  base: the index of dst's base's types (split BTF),
+ * which dst's merges share; filled here if fill_base (the first merge over
+ * that base).
+ */
+int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool append_only,
+	       struct hmap *base, struct over_index *base_over, struct base_buckets *bb,
+	       bool fill_base);
+void merge_release(struct merge *m);
+/*
+ * Merge one source into the destination, in two halves: merge_map() maps
+ * each source type (passes 1 to 4), merge_append() appends the canonical
+ * ones and indexes them (pass 5), map_out[s] receiving each source type's
+ * destination ID; between the two, merge_abandon() drops the source.
+ * kc: the source's kclass per type (dedup__check_unit()), or NULL.
+ * merge_source() does both halves.
+ */
+int merge_map(struct merge *m, const struct d2b_btf *src, const uint32_t *alias, const uint8_t *kc);
+int merge_append(struct merge *m, uint32_t *map_out);
+int merge_abandon(struct merge *m);
+int merge_source(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
+		 const uint8_t *kc, uint32_t *map_out);
 
 #endif

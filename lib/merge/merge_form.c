@@ -2,14 +2,14 @@
 /*
  * The merge's strings and forms: a type copied with its strings as
  * destination offsets and its IDs as a mode wants them, the index key
- * made from it, and the indexing of canonical types (theory in dedup.c).
+ * made from it, and the indexing of canonical types (theory in merge.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/dedup_internal.h"
+#include "merge/merge_internal.h"
 #include "base/hmap.h"
 #include "base/pages.h"
 #include "base/ptr_cache.h"

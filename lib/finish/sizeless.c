@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/sizeless.h"
+#include "finish/sizeless.h"
 
 /* Is id, through typedefs and modifiers, void or a type of no size? */
 static bool sizeless(const struct d2b_btf *btf, uint32_t id)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
-#include "merge/datasec.h"
+#include "finish/datasec.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
