@@ -48,6 +48,7 @@ enum feature {
 	F_DISTILLED_BASE,
 	F_GLOBAL_VAR,
 	F_ATTRIBUTES,
+	F_LAYOUT,
 	F_NR,
 };
 
@@ -68,6 +69,8 @@ static const struct {
 	[F_DISTILLED_BASE] = { "distilled_base", false },
 	[F_GLOBAL_VAR] = { "global_var", false },
 	[F_ATTRIBUTES] = { "attributes", false },
+	/* pahole git HEAD's (libbpf 1.8): base BTF only */
+	[F_LAYOUT] = { "layout", false },
 };
 
 struct pahole_cli {
@@ -319,6 +322,7 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->skip_type_tags = !p->on[F_TYPE_TAG];
 	o->flatten_arrays = true;	/* pahole's form: modules must match its bases */
 	o->no_cxx = p->no_cxx;
+	o->layout = p->on[F_LAYOUT];
 }
 
 static int encode(struct pahole_cli *p, const char *file)
