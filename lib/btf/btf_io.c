@@ -162,6 +162,8 @@ static int raw_parse_layout_section(const struct raw_parse *p, uint64_t body, ui
 {
 	const struct d2b_header *h = &p->hdr;
 	uint64_t end = (uint64_t)p->layout_off + p->layout_len;
+	bool over_types = h->type_len && p->layout_off < type_end && h->type_off < end;
+	bool over_strs = h->str_len && p->layout_off < str_end && h->str_off < end;
 
 	if (!p->layout_len)
 		return 0;
@@ -176,13 +178,10 @@ static int raw_parse_layout_section(const struct raw_parse *p, uint64_t body, ui
 		return io_err(-EINVAL, p->errbuf, p->errlen,
 			      "layout section [%u, %llu) runs past the end of the data (%llu bytes after the header)",
 			      p->layout_off, (unsigned long long)end, (unsigned long long)body);
-	if ((h->type_len && p->layout_off < type_end && h->type_off < end) ||
-	    (h->str_len && p->layout_off < str_end && h->str_off < end))
+	if (over_types || over_strs)
 		return io_err(-EINVAL, p->errbuf, p->errlen,
 			      "layout section [%u, %llu) overlaps the %s section",
-			      p->layout_off, (unsigned long long)end,
-			      h->type_len && p->layout_off < type_end && h->type_off < end ?
-			      "type" : "string");
+			      p->layout_off, (unsigned long long)end, over_types ? "type" : "string");
 	return 0;
 }
 
