@@ -25,6 +25,11 @@
 #
 # Environment: D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh);
 #	D2B_KERNEL_MAKEFLAGS	extra make arguments (e.g. "LLVM=1")
+#	D2B_KERNEL_TIMESTAMP	build with KBUILD_BUILD_TIMESTAMP set to it
+#				(a reproducible build: 7.x's Makefile.btf then
+#				passes --btf_features=+reproducible_build) and
+#				V=1, in the same O= directory: only what the
+#				timestamp changes is built again
 
 set -euo pipefail
 
@@ -56,11 +61,12 @@ flock 9
 kmake()
 {
 	make -C "$SRC" O="$O" ARCH=x86_64 $CCARGS PAHOLE="$PAHOLE" \
+		${D2B_KERNEL_TIMESTAMP:+KBUILD_BUILD_TIMESTAMP="$D2B_KERNEL_TIMESTAMP" V=1} \
 		${D2B_KERNEL_MAKEFLAGS:-} "$@"
 }
 
 # 1. configure
-wanted="$KERNEL_OPTIONS $EXTRA"
+wanted="$KERNEL_OPTIONS $(version_options "$VER") $EXTRA"
 sig=$(printf '%s\n' "$wanted" "$CCARGS" "$PAHOLE" "$("$PAHOLE" --version 2>&1)" \
 	"${D2B_KERNEL_MAKEFLAGS:-}" | sha256sum | cut -c1-16)
 if [ ! -f "$O/.config" ] || [ "$(cat "$O/.d2b-config-sig" 2>/dev/null)" != "$sig" ]; then
