@@ -18,8 +18,9 @@
 #      drops DEBUG_INFO_BTF when PAHOLE's version probe fails or is too old;
 #   3. delete vmlinux and the modules' .ko so that PAHOLE runs again even
 #      when nothing else changed (a new binary at the same path), then
-#      make bzImage modules.  The log is O/d2b-build.log; the seconds the
-#      make took go to O/d2b-build-seconds.
+#      make bzImage modules.  The log is O/d2b-build.log, this build's
+#      only (the configuration's is dropped once it succeeded); the
+#      seconds the make took go to O/d2b-build-seconds.
 # On failure the last line on stderr says why; exit status 1 for a build
 # failure, 2 for a configuration check failure, 3 for a setup problem.
 #
@@ -110,7 +111,7 @@ fi
 rm -f "$O/vmlinux" "$O"/.tmp_vmlinux* "$O/d2b-build-seconds"
 find "$O" -name '*.ko' -delete
 start=$(date +%s)
-if ! kmake -j"$(kernel_jobs)" bzImage modules >>"$LOG" 2>&1; then
+if ! kmake -j"$(kernel_jobs)" bzImage modules >"$LOG" 2>&1; then
 	show_tail "$LOG" 15 >&2
 	die 1 "make bzImage modules failed (log: $LOG)"
 fi

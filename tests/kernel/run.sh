@@ -355,7 +355,7 @@ btf7_checks()
 {
 	local name=$1 o=$3 n m mod ko
 	case $2 in 6.*) return ;; esac
-	if grep -E 'WARN: (resolve_btfids|multiple IDs)|ERROR: resolve_btfids' "$o/d2b-build.log" \
+	if grep -aE 'WARN: (resolve_btfids|multiple IDs)|ERROR: resolve_btfids' "$o/d2b-build.log" \
 			>"$WORK/rb.warn"; then
 		show_tail "$WORK/rb.warn" 6
 		fail "$name/resolve_btfids-quiet" "resolve_btfids warned about PAHOLE's BTF"
@@ -397,7 +397,7 @@ repro_case()
 		return
 	fi
 	pass "$name/build"
-	if grep -q -- '--btf_features=+reproducible_build' "$O/d2b-build.log"; then
+	if grep -aq -- '--btf_features=+reproducible_build' "$O/d2b-build.log"; then
 		pass "$name/pahole-flags"
 	else
 		fail "$name/pahole-flags" "no --btf_features=+reproducible_build on PAHOLE's command line (V=1 log)"
