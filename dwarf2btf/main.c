@@ -48,6 +48,9 @@ static void usage(FILE *out)
 		"      --no-vars        leave out VAR and DATASEC\n"
 		"      --no-float       encode floating-point types as INT\n"
 		"      --no-enum64      encode 64-bit enums as ENUM (values truncated)\n"
+		"      --layout         add a layout section (a 32-byte header; Linux 7.1+ and\n"
+		"                       libbpf 1.8 read it, older kernels refuse it); never\n"
+		"                       in split BTF (-b)\n"
 		"      --no-dedup       keep every compile unit's types (debugging)\n"
 		"      --no-merge-groups  merge the compile units one by one, never in\n"
 		"                       groups on several threads (the output is the same)\n"
@@ -85,6 +88,7 @@ enum {
 	OPT_NO_VARS,
 	OPT_NO_FLOAT,
 	OPT_NO_ENUM64,
+	OPT_LAYOUT,
 	OPT_NO_DEDUP,
 	OPT_NO_MERGE_GROUPS,
 	OPT_KERNEL_NAMES,
@@ -108,6 +112,7 @@ static const struct option long_options[] = {
 	{ "no-vars", no_argument, NULL, OPT_NO_VARS },
 	{ "no-float", no_argument, NULL, OPT_NO_FLOAT },
 	{ "no-enum64", no_argument, NULL, OPT_NO_ENUM64 },
+	{ "layout", no_argument, NULL, OPT_LAYOUT },
 	{ "no-dedup", no_argument, NULL, OPT_NO_DEDUP },
 	{ "no-merge-groups", no_argument, NULL, OPT_NO_MERGE_GROUPS },
 	{ "kernel-names", no_argument, NULL, OPT_KERNEL_NAMES },
@@ -134,6 +139,24 @@ static int print_diff(const struct d2b_compare_diff *d, void *arg)
 	return 0;
 }
 
+/* The layout sections of a and b (not meaning, but what a kernel before
+ * 7.1 refuses): 1 and a line saying how when they differ. */
+static int compare_layouts(const struct d2b_btf *a, const struct d2b_btf *b)
+{
+	const struct d2b_layout *la, *lb;
+	uint32_t na, nb;
+
+	la = d2b_btf__layout(a, &na);
+	lb = d2b_btf__layout(b, &nb);
+	if (na == nb && (!na || !memcmp(la, lb, na * sizeof(*la))))
+		return 0;
+	if (!na || !nb)
+		printf("layout section only in %s (%u kinds)\n", na ? "A" : "B", na ? na : nb);
+	else
+		printf("layout sections differ (%u kinds in A, %u in B)\n", na, nb);
+	return 1;
+}
+
 /* --compare: differences, then a table of counts per kind. */
 static int compare_files(const char *a_path, const char *b_path, const struct d2b_btf *base,
 			 const struct d2b_compare_opts *copts)
@@ -141,7 +164,7 @@ static int compare_files(const char *a_path, const char *b_path, const struct d2
 	struct d2b_btf *a = NULL, *b = NULL;
 	struct d2b_compare_summary sum;
 	unsigned int k;
-	int n, rc = 1;
+	int n, layouts, rc = 1;
 
 	if (cli_load_btf(a_path, base, &a) < 0 || cli_load_btf(b_path, base, &b) < 0)
 		goto out;
@@ -150,6 +173,7 @@ static int compare_files(const char *a_path, const char *b_path, const struct d2
 		fprintf(stderr, "%s: comparing %s and %s: %s\n", prog, a_path, b_path, strerror(-n));
 		goto out;
 	}
+	layouts = compare_layouts(a, b);	/* (a difference: before the table) */
 	printf("%-10s %8s %8s %8s %8s %8s %8s\n", "kind", "A", "B", "same", "only A", "only B",
 	       "changed");
 	for (k = 1; k <= D2B_KIND_MAX; k++) {
@@ -160,8 +184,8 @@ static int compare_files(const char *a_path, const char *b_path, const struct d2
 		printf("%-10s %8u %8u %8u %8u %8u %8u\n", d2b_kind_name(k), ks->nr_a, ks->nr_b,
 		       ks->same, ks->only_a, ks->only_b, ks->changed);
 	}
-	printf("%u differences\n", sum.nr_diffs);
-	rc = n ? 3 : 0;
+	printf("%u differences\n", sum.nr_diffs + layouts);
+	rc = n || layouts ? 3 : 0;
 out:
 	d2b_btf__free(a);
 	d2b_btf__free(b);
@@ -217,6 +241,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_ENUM64:
 			opts.no_enum64 = true;
+			break;
+		case OPT_LAYOUT:
+			opts.layout = true;
 			break;
 		case OPT_NO_MERGE_GROUPS:
 			opts.no_merge_groups = true;

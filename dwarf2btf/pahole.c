@@ -56,6 +56,7 @@ enum feature {
 	F_GLOBAL_VAR,
 	F_ATTRIBUTES,
 	F_FORCE_CU_MERGING,
+	F_LAYOUT,
 	F_NR,
 };
 
@@ -80,6 +81,8 @@ static const struct {
 	/* pahole merges the units that refer to each other's DIEs into one;
 	 * dwarf2btf always follows references between units: nothing to do */
 	[F_FORCE_CU_MERGING] = { "force_cu_merging", false, 32 },
+	/* pahole git HEAD's (libbpf 1.8): base BTF only */
+	[F_LAYOUT] = { "layout", false, 32 },
 };
 
 struct pahole_cli {
@@ -347,6 +350,7 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	/* pahole 1.31 flattens int a[5][6] into int[30]; 1.32 nests them */
 	o->flatten_arrays = p->minor == PAHOLE_MINOR_OLD;
 	o->no_cxx = p->no_cxx;
+	o->layout = p->on[F_LAYOUT];
 }
 
 static int encode(struct pahole_cli *p, const char *file)

@@ -864,6 +864,12 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 		err = -ENODATA;
 		goto out;
 	}
+	/* (split BTF carries no layout section: a module's is its base's) */
+	if (c.opts->layout && !base) {
+		err = d2b_btf__set_layout(c.out, true);
+		if (err)
+			goto out;
+	}
 	/* never hand on BTF the kernel would refuse (damaged input, or a bug),
 	 * but for C++ names, which are asked for (cxx_names) */
 	n = d2b_btf__verify(c.res.out, cxx_names(&c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, &c);

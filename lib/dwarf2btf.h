@@ -127,6 +127,32 @@ struct d2b_header {
 	uint32_t str_len;
 };
 
+/*
+ * The header's extension of libbpf 1.8 and Linux 7.1 (hdr_len 32): a
+ * layout section, between the types and the strings, holding one struct
+ * d2b_layout per kind the writer knew, indexed by kind, so that a reader
+ * can step over kinds it does not know.  Kernels before 7.1 refuse a
+ * header whose bytes past the first 24 are not zero: it is written only
+ * when asked for (d2b_btf__set_layout, d2b_opts.layout), never for split
+ * BTF (as pahole writes it).
+ */
+enum {
+	D2B_HDR_LEN = 24,		/* struct d2b_header */
+	D2B_HDR_LEN_LAYOUT = 32,	/* struct d2b_header_layout */
+};
+
+struct d2b_header_layout {
+	struct d2b_header hdr;
+	uint32_t layout_off;
+	uint32_t layout_len;
+};
+
+struct d2b_layout {
+	uint8_t info_sz;	/* bytes of the one record after struct d2b_type */
+	uint8_t elem_sz;	/* bytes of each of its vlen records */
+	uint16_t flags;		/* none defined: 0 */
+};
+
 /* struct btf_type: info = vlen (bits 0-15) | kind (24-28) | kind_flag (31) */
 struct d2b_type {
 	uint32_t name_off;
@@ -350,8 +376,20 @@ int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size);
 int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path, char *errbuf,
 		       size_t errlen);
 
-/* Print own types in the format of `bpftool btf dump file F format raw`. */
+/* Print own types in the format of `bpftool btf dump file F format raw`;
+ * then, when btf has a layout section (bpftool does not print it), a line
+ * "LAYOUT kinds=N" and one line per kind ("\t[4] STRUCT info_sz=0
+ * elem_sz=12 flags=0x0"). */
 int d2b_btf__dump(const struct d2b_btf *btf, FILE *out);
+
+/* The layout section (struct d2b_layout) encode writes.  on: the kinds
+ * this library knows, [0, D2B_KIND_MAX], as libbpf 1.8 writes them; off:
+ * none (the default; also the 24-byte header).  -EINVAL to turn it on for
+ * split BTF, which never carries one.  A BTF read from bytes keeps the
+ * section it had, records as they were (host order). */
+int d2b_btf__set_layout(struct d2b_btf *btf, bool on);
+/* The layout records and their count, or NULL and 0 when there are none */
+const struct d2b_layout *d2b_btf__layout(const struct d2b_btf *btf, uint32_t *ret_nr);
 
 /* ---------------------------------------------------------------------
  * Diagnostics
@@ -442,6 +480,9 @@ struct d2b_opts {
 	bool flatten_arrays;
 	bool no_float;			/* floats as INT (old kernels) */
 	bool no_enum64;			/* 64-bit enums as ENUM (values truncated) */
+	/* a layout section (d2b_btf__set_layout) in the result; not over a
+	 * base: split BTF has none */
+	bool layout;
 	bool no_dedup;			/* keep every CU's types (debugging) */
 	/* merge the units one by one on one thread, never in groups
 	 * (lib/convert.c): the same output, for checking that it is */

@@ -12,7 +12,10 @@
 #	tests/install-deps.sh kernel	the above, plus what tests/kernel needs
 #					to build and boot tiny kernels: the
 #					kernel sources (linux-source-6.12 and
-#					-6.1), their build tools, qemu, busybox
+#					-6.1), their build tools, qemu, busybox,
+#					and Linux 7.3's source tarball from
+#					trixie-backports, into tests/kernel's
+#					cache (kernel/fetch-source.sh)
 #
 # Only missing packages are installed (apt-get update runs once, first, and
 # only then).  Not root: prints the exact command to run and exits 1.
@@ -36,6 +39,13 @@ kernel) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${kernel_pkgs[@]}") ;;
 	;;
 esac
 
+# what Debian 12 cannot install: fetched once into tests/kernel's cache
+fetch_sources()
+{
+	[ "$what" = kernel ] || return 0
+	"$(dirname "$0")/kernel/fetch-source.sh" 7.3 >/dev/null
+}
+
 if ! command -v dpkg >/dev/null 2>&1; then
 	echo "install-deps: no dpkg: not a Debian system; install by hand: ${pkgs[*]}" >&2
 	exit 1
@@ -50,6 +60,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "install-deps: all $what dependencies present (${#pkgs[@]} packages)"
+	fetch_sources
 	exit 0
 fi
 
@@ -65,4 +76,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends "${missing[@]}"
+fetch_sources
 echo "install-deps: done"

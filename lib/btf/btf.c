@@ -49,6 +49,9 @@ struct d2b_btf {
 	bool strs_apart;
 	/* a names base: its tails range starts here (btf_new_names()) */
 	uint32_t names_tails;
+	/* the layout section encode writes (host order), or NULL */
+	struct d2b_layout *layout;
+	uint32_t nr_layout;
 };
 
 static const struct d2b_type void_type;
@@ -110,6 +113,7 @@ void d2b_btf__free(struct d2b_btf *btf)
 	strtab__free(btf->strs);
 	free(btf->words);
 	free(btf->offs);
+	free(btf->layout);
 	free(btf);
 }
 
@@ -173,6 +177,58 @@ int d2b_btf__set_pointer_size(struct d2b_btf *btf, uint32_t size)
 		return -EINVAL;
 	btf->ptr_size = size;
 	return 0;
+}
+
+/*
+ * What follows struct d2b_type in each kind, as the layout section
+ * describes it: one record of info_sz bytes, vlen records of elem_sz
+ * (btf_type_words() in bytes).  libbpf 1.8 writes the same table.
+ */
+static const struct d2b_layout kind_layouts[D2B_KIND_MAX + 1] = {
+	[D2B_KIND_INT] = { .info_sz = 4 },
+	[D2B_KIND_ARRAY] = { .info_sz = sizeof(struct d2b_array) },
+	[D2B_KIND_STRUCT] = { .elem_sz = sizeof(struct d2b_member) },
+	[D2B_KIND_UNION] = { .elem_sz = sizeof(struct d2b_member) },
+	[D2B_KIND_ENUM] = { .elem_sz = sizeof(struct d2b_enum) },
+	[D2B_KIND_FUNC_PROTO] = { .elem_sz = sizeof(struct d2b_param) },
+	[D2B_KIND_VAR] = { .info_sz = sizeof(struct d2b_var) },
+	[D2B_KIND_DATASEC] = { .elem_sz = sizeof(struct d2b_var_secinfo) },
+	[D2B_KIND_DECL_TAG] = { .info_sz = sizeof(struct d2b_decl_tag) },
+	[D2B_KIND_ENUM64] = { .elem_sz = sizeof(struct d2b_enum64) },
+};
+
+const struct d2b_layout *btf_kind_layout(unsigned int kind)
+{
+	return kind <= D2B_KIND_MAX ? &kind_layouts[kind] : NULL;
+}
+
+int btf_set_layout_records(struct d2b_btf *btf, const struct d2b_layout *recs, uint32_t nr)
+{
+	struct d2b_layout *copy = NULL;
+
+	if (nr) {
+		copy = malloc(nr * sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, recs, nr * sizeof(*copy));
+	}
+	free(btf->layout);
+	btf->layout = copy;
+	btf->nr_layout = nr;
+	return 0;
+}
+
+int d2b_btf__set_layout(struct d2b_btf *btf, bool on)
+{
+	if (on && btf->base)
+		return -EINVAL;
+	return btf_set_layout_records(btf, kind_layouts, on ? D2B_KIND_MAX + 1 : 0);
+}
+
+const struct d2b_layout *d2b_btf__layout(const struct d2b_btf *btf, uint32_t *ret_nr)
+{
+	*ret_nr = btf->nr_layout;
+	return btf->layout;
 }
 
 void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src)

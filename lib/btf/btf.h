@@ -98,6 +98,12 @@ static inline unsigned int btf_fwd_kind(const struct d2b_type *t)
 /* dst takes src's data model (byte order, pointer size): a BTF made from
  * another describes the same target. */
 void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src);
+/* The layout record of a kind this library knows, or NULL */
+const struct d2b_layout *btf_kind_layout(unsigned int kind);
+/* Set the layout section's records (copied; nr 0: none), split BTF too:
+ * the reader keeps the section it found (libbpf and the kernel take one in
+ * split BTF; we never write one there ourselves) */
+int btf_set_layout_records(struct d2b_btf *btf, const struct d2b_layout *recs, uint32_t nr);
 /* A BTF read from raw bytes, whose base records no pointer size: take the
  * size of its 'long' (or 'unsigned long', ...) INT, if it has one. */
 void btf_infer_pointer_size(struct d2b_btf *btf);

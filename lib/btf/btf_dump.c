@@ -3,7 +3,10 @@
  * A text dump of own types, line for line what `bpftool btf dump file F`
  * (bpftool 7.1, raw format) prints, so golden tests can diff our view of a
  * blob against bpftool's.  Split BTF prints only its own types, numbered
- * after the base's, as `bpftool -B BASE btf dump file F` does.
+ * after the base's, as `bpftool -B BASE btf dump file F` does.  A layout
+ * section, which bpftool does not print, follows the types: a line
+ * "LAYOUT kinds=N", then one per record, so that diffs with bpftool's
+ * dump of the same blob differ only by those lines.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -176,6 +179,21 @@ static void dump_type(const struct d2b_btf *btf, uint32_t id, const struct d2b_t
 	fputc('\n', out);
 }
 
+static void dump_layout(const struct d2b_btf *btf, FILE *out)
+{
+	const struct d2b_layout *l;
+	uint32_t nr, k;
+
+	l = d2b_btf__layout(btf, &nr);
+	if (!nr)
+		return;
+	fprintf(out, "LAYOUT kinds=%u\n", nr);
+	for (k = 0; k < nr; k++)
+		fprintf(out, "\t[%u] %s info_sz=%u elem_sz=%u flags=0x%x\n", k,
+			k <= D2B_KIND_MAX ? d2b_kind_name(k) : "(unknown)", l[k].info_sz,
+			l[k].elem_sz, l[k].flags);
+}
+
 int d2b_btf__dump(const struct d2b_btf *btf, FILE *out)
 {
 	uint32_t id, end = d2b_btf__end_id(btf);
@@ -186,6 +204,7 @@ int d2b_btf__dump(const struct d2b_btf *btf, FILE *out)
 	}
 	for (id = d2b_btf__start_id(btf); id < end; id++)
 		dump_type(btf, id, d2b_btf__type(btf, id), out);
+	dump_layout(btf, out);
 	if (fflush(out) || ferror(out))
 		return -EIO;
 	return 0;

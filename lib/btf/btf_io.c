@@ -6,11 +6,13 @@
  * word-aligned copy of the type section:
  *
  *   1. header: magic in either byte order (a swapped magic means every
- *      field of the blob is swapped), version, flags, header length, and
- *      the bytes of a longer header, which we must understand (none yet:
+ *      field of the blob is swapped), version, flags, header length; a
+ *      32-byte header has the layout section's place (libbpf 1.8, Linux
+ *      7.1); the bytes of a longer header we must understand (none yet:
  *      they must be zero);
  *   2. sections: inside the data, not overlapping, types 4-aligned, strings
- *      NUL-terminated (and NUL-first unless split);
+ *      NUL-terminated (and NUL-first unless split), the layout section
+ *      4-aligned, of whole records, at least one (the kernel's rules);
  *   3. type walk: each type's kind is known and its trailing records end
  *      inside the section; this counts the types, which fixes the end ID;
  *   4. fields: every string offset and type ID, visited by the shared field
@@ -21,11 +23,13 @@
  * IDs and string offsets; its string section may be empty or start in the
  * middle of nothing (no leading NUL), as libbpf and pahole write it.
  *
- * Encoding writes header, types in ID order and strings, in the byte order
- * asked for: d2b_btf__encode() the one the BTF was read in (host order for
- * built BTF), so that parse + encode reproduces the input byte for byte;
- * the ELF writer its file's (btf_encode_in()), so nothing swaps an encoded
- * blob afterwards.
+ * Encoding writes header, types in ID order, the layout section if the BTF
+ * has one (then the 32-byte header) and strings, in the byte order asked
+ * for: d2b_btf__encode() the one the BTF was read in (host order for built
+ * BTF), so that parse + encode reproduces the input byte for byte when the
+ * sections are in that order, without gaps (as libbpf, pahole and we write
+ * them); the ELF writer its file's (btf_encode_in()), so nothing swaps an
+ * encoded blob afterwards.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +50,9 @@
 #include "base/vec.h"
 
 enum {
-	HDR_SIZE = sizeof(struct d2b_header),
+	HDR_SIZE = D2B_HDR_LEN,
+	HDR_SIZE_LAYOUT = D2B_HDR_LEN_LAYOUT,
+	LAYOUT_REC = sizeof(struct d2b_layout),
 	WHY_LEN = 256,		/* a parse error, before the path is put in front */
 	FIELD_NAME_LEN = 64,	/* "member 65535 type" */
 };
@@ -91,6 +97,7 @@ struct raw_parse {
 	const struct d2b_btf *base;
 	bool swap;
 	struct d2b_header hdr;
+	uint32_t layout_off, layout_len;	/* 0, 0: no layout section */
 	uint32_t *words;	/* the type section, host order */
 	size_t nwords;
 	uint32_t *offs;		/* the word where each type starts */
@@ -133,12 +140,50 @@ static int raw_parse_header(struct raw_parse *p)
 		return io_err(-EINVAL, p->errbuf, p->errlen,
 			      "header length %u runs past the end of the data (%zu bytes)",
 			      h->hdr_len, p->size);
+	if (h->hdr_len >= HDR_SIZE_LAYOUT) {
+		memcpy(&p->layout_off, p->data + HDR_SIZE, 4);
+		memcpy(&p->layout_len, p->data + HDR_SIZE + 4, 4);
+		if (p->swap) {
+			p->layout_off = __builtin_bswap32(p->layout_off);
+			p->layout_len = __builtin_bswap32(p->layout_len);
+		}
+	}
 	/* a longer header from a newer format: fine only if we lose nothing */
-	for (i = HDR_SIZE; i < h->hdr_len; i++) {
+	for (i = h->hdr_len >= HDR_SIZE_LAYOUT ? HDR_SIZE_LAYOUT : HDR_SIZE; i < h->hdr_len; i++) {
 		if (p->data[i])
 			return io_err(-EINVAL, p->errbuf, p->errlen,
 				      "unknown header field at byte %zu is not zero", i);
 	}
+	return 0;
+}
+
+/* The layout section's place, by the kernel's rules (and apart from the
+ * other two); its records are taken as they are. */
+static int raw_parse_layout_section(const struct raw_parse *p, uint64_t body, uint64_t type_end,
+				    uint64_t str_end)
+{
+	const struct d2b_header *h = &p->hdr;
+	uint64_t end = (uint64_t)p->layout_off + p->layout_len;
+	bool over_types = h->type_len && p->layout_off < type_end && h->type_off < end;
+	bool over_strs = h->str_len && p->layout_off < str_end && h->str_off < end;
+
+	if (!p->layout_len)
+		return 0;
+	if (p->layout_off % 4)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "layout section offset %u is not 4-byte aligned", p->layout_off);
+	if (p->layout_len % LAYOUT_REC)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "layout section length %u is not a multiple of %d",
+			      p->layout_len, (int)LAYOUT_REC);
+	if (end > body)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "layout section [%u, %llu) runs past the end of the data (%llu bytes after the header)",
+			      p->layout_off, (unsigned long long)end, (unsigned long long)body);
+	if (over_types || over_strs)
+		return io_err(-EINVAL, p->errbuf, p->errlen,
+			      "layout section [%u, %llu) overlaps the %s section",
+			      p->layout_off, (unsigned long long)end, over_types ? "type" : "string");
 	return 0;
 }
 
@@ -185,7 +230,7 @@ static int raw_parse_sections(struct raw_parse *p)
 			      "string section of %u bytes ends past the largest offset 0x%x",
 			      h->str_len, D2B_MAX_NAME_OFF);
 	p->end_str = p->start_str + h->str_len;
-	return 0;
+	return raw_parse_layout_section(p, body, type_end, str_end);
 }
 
 /* Pass 3: copy the types into host order and find where each one starts. */
@@ -307,6 +352,26 @@ static int raw_parse_fields(struct raw_parse *p, struct d2b_type *t, uint32_t id
 	return 0;
 }
 
+/* The layout records, in host order, to btf. */
+static int raw_parse_adopt_layout(const struct raw_parse *p, struct d2b_btf *btf)
+{
+	uint32_t i, nr = p->layout_len / LAYOUT_REC;
+	struct d2b_layout *recs;
+	int err;
+
+	if (!nr)
+		return 0;
+	recs = malloc(nr * sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	memcpy(recs, p->data + p->hdr.hdr_len + p->layout_off, nr * sizeof(*recs));
+	for (i = 0; p->swap && i < nr; i++)
+		recs[i].flags = __builtin_bswap16(recs[i].flags);
+	err = btf_set_layout_records(btf, recs, nr);
+	free(recs);
+	return err;
+}
+
 int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen)
 {
@@ -360,6 +425,9 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 	}
 	p.words = NULL;
 	p.offs = NULL;
+	err = raw_parse_adopt_layout(&p, btf);
+	if (err)
+		goto out;
 	d2b_btf__set_endian(btf, p.swap ? (host_endian() == D2B_ENDIAN_LITTLE ?
 					    D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE) : host_endian());
 	btf_infer_pointer_size(btf);
@@ -556,9 +624,10 @@ static bool strings_empty_split(const struct d2b_btf *btf)
 int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, size_t *ret_size)
 {
 	bool swap = endian_swaps(order);
-	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf);
-	struct d2b_header hdr = { 0 };
-	uint64_t type_len = 0, str_len, total;
+	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), nr_layout, k;
+	const struct d2b_layout *layout = d2b_btf__layout(btf, &nr_layout);
+	struct d2b_header_layout hdr = { 0 };
+	uint64_t type_len = 0, str_len, total, hdr_len, layout_len;
 	uint8_t *buf, *pos;
 
 	*ret = NULL;
@@ -571,29 +640,35 @@ int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, 
 		type_len += btf_type_words(t) * 4;
 	}
 	str_len = strings_empty_split(btf) ? 0 : strtab__size(btf_strtab(btf));
-	total = HDR_SIZE + type_len + str_len;
-	if (type_len + str_len > UINT32_MAX)
+	layout_len = (uint64_t)nr_layout * LAYOUT_REC;
+	hdr_len = nr_layout ? HDR_SIZE_LAYOUT : HDR_SIZE;
+	total = hdr_len + type_len + layout_len + str_len;
+	if (type_len + layout_len + str_len > UINT32_MAX)
 		return -E2BIG;
 	buf = malloc(total);
 	if (!buf)
 		return -ENOMEM;
 
-	hdr.magic = D2B_BTF_MAGIC;
-	hdr.version = D2B_BTF_VERSION;
-	hdr.hdr_len = HDR_SIZE;
-	hdr.type_off = 0;
-	hdr.type_len = type_len;
-	hdr.str_off = type_len;
-	hdr.str_len = str_len;
+	hdr.hdr.magic = D2B_BTF_MAGIC;
+	hdr.hdr.version = D2B_BTF_VERSION;
+	hdr.hdr.hdr_len = hdr_len;
+	hdr.hdr.type_off = 0;
+	hdr.hdr.type_len = type_len;
+	hdr.layout_off = nr_layout ? type_len : 0;
+	hdr.layout_len = layout_len;
+	hdr.hdr.str_off = type_len + layout_len;
+	hdr.hdr.str_len = str_len;
 	if (swap) {
-		hdr.magic = __builtin_bswap16(hdr.magic);
-		hdr.hdr_len = __builtin_bswap32(hdr.hdr_len);
-		hdr.type_len = __builtin_bswap32(hdr.type_len);
-		hdr.str_off = __builtin_bswap32(hdr.str_off);
-		hdr.str_len = __builtin_bswap32(hdr.str_len);
+		hdr.hdr.magic = __builtin_bswap16(hdr.hdr.magic);
+		hdr.hdr.hdr_len = __builtin_bswap32(hdr.hdr.hdr_len);
+		hdr.hdr.type_len = __builtin_bswap32(hdr.hdr.type_len);
+		hdr.hdr.str_off = __builtin_bswap32(hdr.hdr.str_off);
+		hdr.hdr.str_len = __builtin_bswap32(hdr.hdr.str_len);
+		hdr.layout_off = __builtin_bswap32(hdr.layout_off);
+		hdr.layout_len = __builtin_bswap32(hdr.layout_len);
 	}
-	memcpy(buf, &hdr, HDR_SIZE);
-	pos = buf + HDR_SIZE;
+	memcpy(buf, &hdr, hdr_len);
+	pos = buf + hdr_len;
 	for (id = start; id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(btf, id);
 		size_t i, n = btf_type_words(t);
@@ -608,6 +683,13 @@ int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, 
 			memcpy(pos, t, n * 4);
 		}
 		pos += n * 4;
+	}
+	for (k = 0; k < nr_layout; k++, pos += LAYOUT_REC) {
+		struct d2b_layout l = layout[k];
+
+		if (swap)
+			l.flags = __builtin_bswap16(l.flags);
+		memcpy(pos, &l, LAYOUT_REC);
 	}
 	memcpy(pos, strtab__data(btf_strtab(btf)), str_len);
 	*ret = buf;

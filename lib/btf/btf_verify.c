@@ -22,6 +22,10 @@
  *     typedefs, arrays) from each type, no loop and no more than the
  *     kernel's depth; TYPE_TAGs come before the other modifiers and
  *     typedefs of a chain.
+ *   The layout section, if any (Linux 7.1+ reads it, checking only its
+ *     place and that it holds whole records, which encoding ensures):
+ *     each record of a kind we know says what that kind is (libbpf 1.8
+ *     steps over kinds it does not know by these records), flags zero.
  * With D2B_VERIFY_CXX_NAMES, a C++ name ("geo::Box<int>": printable ASCII)
  * is accepted wherever the kernel wants an identifier: BTF for user-space
  * tools, which the kernel itself would refuse (see dwarf2btf.h).
@@ -585,6 +589,33 @@ static void check_chain(struct verify *v, uint32_t id)
 	bad(v, id, "reference chain longer than %d, or a loop", VERIFY_MAX_DEPTH);
 }
 
+/* The layout section: every kind we know described as it is. */
+static void check_layout(struct verify *v)
+{
+	const struct d2b_layout *l, *want;
+	uint32_t nr, k;
+	char msg[160];
+
+	l = d2b_btf__layout(v->btf, &nr);
+	for (k = 0; k < nr; k++) {
+		want = btf_kind_layout(k);
+		if (!l[k].flags && (!want || (l[k].info_sz == want->info_sz &&
+					      l[k].elem_sz == want->elem_sz)))
+			continue;
+		v->count++;
+		if (!v->report || v->count > VERIFY_MAX_REPORTS)
+			continue;
+		if (l[k].flags)
+			snprintf(msg, sizeof(msg), "layout section: kind %u has flags 0x%x (none are defined)",
+				 k, l[k].flags);
+		else
+			snprintf(msg, sizeof(msg), "layout section: kind %u (%s) is given info_sz=%u elem_sz=%u, "
+				 "not %u and %u", k, d2b_kind_name(k), l[k].info_sz, l[k].elem_sz,
+				 want->info_sz, want->elem_sz);
+		v->report(v->arg, 0, msg);
+	}
+}
+
 int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn report,
 		    void *arg)
 {
@@ -599,6 +630,7 @@ int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn
 		if (report)
 			report(arg, 0, "no type at all");
 	}
+	check_layout(&v);
 	for (id = start; id < end; id++) {
 		if (!d2b_btf__type(btf, id))
 			return -EINVAL;

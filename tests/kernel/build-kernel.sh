@@ -18,13 +18,19 @@
 #      drops DEBUG_INFO_BTF when PAHOLE's version probe fails or is too old;
 #   3. delete vmlinux and the modules' .ko so that PAHOLE runs again even
 #      when nothing else changed (a new binary at the same path), then
-#      make bzImage modules.  The log is O/d2b-build.log; the seconds the
-#      make took go to O/d2b-build-seconds.
+#      make bzImage modules.  The log is O/d2b-build.log, this build's
+#      only (the configuration's is dropped once it succeeded); the
+#      seconds the make took go to O/d2b-build-seconds.
 # On failure the last line on stderr says why; exit status 1 for a build
 # failure, 2 for a configuration check failure, 3 for a setup problem.
 #
 # Environment: D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh);
 #	D2B_KERNEL_MAKEFLAGS	extra make arguments (e.g. "LLVM=1")
+#	D2B_KERNEL_TIMESTAMP	build with KBUILD_BUILD_TIMESTAMP set to it
+#				(a reproducible build: 7.x's Makefile.btf then
+#				passes --btf_features=+reproducible_build) and
+#				V=1, in the same O= directory: only what the
+#				timestamp changes is built again
 
 set -euo pipefail
 
@@ -56,11 +62,12 @@ flock 9
 kmake()
 {
 	make -C "$SRC" O="$O" ARCH=x86_64 $CCARGS PAHOLE="$PAHOLE" \
+		${D2B_KERNEL_TIMESTAMP:+KBUILD_BUILD_TIMESTAMP="$D2B_KERNEL_TIMESTAMP" V=1} \
 		${D2B_KERNEL_MAKEFLAGS:-} "$@"
 }
 
 # 1. configure
-wanted="$KERNEL_OPTIONS $EXTRA"
+wanted="$KERNEL_OPTIONS $(version_options "$VER") $EXTRA"
 sig=$(printf '%s\n' "$wanted" "$CCARGS" "$PAHOLE" "$("$PAHOLE" --version 2>&1)" \
 	"${D2B_KERNEL_MAKEFLAGS:-}" | sha256sum | cut -c1-16)
 if [ ! -f "$O/.config" ] || [ "$(cat "$O/.d2b-config-sig" 2>/dev/null)" != "$sig" ]; then
@@ -104,7 +111,7 @@ fi
 rm -f "$O/vmlinux" "$O"/.tmp_vmlinux* "$O/d2b-build-seconds"
 find "$O" -name '*.ko' -delete
 start=$(date +%s)
-if ! kmake -j"$(kernel_jobs)" bzImage modules >>"$LOG" 2>&1; then
+if ! kmake -j"$(kernel_jobs)" bzImage modules >"$LOG" 2>&1; then
 	show_tail "$LOG" 15 >&2
 	die 1 "make bzImage modules failed (log: $LOG)"
 fi

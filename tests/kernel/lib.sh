@@ -26,8 +26,15 @@ kernel_cache_dir()
 
 kernel_jobs() { echo "${D2B_KERNEL_JOBS:-$(nproc 2>/dev/null || echo 2)}"; }
 
-# kernel_tarball VERSION: Debian's linux-source-VERSION tarball
-kernel_tarball() { echo "/usr/src/linux-source-$1.tar.xz"; }
+# kernel_tarball VERSION: Debian's linux-source-VERSION tarball: the
+# installed package's (6.1, 6.12), else one fetch-source.sh put in the
+# cache (7.3, from trixie-backports: Debian 12 cannot install it)
+kernel_tarball()
+{
+	local t=/usr/src/linux-source-$1.tar.xz
+	[ -f "$t" ] || t=$(kernel_cache_dir)/tarballs/linux-source-$1.tar.xz
+	echo "$t"
+}
 
 # kernel_source VERSION: unpack the tarball once into the cache (under a
 # lock, into a temporary directory renamed when complete) and print the
@@ -38,7 +45,7 @@ kernel_source()
 	cache=$(kernel_cache_dir)
 	tar=$(kernel_tarball "$ver")
 	dir=$cache/src/linux-source-$ver
-	[ -f "$tar" ] || { echo "no $tar (apt-get install linux-source-$ver)" >&2; return 1; }
+	[ -f "$tar" ] || { echo "no $tar ($(kernel_source_hint "$ver"))" >&2; return 1; }
 	mkdir -p "$cache/src" || return 1
 	(
 		flock 9
@@ -52,6 +59,15 @@ kernel_source()
 		touch "$dir/.d2b-unpacked"
 	) 9>"$cache/src/.lock-$ver" || return 1
 	echo "$dir"
+}
+
+# kernel_source_hint VERSION: how to get a missing tarball
+kernel_source_hint()
+{
+	case $1 in
+	6.*) echo "apt-get install linux-source-$1" ;;
+	*)   echo "tests/kernel/fetch-source.sh $1" ;;
+	esac
 }
 
 # abs_path FILE: FILE's absolute path, symbolic links kept: a pahole
@@ -124,9 +140,30 @@ KERNEL_OPTIONS="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE
 	BLK_DEV_INITRD RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS
 	DEVTMPFS DEVTMPFS_MOUNT MODULES MODULE_UNLOAD BPF BPF_SYSCALL
 	DEBUG_KERNEL DEBUG_INFO DEBUG_INFO_DWARF5 DEBUG_INFO_BTF
-	DEBUG_INFO_BTF_MODULES CRC7=m CRC_ITU_T=m"
-# the modules those =m options build, as MODULE_NAME:PATH in the O dir
-KERNEL_MODULES="crc7:lib/crc7.ko crc_itu_t:lib/crc-itu-t.ko"
+	DEBUG_INFO_BTF_MODULES"
+
+# version_options VERSION: what a version adds: its two modules
+# (kernel_modules), and for 7.x CONFIG_WERROR, which makes the warnings
+# of resolve_btfids (a kfunc without FUNC, a name with several) fail the
+# build (7.0+, where gen-btf.sh runs it on PAHOLE's BTF)
+version_options()
+{
+	case $1 in
+	6.*) echo "CRC7=m CRC_ITU_T=m" ;;
+	*)   echo "WERROR RUNTIME_TESTING_MENU TEST_BITOPS=m TEST_HEXDUMP=m" ;;
+	esac
+}
+
+# kernel_modules VERSION: the modules version_options builds, as
+# MODULE_NAME:PATH in the O dir.  Since 6.16 the CRC libraries cannot be
+# chosen by hand: 7.x builds two lib/ tests instead.
+kernel_modules()
+{
+	case $1 in
+	6.*) echo "crc7:lib/crc7.ko crc_itu_t:lib/crc-itu-t.ko" ;;
+	*)   echo "test_bitops:lib/test_bitops.ko test_hexdump:lib/test_hexdump.ko" ;;
+	esac
+}
 
 # kernel_out_dir VERSION COMPILER VARIANT PAHOLE: the O= directory for a
 # build, keyed by what changes the compiled objects: kernel version,

@@ -38,6 +38,21 @@
 #	must load into B and, once B relocated its BTF, struct
 #	d2b_hello_item's members must point at B's struct list_head, struct
 #	module and struct task_struct (relocated-types).
+#   7.x (gen-btf.sh, resolve_btfids; CONFIG_WERROR; the modules are two
+#	lib/ tests, lib.sh): VER-gcc and the entries below also check
+#	  resolve_btfids-quiet  no resolve_btfids warning in the build log
+#			    (a kfunc without FUNC, a name with several IDs)
+#	  kfunc-tags	    vmlinux's BTF has bpf_kfunc DECL_TAGs (the
+#			    kfunc sets' functions, tagged by resolve_btfids)
+#	  vmlinux-layout    when PAHOLE offers layout (7.3 asks pahole >=
+#			    1.31 for it): vmlinux's .BTF has a layout
+#			    section, so booting proves the kernel takes it
+#	  ko-no-layout/MOD  the modules' split BTF has none
+#	and "Failed to register" (kfunc sets) counts as a dmesg error.
+#   VER-repro: VER-gcc relinked with KBUILD_BUILD_TIMESTAMP set (in the
+#	same O directory: build-kernel.sh's D2B_KERNEL_TIMESTAMP), the path
+#	where 7.x passes -j$(JOBS) --btf_features=+reproducible_build:
+#	pahole-flags (the build log shows it), the checks above, boot.
 #   VER-split: VER-gcc built again with CONFIG_DEBUG_INFO_SPLIT (its BTF
 #	made by PAHOLE from skeleton units and .dwo files; Kconfig's
 #	dependency lifted in a copy of the tree): sections, boot and modules
@@ -53,7 +68,8 @@
 #				BUILD_DIR/dwarf2btf-pahole; SKIP until it exists)
 #	D2B_KERNEL_MATRIX	entries, space or comma separated (default
 #				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod,
-#				6.12-split, 6.12-dwz)
+#				6.12-split, 6.12-dwz, 7.3-gcc, 7.3-extmod,
+#				7.3-repro; 7.3 needs fetch-source.sh 7.3)
 #	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
 #	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
 #	D2B_KERNEL_MAKEFLAGS (build-kernel.sh), D2B_KERNEL_ACCEL,
@@ -233,7 +249,7 @@ guest_btf()
 }
 
 # Kernel log lines that mean BTF (or the kernel) went wrong
-DMESG_ERRORS='BPF: |BTF: |btf: |failed to validate module|failed to register module|missing (vmlinux|module) BTF|BTF mismatch|Invalid|invalid|WARNING:|BUG:|Oops|Kernel panic'
+DMESG_ERRORS='BPF: |BTF: |btf: |failed to validate module|failed to register module|Failed to register|missing (vmlinux|module) BTF|BTF mismatch|Invalid|invalid|WARNING:|BUG:|Oops|Kernel panic'
 
 # boot_and_check NAME O MODULES: boot O's kernel with the modules
 # (MOD:PATH, PATH relative to O or absolute); LOG is left in $LOG
@@ -302,11 +318,12 @@ kernel_case()
 {
 	local ver=$1 cc=$2 name=kernel/$1-$2 m mod ko
 	build "$name" "$ver" "$cc" base || return
-	check_sections "$name" "$O" "$KERNEL_MODULES"
+	check_sections "$name" "$O" "$(kernel_modules "$ver")"
+	btf7_checks "$name" "$ver" "$O"
 	le_libbpf "$name" "$O/vmlinux"
-	boot_and_check "$name" "$O" "$KERNEL_MODULES" || return
+	boot_and_check "$name" "$O" "$(kernel_modules "$ver")" || return
 	# the in-tree modules' BTF is not relocated: the guest has the .ko's bytes
-	for m in $KERNEL_MODULES; do
+	for m in $(kernel_modules "$ver"); do
 		mod=${m%%:*} ko=$O/${m#*:}
 		grep -q "^D2B-CHECK module-btf-$mod ok" "$LOG" || continue
 		if ! guest_btf "$LOG" "$mod" "$WORK/guest.btf"; then
@@ -317,6 +334,74 @@ kernel_case()
 			fail "$name/module-btf-same/$mod" "/sys/kernel/btf/$mod differs from $(basename "$ko")'s .BTF"
 		fi
 	done
+}
+
+# ---- 7.x: gen-btf.sh, resolve_btfids, the layout section ------------------
+
+# header_word FILE N: the Nth 32-bit word of a little-endian file
+header_word() { od -An -tu4 -j $(($2 * 4)) -N4 "$1" | tr -d ' '; }
+
+# PAHOLE offers layout, and 7.3's Makefile.btf asks for it (>= 1.31)
+pahole_layout()
+{
+	[ "$PVER" -ge 131 ] && "$PAHOLE" --supported_btf_features 2>/dev/null | tr , '\n' | grep -qx layout
+}
+
+# btf7_checks NAME VER O: what Linux 7.x's BTF steps add (nothing for 6.x)
+btf7_checks()
+{
+	local name=$1 o=$3 n m mod ko
+	case $2 in 6.*) return ;; esac
+	if grep -aE 'WARN: (resolve_btfids|multiple IDs)|ERROR: resolve_btfids' "$o/d2b-build.log" \
+			>"$WORK/rb.warn"; then
+		show_tail "$WORK/rb.warn" 6
+		fail "$name/resolve_btfids-quiet" "resolve_btfids warned about PAHOLE's BTF"
+	else
+		pass "$name/resolve_btfids-quiet"
+	fi
+	if [ -n "$BPFTOOL" ]; then
+		n=$("$BPFTOOL" btf dump file "$o/vmlinux" 2>/dev/null | grep -c "DECL_TAG 'bpf_kfunc'")
+		if [ "$n" -gt 0 ]; then pass "$name/kfunc-tags ($n bpf_kfunc DECL_TAGs)"
+		else fail "$name/kfunc-tags" "vmlinux's BTF has no bpf_kfunc DECL_TAG"; fi
+	fi
+	if ! pahole_layout; then
+		skip "$name/vmlinux-layout" "PAHOLE (version $PVER) does not offer --btf_features=layout"
+	elif section_bytes "$o/vmlinux" .BTF "$WORK/v.btf" && [ "$(header_word "$WORK/v.btf" 1)" = 32 ] &&
+	     [ "$(header_word "$WORK/v.btf" 7)" -gt 0 ]; then
+		pass "$name/vmlinux-layout ($(header_word "$WORK/v.btf" 7) bytes)"
+	else
+		fail "$name/vmlinux-layout" "vmlinux's .BTF has no layout section (7.3 asks for one)"
+	fi
+	for m in $(kernel_modules "$2"); do
+		mod=${m%%:*} ko=$o/${m#*:}
+		section_bytes "$ko" .BTF "$WORK/m.btf" || continue
+		if [ "$(header_word "$WORK/m.btf" 1)" = 24 ]; then pass "$name/ko-no-layout/$mod"
+		else fail "$name/ko-no-layout/$mod" "the module's split BTF has a $(header_word "$WORK/m.btf" 1)-byte header"; fi
+	done
+}
+
+# VER-repro: VER-gcc relinked with KBUILD_BUILD_TIMESTAMP (7.x passes
+# --btf_features=+reproducible_build then); the next build of VER-gcc
+# relinks it without
+repro_case()
+{
+	local ver=$1 name=kernel/$1-repro err=$WORK/repro.err
+	build "kernel/$ver-gcc" "$ver" gcc base || return
+	if ! O=$(D2B_KERNEL_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
+			"$HERE/build-kernel.sh" "$ver" gcc base "$PAHOLE" 2>"$err" | tail -n1); then
+		show_tail "$err" 6
+		fail "$name/build" "relinking with KBUILD_BUILD_TIMESTAMP failed"
+		return
+	fi
+	pass "$name/build"
+	if grep -aq -- '--btf_features=+reproducible_build' "$O/d2b-build.log"; then
+		pass "$name/pahole-flags"
+	else
+		fail "$name/pahole-flags" "no --btf_features=+reproducible_build on PAHOLE's command line (V=1 log)"
+	fi
+	check_sections "$name" "$O" "$(kernel_modules "$ver")"
+	btf7_checks "$name" "$ver" "$O"
+	boot_and_check "$name" "$O" "$(kernel_modules "$ver")"
 }
 
 # ---- VER-extmod: distilled base BTF ----------------------------------------
@@ -361,7 +446,8 @@ extmod_case()
 		return
 	fi
 	src=$(kernel_source "$ver") || { fail "$name/setup" "cannot unpack linux-source-$ver"; return; }
-	if ! grep -qs distilled_base "$src/scripts/Makefile.btf"; then
+	# (7.x: resolve_btfids --distill_base)
+	if ! grep -qsE 'distilled_base|distill_base' "$src/scripts/Makefile.btf"; then
 		skip "$name" "linux-source-$ver does not ask for distilled base BTF (Linux >= 6.11 does)"
 		return
 	fi
@@ -462,9 +548,9 @@ split_case()
 		fail "$name/dwo" "no .dwo files: the build is not split DWARF"
 		return
 	fi
-	check_sections "$name" "$O" "$KERNEL_MODULES"
+	check_sections "$name" "$O" "$(kernel_modules "$ver")"
 	same_named_types "$name/vmlinux-types-as-plain" "$base/vmlinux" "$O/vmlinux"
-	boot_and_check "$name" "$O" "$KERNEL_MODULES"
+	boot_and_check "$name" "$O" "$(kernel_modules "$ver")"
 }
 
 # same_named_types NAME A B: every named type of A's and B's .BTF is the
@@ -523,7 +609,7 @@ DWZ_FEATURES=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,cons
 for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 	ver=${entry%%-*} what=${entry#*-}
 	if [ ! -f "$(kernel_tarball "$ver")" ]; then
-		skip "kernel/$entry" "no $(kernel_tarball "$ver") (apt-get install linux-source-$ver)"
+		skip "kernel/$entry" "no $(kernel_tarball "$ver") ($(kernel_source_hint "$ver"))"
 		continue
 	fi
 	case $what in
@@ -535,9 +621,10 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 		fi
 		kernel_case "$ver" "$what" ;;
 	extmod) extmod_case "$ver" ;;
+	repro)	repro_case "$ver" ;;
 	split)	split_case "$ver" ;;
 	dwz)	dwz_case "$ver" ;;
-	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod, VER-split, VER-dwz)" ;;
+	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
 	esac
 done
 

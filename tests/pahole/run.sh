@@ -36,10 +36,20 @@
 # pahole132	with pahole 1.32 at $D2B_PAHOLE132 (default
 #		/root/.cache/pahole-1.32; SKIP without it): the fixtures
 #		compare equal as above, under the default policy
+# layout	--btf_features=layout (Linux 7.3's Makefile.btf asks any pahole
+#		>= 1.31 for it): a 32-byte header, libbpf 1.8's 80-byte table
+#		between types and strings, the types and strings as without it;
+#		never in split BTF; 7.3's whole command line.  The running
+#		kernel takes it from 7.1 on and refuses it before (its header
+#		bytes past 24 are not zero).  With pahole git HEAD at
+#		$D2B_PAHOLE_HEAD (default /root/.cache/pahole-head/build/pahole,
+#		SKIP without it, or when it lacks layout), our layout section
+#		is byte-identical to pahole's for the same fixture.
 #
 # Environment:
 #	D2B_PAHOLE_REF	pahole 1.31 binary for the cross-check
 #	D2B_PAHOLE132	pahole 1.32 binary for the second cross-check
+#	D2B_PAHOLE_HEAD	pahole git HEAD (libbpf 1.8) for the layout bytes
 #	D2B_KERNEL_SRC_TAR  kernel source tarball holding
 #			scripts/pahole-version.sh (default
 #			/usr/src/linux-source-6.12.tar.xz); the script is
@@ -63,6 +73,10 @@ CACHE=$BUILD/tests/pahole
 # what Makefile.btf passes for pahole >= 1.26
 KFLAGS=--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
 FEATURES=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,distilled_base,global_var,attributes
+HEAD_PAHOLE=${D2B_PAHOLE_HEAD:-/root/.cache/pahole-head/build/pahole}
+# 7.3's flags for pahole >= 1.31 (scripts/Makefile.btf, a make without -jN)
+KFLAGS73=(-j --btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func
+	  --btf_features=layout -j --lang_exclude=rust)
 
 # a sanitizer report must not pass for an ordinary exit status
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
@@ -394,6 +408,104 @@ refused features/strict-unknown bogus_feature --btf_features_strict=float,bogus_
 encodes features/strict-known --btf_features_strict=float --btf_encode_detached=strict2.btf policy.o
 same_bytes features/strict-known-same float.btf strict2.btf
 
+# ---- features: layout ----------------------------------------------------------
+# (pahole 1.32's policy: pahole 1.31 knows no layout and ignores the name, as
+# dwarf2btf-pahole does under --pahole-policy=1.31)
+
+# header_word FILE N: the Nth 32-bit word of a little-endian file
+header_word() { od -An -tu4 -j $(($2 * 4)) -N4 "$1" | tr -d ' '; }
+# layout_bytes FILE: its layout section, as hex (empty: none)
+layout_bytes()
+{
+	local hl off len
+	hl=$(header_word "$1" 1)
+	[ "$hl" -ge 32 ] || return 0
+	off=$(header_word "$1" 6) len=$(header_word "$1" 7)
+	[ "$len" -gt 0 ] || return 0
+	od -An -tx1 -v -j $((hl + off)) -N "$len" "$1" | tr -d ' \n'
+}
+encodes features/layout/ignored-by-1.31 "$KFLAGS" --btf_features=layout --btf_encode_detached=layout131.btf policy.o
+if [ "$(header_word layout131.btf 1)" = 24 ]; then pass features/layout/ignored-by-1.31
+else fail features/layout/ignored-by-1.31 "a $(header_word layout131.btf 1)-byte header under 1.31's policy"; fi
+export DWARF2BTF_PAHOLE_POLICY=1.32
+
+# libbpf 1.8's table (src/btf.c layouts[]): info_sz, elem_sz, flags (u16) per kind
+LIBBPF_LAYOUT=
+LIBBPF_LAYOUT+=0000000004000000000000000c000000	# UNKN INT PTR ARRAY
+LIBBPF_LAYOUT+=000c0000000c00000008000000000000	# STRUCT UNION ENUM FWD
+LIBBPF_LAYOUT+=00000000000000000000000000000000	# TYPEDEF VOLATILE CONST RESTRICT
+LIBBPF_LAYOUT+=000000000008000004000000000c0000	# FUNC FUNC_PROTO VAR DATASEC
+LIBBPF_LAYOUT+=000000000400000000000000000c0000	# FLOAT DECL_TAG TYPE_TAG ENUM64
+
+encodes features/layout "$KFLAGS" --btf_features=layout --btf_encode_detached=layout.btf policy.o
+encodes features/no-layout "$KFLAGS" --btf_encode_detached=nolayout.btf policy.o
+got=$(layout_bytes layout.btf)
+tl=$(header_word layout.btf 3)
+if [ "$(header_word layout.btf 1)" = 32 ] && [ "$(header_word layout.btf 6)" = "$tl" ] &&
+   [ "$(header_word layout.btf 4)" = $((tl + 80)) ] && [ "$got" = "$LIBBPF_LAYOUT" ]; then
+	pass features/layout/section
+else
+	fail features/layout/section "not a 32-byte header and libbpf's 80 bytes after the types (hdr_len $(header_word layout.btf 1), layout '$got')"
+fi
+# the rest is what it is without: the same types, the same strings
+if [ "$(header_word nolayout.btf 1)" = 24 ] &&
+   cmp -s <(tail -c +33 layout.btf | head -c "$tl") <(tail -c +25 nolayout.btf | head -c "$tl") &&
+   cmp -s <(tail -c "$(header_word layout.btf 5)" layout.btf) \
+	  <(tail -c "$(header_word nolayout.btf 5)" nolayout.btf); then
+	pass features/layout/same-types-and-strings
+else
+	fail features/layout/same-types-and-strings "the types or strings differ from the output without layout"
+fi
+"$D2B" layout.btf --compare nolayout.btf >layout-cmp.out 2>&1
+if [ $? -eq 3 ] && grep -qx 'layout section only in A (20 kinds)' layout-cmp.out &&
+   grep -qx '1 differences' layout-cmp.out; then
+	pass features/layout/compare
+else
+	fail features/layout/compare "dwarf2btf --compare does not find the layout section alone"
+	show layout-cmp.out
+fi
+if dump layout layout.btf && grep -qx 'LAYOUT kinds=20' layout.dump &&
+   grep -qxF "$(printf '\t[4] STRUCT info_sz=0 elem_sz=12 flags=0x0')" layout.dump; then
+	pass features/layout/dump
+else
+	fail features/layout/dump "dwarf2btf --dump prints no layout records"
+	show layout.dump.err
+fi
+# split BTF never carries one (as pahole: base BTF only)
+encodes features/layout/split "$KFLAGS" --btf_features=layout --btf_base kbase.elf \
+	--btf_encode_detached=layout-split.btf kmodule.o
+if [ "$(header_word layout-split.btf 1)" = 24 ]; then pass features/layout/split-has-none
+else fail features/layout/split-has-none "split BTF written with a $(header_word layout-split.btf 1)-byte header"; fi
+# Linux 7.3's whole command line, in place and detached (gen-btf.sh)
+cp policy.o policy73.o
+encodes features/layout/linux-7.3-flags "${KFLAGS73[@]}" --btf_encode_detached=policy73.btf policy73.o
+if [ "$(layout_bytes policy73.btf)" = "$LIBBPF_LAYOUT" ]; then pass features/layout/linux-7.3-section
+else fail features/layout/linux-7.3-section "no layout section with 7.3's flags"; fi
+encodes features/layout/linux-7.3-module "${KFLAGS73[@]}" --btf_base kbase.elf \
+	--btf_encode_detached=mod73.btf kmodule.o
+if [ "$(header_word mod73.btf 1)" = 24 ]; then pass features/layout/linux-7.3-module-has-none
+else fail features/layout/linux-7.3-module-has-none "the module's split BTF has a layout header"; fi
+# pahole git HEAD: the same layout bytes for the same fixture
+if [ ! -x "$HEAD_PAHOLE" ]; then
+	skip features/layout/pahole-head "no pahole git HEAD at $HEAD_PAHOLE (set D2B_PAHOLE_HEAD)"
+elif ! "$HEAD_PAHOLE" --supported_btf_features 2>/dev/null | tr , '\n' | grep -qx layout; then
+	skip features/layout/pahole-head "$HEAD_PAHOLE has no layout feature (built with libbpf < 1.8)"
+elif ! "$HEAD_PAHOLE" "$KFLAGS" --btf_features=layout --btf_encode_detached=head-layout.btf \
+		policy.o >head.err 2>&1; then
+	fail features/layout/pahole-head "pahole git HEAD failed on policy.o"
+	show head.err
+else
+	hb=$(layout_bytes head-layout.btf)
+	if [ -n "$hb" ] && [ "$hb" = "$(layout_bytes layout.btf)" ] &&
+	   [ $(($(header_word head-layout.btf 4) - $(header_word head-layout.btf 6))) = 80 ]; then
+		pass features/layout/pahole-head-same-bytes
+	else
+		fail features/layout/pahole-head-same-bytes "pahole git HEAD's layout section is '$hb'"
+	fi
+fi
+
+export DWARF2BTF_PAHOLE_POLICY=1.31
+
 # ---- options: --lang_exclude -----------------------------------------------------
 
 encodes options/lang_exclude=rust --lang_exclude=rust --btf_encode_detached=rust.btf policy.o
@@ -675,6 +787,25 @@ case $? in
 	;;
 esac
 
+# a layout section: Linux 7.1 and later take it, older kernels refuse the
+# header (its bytes past 24 are not zero)
+"$LOAD" none.btf >load.out 2>&1
+case $? in
+0|1)
+	kv=$(uname -r | awk -F'[.-]' '{ printf "%d\n", $1 * 1000 + $2 }')
+	"$LOAD" layout.btf >load-layout.out 2>&1
+	rc=$?
+	if [ "$kv" -ge 7001 ] && [ $rc -eq 0 ]; then
+		pass "load/layout (Linux $(uname -r) takes it)"
+	elif [ "$kv" -lt 7001 ] && [ $rc -eq 1 ] && grep -q 'Unsupported btf_header' load-layout.out; then
+		pass "load/layout-refused-before-7.1 (Linux $(uname -r): Unsupported btf_header)"
+	else
+		fail load/layout "Linux $(uname -r) answered $rc to a layout section"
+		tail -n 6 load-layout.out | sed 's/^/#   /'
+	fi
+	;;
+esac
+
 # ---- cross-check with pahole 1.31 ---------------------------------------------
 
 # compared NAME OURS REF [BASE [REPEATS]]: dwarf2btf --compare finds no
@@ -790,7 +921,7 @@ if [ "$(cat env131.out)" = 131 ]; then pass policy132/environment-1.31
 else fail policy132/environment-1.31 "printed '$(head -c 80 env131.out)', expected 131"; fi
 refused policy132/unknown "1.30" --pahole-policy=1.30 --version
 p supported132 --supported_btf_features
-if [ "$(cat supported132.out)" = "$FEATURES,force_cu_merging" ]; then pass policy132/supported_btf_features
+if [ "$(cat supported132.out)" = "$FEATURES,force_cu_merging,layout" ]; then pass policy132/supported_btf_features
 else fail policy132/supported_btf_features "printed '$(head -c 300 supported132.out)'"; fi
 
 # multi-dimensional arrays nest
