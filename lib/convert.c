@@ -866,9 +866,12 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 	}
 	/* (split BTF carries no layout section: a module's is its base's) */
 	if (c.opts->layout && !base) {
-		err = d2b_btf__set_layout(c.out, true);
-		if (err)
+		err = d2b_btf__set_layout(c.res.out, true);
+		if (err) {
+			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot add the layout section: %s",
+				  strerror(-err));
 			goto out;
+		}
 	}
 	/* never hand on BTF the kernel would refuse (damaged input, or a bug),
 	 * but for C++ names, which are asked for (cxx_names) */
