@@ -350,7 +350,8 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	/* pahole 1.31 flattens int a[5][6] into int[30]; 1.32 nests them */
 	o->flatten_arrays = p->minor == PAHOLE_MINOR_OLD;
 	o->no_cxx = p->no_cxx;
-	o->layout = p->on[F_LAYOUT];
+	/* a release without the feature ignores its name, as any unknown one */
+	o->layout = p->on[F_LAYOUT] && features[F_LAYOUT].since <= p->minor;
 }
 
 static int encode(struct pahole_cli *p, const char *file)

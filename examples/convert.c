@@ -74,7 +74,7 @@ static int write_file(const char *path, const void *data, size_t size)
 int main(int argc, char **argv)
 {
 	char errbuf[512];
-	struct d2b_opts opts = { .diag = print_diag, .errbuf = errbuf, .errlen = sizeof(errbuf) };
+	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = print_diag, .errbuf = errbuf, .errlen = sizeof(errbuf) };
 	struct d2b_btf *base = NULL, *btf = NULL;
 	unsigned int counts[D2B_KIND_MAX + 1] = { 0 };
 	const char *base_path = NULL, *in, *out;

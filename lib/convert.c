@@ -719,12 +719,34 @@ struct mem_input {
 	size_t size;
 };
 
+/* The size of LIBDWARF2BTF_1.0's struct d2b_opts, which sz == 0 stands for */
+#define OPTS_SIZE_1_0 (offsetof(struct d2b_opts, allow_missing_debug) + sizeof(bool))
+
+/*
+ * The caller's options as this library's struct: the fields its sz covers,
+ * zero past them.  Fields past ours (a newer caller's) must be zero.
+ */
+static int opts_take(const struct d2b_opts *in, struct d2b_opts *out)
+{
+	size_t sz, i;
+
+	memset(out, 0, sizeof(*out));
+	if (!in)
+		return 0;
+	sz = in->sz ? in->sz : OPTS_SIZE_1_0;
+	memcpy(out, in, sz < sizeof(*out) ? sz : sizeof(*out));
+	out->sz = sizeof(*out);
+	for (i = sizeof(*out); i < sz; i++)
+		if (((const unsigned char *)in)[i])
+			return -EINVAL;
+	return 0;
+}
+
 static int convert(const char *path, const struct mem_input *mem, const struct d2b_btf *base,
 		   const struct d2b_base_later *later, const struct d2b_opts *opts,
 		   struct d2b_btf **ret)
 {
-	static const struct d2b_opts default_opts;
-	struct d2b_opts o = opts ? *opts : default_opts;
+	struct d2b_opts o;
 	struct dedup_opts dopts = { 0 };
 	struct conv c = { .path = path, .opts = &o };
 	const uint32_t *final_map = NULL;
@@ -739,8 +761,14 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 	int err;
 
 	*ret = NULL;
+	err = opts_take(opts, &o);
 	if (o.errbuf && o.errlen)
 		o.errbuf[0] = '\0';
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "options of %zu bytes with fields "
+			  "this library (%zu bytes) does not know set", opts->sz, sizeof(o));
+		return err;
+	}
 	if (o.kernel_policy != D2B_KERNEL_POLICY_NEWEST &&
 	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
 	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_32) {

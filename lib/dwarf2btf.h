@@ -443,6 +443,12 @@ enum d2b_vars {
 };
 
 struct d2b_opts {
+	/* sizeof(struct d2b_opts) as the caller's header has it (D2B_OPTS_SZ):
+	 * a newer library then reads no field past the caller's, and an older
+	 * one refuses (-EINVAL) a field it does not know set to non-zero.
+	 * 0 stands for LIBDWARF2BTF_1.0's struct, which ends at
+	 * allow_missing_debug.  New fields are only ever added at the end. */
+	size_t sz;
 	d2b_diag_fn diag;		/* NULL: silent */
 	void *diag_arg;
 	/* the error message of a failed conversion, "" after one that
@@ -510,6 +516,9 @@ struct d2b_opts {
 	 * needs it is left out, and a D2B_NOTICE says what */
 	bool allow_missing_debug;
 };
+
+/* struct d2b_opts o = { .sz = D2B_OPTS_SZ, ... } */
+#define D2B_OPTS_SZ sizeof(struct d2b_opts)
 
 /* Convert the DWARF of an ELF file (or of the debug file it points to).
  * base: split BTF over this base (a module over vmlinux), or NULL. */

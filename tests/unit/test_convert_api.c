@@ -173,6 +173,42 @@ static void test_mem_same_bytes(void)
 	free(m.bytes);
 }
 
+/*
+ * d2b_opts.sz: 0 (the 1.0 struct) and D2B_OPTS_SZ give the same bytes; a
+ * newer caller's larger struct is taken when its extra fields are zero, and
+ * refused with a message when one is set.
+ */
+static void test_opts_size(void)
+{
+	struct {
+		struct d2b_opts o;
+		unsigned char newer[16];
+	} big = { .o = { .sz = sizeof(big) } };
+	struct job zero = { .name = "sz 0" }, full = { .name = "sz", .opts = { .sz = D2B_OPTS_SZ } };
+	struct d2b_btf *btf = NULL;
+	char errbuf[256] = "x";
+	int err;
+
+	job_run(&zero);
+	job_run(&full);
+	REQUIRE(zero.err == 0 && full.err == 0);
+	CHECK(zero.size == full.size && !memcmp(zero.bytes, full.bytes, zero.size));
+	big.o.errbuf = errbuf;
+	big.o.errlen = sizeof(errbuf);
+	err = d2b_convert_file(sample, NULL, &big.o, &btf);
+	CHECK_EQ(err, 0);
+	CHECK_STR(errbuf, "");
+	d2b_btf__free(btf);
+	btf = NULL;
+	big.newer[15] = 1;
+	err = d2b_convert_file(sample, NULL, &big.o, &btf);
+	CHECK_EQ(err, -EINVAL);
+	CHECK(btf == NULL);
+	CHECK(strstr(errbuf, "does not know") != NULL);
+	free(zero.bytes);
+	free(full.bytes);
+}
+
 /* Run jobs[0..n) alone, one after another, then all at once on threads of
  * their own, rounds times: each gives its bytes alone every time. */
 static void run_at_once(struct job *jobs, size_t n, int rounds)
@@ -255,6 +291,7 @@ int main(void)
 	RUN(test_errbuf);
 	RUN(test_errbuf_no_base);
 	RUN(test_mem_same_bytes);
+	RUN(test_opts_size);
 	RUN(test_threads_independent);
 	RUN(test_threads_shared_base);
 	return test_done();
