@@ -31,32 +31,12 @@ LOAD="$B/tests/btf_load"
 CHK="$HERE/../annot/btfchain.py"
 TMP=$(mktemp -d /tmp/compilers-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-status=0
-
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; status=1; }
-skip() { echo "SKIP $1: $2"; }
-failx() { head -20 "$3" | sed 's/^ */# /'; fail "$1" "$2"; }
+. "$HERE/../lib.sh"
 
 for tool in python3 bpftool; do
-	command -v "$tool" >/dev/null || { fail compilers/setup "$tool not found"; exit 1; }
+	have "$tool" || { fail compilers/setup "$tool not found"; exit 1; }
 done
 [ -x "$D2B" ] && [ -x "$PAHOLE" ] || { fail compilers/setup "no $D2B or $PAHOLE"; exit 1; }
-
-load() {
-	local name=$1 file=$2 rc
-	if [ ! -x "$LOAD" ]; then
-		skip "$name/load" "no $LOAD"
-		return
-	fi
-	"$LOAD" "$file" >"$TMP/load.out" 2>&1
-	rc=$?
-	case $rc in
-	0) pass "$name/load" ;;
-	2) skip "$name/load" "$(tail -1 "$TMP/load.out")" ;;
-	*) failx "$name/load" "kernel rejected it (exit $rc)" "$TMP/load.out" ;;
-	esac
-}
 
 n=0
 for cc in gcc16 clang22; do
@@ -89,7 +69,7 @@ for cc in gcc16 clang22; do
 				diff "$TMP/known" "$TMP/diffs" >"$TMP/dd"
 				failx "$name/pahole" "differs from pahole 1.32 other than $base.known says (< known, > found)" "$TMP/dd"
 			fi
-			load "$name/pahole" "$out"
+			load_btf "$name/pahole" "$out"
 		fi
 
 		# 2. chains
@@ -103,8 +83,8 @@ for cc in gcc16 clang22; do
 		else
 			failx "$name/chains" "BTF differs from $cc/$base.expect" "$TMP/chk.out"
 		fi
-		load "$name/chains" "$out"
+		load_btf "$name/chains" "$out"
 	done
 done
 [ $n -gt 0 ] || fail compilers/setup "no objects in $HERE/gcc16 or $HERE/clang22"
-exit $status
+test_done

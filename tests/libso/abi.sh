@@ -25,6 +25,7 @@ solib=${2:?usage: abi.sh check|update SOLIB}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 abi=$here/abi
+. "$here/../lib.sh"
 
 # the soname and the exported symbols, one a line
 symbols()
@@ -50,17 +51,17 @@ update)
 	echo "abi.sh: updated $abi"
 	;;
 check)
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/d2b-abi.XXXXXX") || { echo "FAIL abi: no scratch directory"; exit 1; }
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/d2b-abi.XXXXXX") || { fail abi "no scratch directory"; exit 1; }
 	trap 'rm -rf "$tmp"' EXIT
 	symbols "$solib" >"$tmp/symbols"
 	if cmp -s "$abi/symbols" "$tmp/symbols"; then
-		echo "PASS symbols"
+		pass symbols
 	else
 		diff -u "$abi/symbols" "$tmp/symbols" | sed 's/^/# /'
-		echo "FAIL symbols: the exported symbols differ from tests/libso/abi/symbols (an intended change: make abi-update)"
+		fail symbols "the exported symbols differ from tests/libso/abi/symbols (an intended change: make abi-update)"
 	fi
 	if ! command -v abidiff >/dev/null 2>&1; then
-		echo "SKIP abidiff: abigail-tools not installed (tests/install-deps.sh test installs it)"
+		skip abidiff "abigail-tools not installed (tests/install-deps.sh test installs it)"
 	else
 		# dump against dump: the committed one has no source locations,
 		# with which abidiff would take the public types for private ones
@@ -68,10 +69,10 @@ check)
 		dump "$solib" >"$tmp/now.abi" &&
 			abidiff "$abi/libdwarf2btf.abi" "$tmp/now.abi" >"$tmp/abidiff" 2>&1 || rc=$?
 		if [ $rc -eq 0 ]; then
-			echo "PASS abidiff"
+			pass abidiff
 		else
 			sed 's/^/# /' "$tmp/abidiff" | head -n 40
-			echo "FAIL abidiff: exit $rc: the ABI differs from tests/libso/abi/libdwarf2btf.abi (an intended change: make abi-update)"
+			fail abidiff "exit $rc: the ABI differs from tests/libso/abi/libdwarf2btf.abi (an intended change: make abi-update)"
 		fi
 	fi
 	;;

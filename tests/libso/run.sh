@@ -38,6 +38,7 @@ set -u
 
 BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh"
 SRC=$(cd "$HERE/../.." && pwd)
 solibs=("$BUILD"/libdwarf2btf.so.*.*.*)
 SOLIB=${solibs[0]}
@@ -48,25 +49,20 @@ CORPUS=${D2B_CORPUS:-/root/.cache/dwarf2btf-corpus}
 MODULE=kernel/net/key/af_key.ko
 
 if [ ! -f "$SOLIB" ] || [ ! -x "$CLI" ]; then
-	echo "FAIL setup: no $BUILD/libdwarf2btf.so.* or dwarf2btf (make O=... tests)"
+	fail setup "no $BUILD/libdwarf2btf.so.* or dwarf2btf (make O=... tests)"
 	exit 1
 fi
 for tool in nm readelf pkg-config make "$CC"; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP libso: $tool not found"
+		skip libso "$tool not found"
 		exit 0
 	fi
 done
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-libso.XXXXXX") || { echo "FAIL setup: no scratch directory"; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-libso.XXXXXX") || { fail setup "no scratch directory"; exit 1; }
 trap 'rm -rf "$WORK"' EXIT
 PREFIX=$WORK/prefix
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
-# show FILE: its last lines, as context for a FAIL that follows
-show() { tail -n 8 "$1" | sed 's/^/# /'; }
 
 # ---- the symbols ----
 bash "$HERE/abi.sh" check "$SOLIB"
@@ -138,7 +134,7 @@ if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$SRC" O="$BUILD" PREFIX="
 		fail install "missing:$missing"
 	fi
 else
-	show "$WORK/install.log"
+	show_tail "$WORK/install.log"
 	fail install "make install PREFIX=$PREFIX failed"
 	exit 1
 fi
@@ -151,7 +147,7 @@ if [ -n "$flags" ] && [[ $flags == *-ldwarf2btf* ]] && [[ $static == *-ldw* ]] &
    [[ $static == *-lelf* ]] && [[ $static == *-lz* ]]; then
 	pass pkg-config
 else
-	show "$WORK/pc.err"
+	show_tail "$WORK/pc.err"
 	fail pkg-config "'$flags' / static '$static'"
 fi
 
@@ -162,7 +158,7 @@ if $CC -std=gnu11 -Wall -Wextra -Werror $sanflags -o "$EX" "$SRC/examples/conver
 	>"$WORK/cc.log" 2>&1 && ldd "$EX" | grep -q "$PREFIX/lib/$soname"; then
 	pass example/build
 else
-	show "$WORK/cc.log"
+	show_tail "$WORK/cc.log"
 	fail example/build "examples/convert.c does not build on the installed library"
 	exit 1
 fi
@@ -187,7 +183,7 @@ if command -v "${CXX:-g++}" >/dev/null 2>&1; then
 		>"$WORK/cxx.log" 2>&1 && "$WORK/cxx" >>"$WORK/cxx.log" 2>&1; then
 		pass example/c++
 	else
-		show "$WORK/cxx.log"
+		show_tail "$WORK/cxx.log"
 		fail example/c++ "dwarf2btf.h does not build, link or run as C++"
 	fi
 else
@@ -204,10 +200,10 @@ same_bytes()
 	shift
 	ex=("$@")
 	if ! "$CLI" -o "$WORK/cli.btf" "${cli[@]}" >"$WORK/cli.log" 2>&1; then
-		show "$WORK/cli.log"
+		show_tail "$WORK/cli.log"
 		fail "$name" "dwarf2btf ${cli[*]} failed"
 	elif ! "$EX" "${ex[@]}" "$WORK/ex.btf" >"$WORK/ex.log" 2>&1; then
-		show "$WORK/ex.log"
+		show_tail "$WORK/ex.log"
 		fail "$name" "convert ${ex[*]} failed"
 	elif ! cmp -s "$WORK/cli.btf" "$WORK/ex.btf"; then
 		fail "$name" "not dwarf2btf's bytes ($(stat -c %s "$WORK/ex.btf") against $(stat -c %s "$WORK/cli.btf"))"
@@ -225,7 +221,7 @@ if "$EX" /nonexistent.o "$WORK/x.btf" 2>"$WORK/err.log"; then
 elif grep -qx "convert: /nonexistent.o: No such file or directory" "$WORK/err.log"; then
 	pass example/error
 else
-	show "$WORK/err.log"
+	show_tail "$WORK/err.log"
 	fail example/error "not the one line with errbuf's message"
 fi
 
@@ -251,7 +247,7 @@ if $CC -std=gnu11 -D_GNU_SOURCE -pthread $sanflags -I"$SRC/dwarf2btf" -o "$WORK/
    ldd "$WORK/b/dwarf2btf" | grep -q "$PREFIX/lib/$soname"; then
 	pass cli-shared/build
 else
-	show "$WORK/cli-cc.log"
+	show_tail "$WORK/cli-cc.log"
 	fail cli-shared/build "dwarf2btf/*.c does not build on the installed library"
 	exit 0
 fi
@@ -290,7 +286,7 @@ if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$SRC" O="$BUILD" PREFIX="
    [ -z "$(find "$PREFIX" ! -type d)" ]; then
 	pass uninstall
 else
-	show "$WORK/uninstall.log"
+	show_tail "$WORK/uninstall.log"
 	fail uninstall "left: $(cd "$PREFIX" && find . ! -type d | tr '\n' ' ')"
 fi
-exit 0
+test_done

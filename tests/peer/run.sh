@@ -32,7 +32,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$B" && pwd)
 SID=${D2B_SID:-$HOME/.cache/sid}
 
-skip() { echo "SKIP $1: $2"; }
+. "$HERE/../lib.sh"
 [ -n "${D2B_PEER_TESTS:-}" ] || { skip peer "set D2B_PEER_TESTS=1 to run pahole's tests"; exit 0; }
 [ -n "${D2B_PAHOLE_TESTS:-}" ] || { skip peer "set D2B_PAHOLE_TESTS to pahole's tests/ or a dwarves git repository"; exit 0; }
 for t in gcc-16 clang-22 pahole bpftool gawk; do
@@ -81,7 +81,7 @@ for t in "$SID$W"/tests/*.sh; do
 	with=$(result d2b "$t")
 	why=$(sed -n "s/^$t: //p" "$HERE/known")
 	if [ "$with" = 0 ]; then
-		echo "PASS $name"
+		pass "$name"
 		[ -n "$why" ] && echo "# $name passes now: take it out of tests/peer/known"
 	elif [ "$with" = 2 ] && [ "$alone" != 0 ]; then
 		skip "$name" "it skips here ($(grep -v '^\s*$' "$SID$W/d2b.$t.log" | tail -2 | head -1 | tr -d '\033' | cut -c1-120))"
@@ -91,7 +91,7 @@ for t in "$SID$W"/tests/*.sh; do
 		skip "$name" "known: $why"
 	else
 		tail -n 8 "$SID$W/d2b.$t.log" | sed 's/^/# /'
-		echo "FAIL $name: passes with pahole 1.32 alone, fails with dwarf2btf (exit $with)"
+		fail "$name" "passes with pahole 1.32 alone, fails with dwarf2btf (exit $with)"
 	fi
 done
-exit 0
+test_done
