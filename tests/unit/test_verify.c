@@ -258,7 +258,7 @@ static const struct vcase cases[] = {
 	{ "param_typedef_void", param_typedef_void, 1, "parameter 0 is void through" },
 	{ "empty", empty, 1, "no type at all" },
 	{ "kflag_small_enum", kflag_small_enum, 1, "taken for 32 bits" },
-	{ "cxx_names_kernel", cxx_names, 5, "invalid name", 0 },
+	{ "cxx_names_kernel", cxx_names, 6, "invalid name", 0 },
 	{ "cxx_names_relaxed", cxx_names, 0, NULL, D2B_VERIFY_CXX_NAMES },
 	{ "cxx_names_control", cxx_names_control, 3, "invalid name", D2B_VERIFY_CXX_NAMES },
 	{ "ok_all_kinds", ok_all_kinds, 0, NULL },
@@ -268,7 +268,7 @@ static const struct vcase cases[] = {
 	{ "members_out_of_order", members_out_of_order, 1, "before the previous member" },
 	{ "union_member_offset", union_member_offset, 1, "union member 'a'" },
 	{ "member_void", member_void, 1, "is void" },
-	{ "bitfield_past_end", bitfield_past_end, 1, "bitfield 'a' ends past" },
+	{ "bitfield_past_end", bitfield_past_end, 1, "member 'a' ends past" },
 	{ "enum_bad_size", enum_bad_size, 1, "size 3" },
 	{ "func_unnamed_param", func_unnamed_param, 1, "parameter 0 has no name" },
 	{ "func_extern", func_extern, 1, "linkage 2" },
@@ -278,7 +278,7 @@ static const struct vcase cases[] = {
 	{ "tag_after_const", tag_after_const, 1, "TYPE_TAG follows" },
 	{ "float_size", float_size, 1, "size 3" },
 	{ "ptr_to_var", ptr_to_var, 1, "refers to VAR" },
-	{ "modifier_loop", modifier_loop, 2, "loop" },
+	{ "modifier_loop", modifier_loop, 3, "loop" },
 };
 
 int main(void)
