@@ -42,7 +42,7 @@
  *     references a DECL_TAG or a DATASEC; an ARRAY's element, a member, a
  *     return type are not of the kinds the kernel refuses there.
  *   Pass 3, chains: from each modifier (qualifier, TYPE_TAG, TYPEDEF), at
- *     most 32 modifiers and TYPE_TAGs first.
+ *     most 32 modifiers and TYPE_TAGs first, up to one of a lower ID.
  *   Pass 4, resolution as btf_check_all_types() does it: types in ID
  *     order, each that needs resolving walked depth first on a stack of
  *     at most 32; a walk begun at a pointer follows only pointers and
@@ -258,7 +258,7 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_VOLATILE:
 	case D2B_KIND_RESTRICT:
 	case D2B_KIND_FUNC_PROTO:
-		if (*name)
+		if (t->name_off)	/* even one of an empty string */
 			bad(v, id, "must have no name");
 		break;
 	case D2B_KIND_TYPEDEF:
@@ -280,8 +280,8 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_INT:
 	case D2B_KIND_FLOAT:
 		break;		/* any name: "long unsigned int" */
-	default:	/* STRUCT UNION ENUM ENUM64: empty or identifier */
-		if (*name && !name_ok(v, name))
+	default:	/* STRUCT UNION ENUM ENUM64: none (offset 0) or an identifier */
+		if (t->name_off && !name_ok(v, name))
 			bad(v, id, "invalid name");
 		break;
 	}
@@ -296,7 +296,7 @@ static void check_int(struct verify *v, uint32_t id, const struct d2b_type *t)
 		bad(v, id, "unused bits set in the INT word 0x%x", w);
 	if (t->size == 0 || t->size > 16)
 		bad(v, id, "size %u", t->size);
-	if (bits + off > VERIFY_INT_MAX_BITS || bits + off > t->size * 8u)
+	if (bits + off > VERIFY_INT_MAX_BITS || bits + off > (uint64_t)t->size * 8)
 		bad(v, id, "%u bits at offset %u do not fit its %u bytes", bits, off, t->size);
 	if (enc & ~(unsigned int)(D2B_INT_SIGNED | D2B_INT_CHAR | D2B_INT_BOOL) ||
 	    (enc & (enc - 1)))
@@ -473,8 +473,8 @@ static void check_composite(struct verify *v, uint32_t id, const struct d2b_type
 			.off = d2b_member_bit_offset(t, dm), .bsz = d2b_member_bitfield_size(t, dm),
 		};
 
-		if (!m.name || (*m.name && !name_ok(v, m.name))) {
-			bad(v, id, "member %u: invalid name", i);
+		if (!m.name || (dm->name_off && !name_ok(v, m.name))) {
+			bad(v, id, "member %u ('%.100s'): invalid name", i, m.name ? m.name : "");
 			continue;
 		}
 		if (is_union && m.off)
@@ -504,7 +504,8 @@ static void check_enum(struct verify *v, uint32_t id, const struct d2b_type *t)
 		uint32_t off = e64 ? btf_enums64(t)[i].name_off : btf_enums(t)[i].name_off;
 
 		if (!name_ok(v, d2b_btf__str(v->btf, off)))
-			bad(v, id, "enumerator %u has no valid name", i);
+			bad(v, id, "enumerator %u ('%.100s'): invalid name", i,
+			    d2b_btf__str(v->btf, off) ? d2b_btf__str(v->btf, off) : "");
 	}
 }
 
@@ -582,8 +583,8 @@ static void check_proto(struct verify *v, uint32_t id, const struct d2b_type *t)
 				bad(v, id, "parameter %u is void", i);
 			continue;
 		}
-		if (!pname || (*pname && !name_ok(v, pname)))
-			bad(v, id, "parameter %u: invalid name", i);
+		if (!pname || (p->name_off && !name_ok(v, pname)))
+			bad(v, id, "parameter %u ('%.100s'): invalid name", i, pname ? pname : "");
 		if (!type_at(v, p->type))
 			bad(v, id, "parameter %u: type [%u] does not exist", i, p->type);
 		else if ((why = sizeless_kind(v, p->type)))
@@ -765,8 +766,12 @@ static void check_refs(struct verify *v, uint32_t id)
 	}
 }
 
-/* Pass 3 (btf_check_type_tags, 6.1 to 6.18): from a modifier, at most 32
- * modifiers, TYPE_TAGs first. */
+/*
+ * Pass 3 (btf_check_type_tags, 6.1 to 6.18): from a modifier, at most 32
+ * modifiers, TYPE_TAGs first.  As the kernel, a walk stops at a type of a
+ * lower ID, whose own walk checked the rest of the chain: a long chain
+ * whose IDs fall is fine, one whose IDs grow is not.
+ */
 static void check_chain(struct verify *v, uint32_t id)
 {
 	const struct d2b_type *t = type_at(v, id);
@@ -785,6 +790,8 @@ static void check_chain(struct verify *v, uint32_t id)
 			bad(v, id, "a TYPE_TAG follows a modifier or typedef");
 			return;
 		}
+		if (cur < id)
+			return;
 		cur = t->type;
 		t = type_at(v, cur);
 	}

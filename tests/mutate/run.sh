@@ -11,6 +11,10 @@
 # crash, a hang, a sanitizer report, or exit 0 with BTF that BPF_BTF_LOAD
 # refuses; it SKIPs where the kernel cannot be asked (not root, no bpf).
 #
+# Then D2B_BTF_DAMAGE (default 150) damaged copies of each fixture's BTF
+# must be judged by the verifier as the kernel judges them
+# (tests/unit/test_verify_kernel.c -n).
+#
 # The seed is the day (UTC, YYYYMMDD): each day's run tries other mutants,
 # and a finding is reproduced with D2B_MUTATE_SEED=SEED (printed on the
 # result line) and the same D2B_MUTANTS.  D2B_MUTATE_KEEP=DIR keeps the
@@ -73,6 +77,21 @@ case $? in
 2) echo "SKIP $name: the kernel cannot be asked: $(tail -n 1 "$WORK/err")"; exit 0 ;;
 *) echo "FAIL $name: the kernel refuses the unchanged fixture's BTF: $(tail -n 2 "$WORK/err")"; exit 1 ;;
 esac
+
+# damaged copies of the fixtures' BTF: the verifier's verdict is the kernel's
+# (tests/unit/test_verify_kernel.c; a few thousand blobs, about a second)
+btfs=()
+for o in "${objs[@]}"; do
+	"$D2B" -o "${o%.o}.btf" "$o" 2>/dev/null && btfs+=("${o%.o}.btf")
+done
+"$BUILD/tests/test_verify_kernel" -n "${D2B_BTF_DAMAGE:-150}" -s "$SEED" "${btfs[@]}" \
+	>"$WORK/btf.log" 2>&1
+if [ $? -ne 0 ]; then
+	grep '^FAIL' "$WORK/btf.log" | head -n 5 | sed 's/^/# /'
+	echo "FAIL mutate/btf: $(grep -c '^FAIL' "$WORK/btf.log") damaged BTFs judged otherwise than by the kernel (D2B_MUTATE_SEED=$SEED)"
+else
+	echo "PASS mutate/btf (${#btfs[@]} fixtures' BTF; $(tail -n 1 "$WORK/btf.log" | sed 's/^# //'))"
+fi
 
 python3 "$HERE/mutate.py" --d2b "$D2B" --load "$LOAD" --work "$WORK" --seed "$SEED" \
 	--count "$COUNT" "${objs[@]}" >"$WORK/log" 2>&1
