@@ -5,9 +5,11 @@
  * kernel's (BPF_BTF_LOAD).
  *
  *	test_verify_kernel			the table, the samples, damage
- *	test_verify_kernel -n N [-s SEED] FILE...	N damaged copies of each
- *						raw BTF FILE (tests/mutate/run.sh
- *						gives it the fixtures' BTF)
+ *	test_verify_kernel -n N [-s SEED] FILE...	each raw BTF FILE and N
+ *						damaged copies of it (tests/mutate/
+ *						run.sh gives it the fixtures' BTF;
+ *						-n 0: the files alone, e.g. a fuzz
+ *						corpus)
  *
  * (a) A table of hand-made blobs, one row per rule: each row builds its
  *     blob twice, once keeping the rule (both must accept) and once
@@ -335,6 +337,37 @@ static bool canonical(const uint8_t *d, size_t size)
 	       sizeof(h) + (uint64_t)h.type_len + h.str_len == size;
 }
 
+/* Judge one blob (copy i of what; -1: the blob itself); false if the
+ * kernel cannot be asked */
+static bool compare_one(const uint8_t *d, size_t size, const char *what, int i)
+{
+	struct verdict v;
+	int k;
+
+	if (!judge(d, size, &k, &v))
+		return false;
+	ndamaged++;
+	nk_refused += !k;
+	if (!k && !v.refused && !canonical(d, size)) {
+		nlayout++;
+	} else if (!k && !v.refused) {
+		printf("FAIL verify_kernel/damaged/%s/%d: the kernel refuses (%s), the verifier "
+		       "accepts\n", what, i, klog);
+		nfail++;
+	} else if (k && v.refused) {
+		nours_only++;
+		if (!explained(&v)) {
+			printf("FAIL verify_kernel/damaged/%s/%d: the verifier refuses what the kernel "
+			       "accepts, for no rule of the table: %s%s\n", what, i, v.first,
+			       v.n > 1 ? " (and more)" : "");
+			for (int j = 1; j < v.n && j < 8; j++)
+				printf("#   %s\n", v.why[j]);
+			nfail++;
+		}
+	}
+	return true;
+}
+
 static void damaged_copies(const void *data, size_t size, unsigned int count, const char *what)
 {
 	uint8_t *d = malloc(size);
@@ -343,34 +376,12 @@ static void damaged_copies(const void *data, size_t size, unsigned int count, co
 	if (!d)
 		abort();
 	for (i = 0; i < count && kernel_ok; i++) {
-		struct verdict v;
-		int k;
-
 		memcpy(d, data, size);
 		damage(d, size);
 		if (rnd(4) == 0)
 			damage(d, size);
-		if (!judge(d, size, &k, &v))
+		if (!compare_one(d, size, what, (int)i))
 			break;
-		ndamaged++;
-		nk_refused += !k;
-		if (!k && !v.refused && !canonical(d, size)) {
-			nlayout++;
-		} else if (!k && !v.refused) {
-			printf("FAIL verify_kernel/damaged/%s/%u: the kernel refuses (%s), the "
-			       "verifier accepts\n", what, i, klog);
-			nfail++;
-		} else if (k && v.refused) {
-			nours_only++;
-			if (!explained(&v)) {
-				printf("FAIL verify_kernel/damaged/%s/%u: the verifier refuses what the "
-				       "kernel accepts, for no rule of the table: %s%s\n", what, i,
-				       v.first, v.n > 1 ? " (and more)" : "");
-				for (int j = 1; j < v.n && j < 8; j++)
-					printf("#   %s\n", v.why[j]);
-				nfail++;
-			}
-		}
 	}
 	free(d);
 }
@@ -514,6 +525,8 @@ static void damage_files(char **files, int nfiles, unsigned int count)
 			nfail++;
 			continue;
 		}
+		compare_one(d, size, strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i],
+			    -1);
 		damaged_copies(d, size, count, strrchr(files[i], '/') ? strrchr(files[i], '/') + 1
 								       : files[i]);
 		free(d);
@@ -526,19 +539,22 @@ static void damage_files(char **files, int nfiles, unsigned int count)
 int main(int argc, char **argv)
 {
 	unsigned int count = 0;
+	bool files = false;
 	int opt;
 
 	rnd_state = 0x9e3779b97f4a7c15ull;
 	while ((opt = getopt(argc, argv, "n:s:")) != -1) {
-		if (opt == 'n')
+		if (opt == 'n') {
 			count = (unsigned int)strtoul(optarg, NULL, 0);
+			files = true;
+		}
 		else if (opt == 's')
 			rnd_state ^= strtoull(optarg, NULL, 0) * 0x2545f4914f6cdd1dull;
 		else
 			return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (count) {
+	if (files) {
 		damage_files(argv + optind, argc - optind, count);
 	} else {
 		unsigned int before;
@@ -558,8 +574,8 @@ int main(int argc, char **argv)
 		printf("SKIP verify_kernel: the kernel cannot be asked: %s\n", skip_why);
 		nskip++;
 	}
-	if (count && kernel_ok)
-		printf("# %u damaged blobs: the kernel refused %u (%u for their layout), the "
+	if (files && kernel_ok)
+		printf("# %u blobs judged: the kernel refused %u (%u for their layout), the "
 		       "verifier %u more\n", ndamaged, nk_refused, nlayout, nours_only);
 	return nfail ? 1 : 0;
 }
