@@ -296,6 +296,8 @@ static void damage(uint8_t *d, size_t size)
 		memcpy(at, &f, 4);
 		return;
 	}
+	if (!ntw && h->str_len < 2)
+		return;		/* nothing to damage */
 	if (!ntw || (h->str_len > 1 && rnd(5) == 0)) {
 		uint8_t *s = d + h->hdr_len + h->str_off + 1 + rnd(h->str_len - 1);
 		const char set[] = "`~!@#$%^&*()-+=:;<> 0123456789_.aZ\x7f\xe9";
