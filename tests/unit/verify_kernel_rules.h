@@ -245,6 +245,29 @@ static void r_struct_name(struct blob *b, bool bad)
 	type(b, bad ? "s-1" : "s.1", D2B_KIND_STRUCT, false, 0, 0);
 }
 
+/* A name offset other than 0 at an empty string (the NUL ending "x"):
+ * the kernel checks the name there, and "" is no identifier */
+static void r_struct_name_empty(struct blob *b, bool bad)
+{
+	uint32_t x = str(b, "x");
+
+	word(b, bad ? x + 1 : 0);
+	word(b, d2b_info(D2B_KIND_STRUCT, false, 0));
+	word(b, 0);
+	b->ntypes++;
+}
+
+static void r_ptr_name_empty(struct blob *b, bool bad)
+{
+	uint32_t x = str(b, "x");
+
+	t_int(b, "int", 4, 1, 0, 32);
+	word(b, bad ? x + 1 : 0);
+	word(b, d2b_info(D2B_KIND_PTR, false, 0));
+	word(b, 1);
+	b->ntypes++;
+}
+
 static void r_member_name(struct blob *b, bool bad)
 {
 	t_int(b, "int", 4, 1, 0, 32);
@@ -702,6 +725,8 @@ static const struct rule rules[] = {
 	{ "array/over_4g", r_array_4g, REFUSES, NULL },
 	{ "array/elem_fwd", r_array_elem_fwd, REFUSES, NULL },
 	{ "struct/name", r_struct_name, REFUSES, NULL },
+	{ "struct/name_offset_at_empty_string", r_struct_name_empty, REFUSES, NULL },
+	{ "ptr/name_offset_at_empty_string", r_ptr_name_empty, REFUSES, NULL },
 	{ "member/name", r_member_name, REFUSES, NULL },
 	{ "member/order", r_member_order, REFUSES, NULL },
 	{ "member/union_offset", r_union_offset, REFUSES, NULL },
