@@ -33,8 +33,9 @@
  *
  *   Pass 1, per type ("meta"): the info word (kind, kind_flag and vlen
  *     where the kind allows them), names (identifiers where the kernel
- *     wants them, with dots), the kind's fixed fields, referenced IDs
- *     inside the BTF, enum and float sizes, FUNC linkage and named
+ *     wants them, with dots; a name offset other than 0 names something,
+ *     and an empty string is no name), the kind's fixed fields, referenced
+ *     IDs inside the BTF, enum and float sizes, FUNC linkage and named
  *     parameters, DECL_TAG targets; members as btf_struct_resolve() checks
  *     them: by the kind their type resolves to, with the struct's
  *     kind_flag (a bitfield only of a regular INT or an enum; a float
@@ -53,7 +54,8 @@
  *     and arrays (what stops a walk is already sized), so a loop is a
  *     loop of modifiers and pointers, or of modifiers, structs and arrays
  *     (a struct holding itself), and a deep nest of types whose IDs grow
- *     inward is refused as the kernel refuses it.
+ *     inward is refused as the kernel refuses it.  Only the first such
+ *     failure is reported: the kernel stops there too.
  * With D2B_VERIFY_CXX_NAMES, a C++ name ("geo::Box<int>": printable ASCII)
  * is accepted wherever the kernel wants an identifier: BTF for user-space
  * tools, which the kernel itself would refuse (see dwarf2btf.h).
