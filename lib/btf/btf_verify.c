@@ -531,7 +531,9 @@ static void check_array(struct verify *v, uint32_t id, const struct d2b_type *t)
 	} else {
 		e = type_at(v, skip_mods(v, a->type));
 		esize = d2b_btf__resolve_size(v->btf, a->type);
-		if (e && d2b_kind(e) == D2B_KIND_INT && !int_is_regular(e))
+		if (esize < 0)	/* "const void", a typedef of a FWD: btf_type_id_size() */
+			bad(v, id, "element type [%u] has no size", a->type);
+		else if (e && d2b_kind(e) == D2B_KIND_INT && !int_is_regular(e))
 			bad(v, id, "an array of an irregular INT");
 		else if (esize >= 0 && a->nelems && (uint64_t)esize > UINT32_MAX / a->nelems)
 			bad(v, id, "%u elements of %lld bytes exceed 4 GiB", a->nelems,

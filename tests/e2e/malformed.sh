@@ -164,6 +164,7 @@ damaged var-name-backtick "VAR '\`wide': invalid name"
 damaged var-name-digit "VAR '16_t': invalid name"
 damaged bitfield-size-40 "STRUCT 'flags': bitfield '[a-g]'"
 damaged bitfield-size-1 "STRUCT 'flags': bitfield 'a' of kind ARRAY"
+damaged array-elem-const-void "ARRAY: element type \\[1\\] has no size"
 
 # -- unwritable target: root ignores permissions, so use an immutable file
 cp "$W/good.o" "$W/immutable.o"

@@ -240,6 +240,15 @@ static void r_array_elem_fwd(struct blob *b, bool bad)
 	t_array(b, bad ? 2 : 1, 1, 4);
 }
 
+/* through a modifier to void (a mutant: the ARRAY of a damaged array's
+ * const element type) */
+static void r_array_elem_const_void(struct blob *b, bool bad)
+{
+	t_int(b, "int", 4, 1, 0, 32);
+	type(b, "", D2B_KIND_CONST, false, 0, bad ? 0 : 1);
+	t_array(b, 2, 1, 4);
+}
+
 static void r_struct_name(struct blob *b, bool bad)
 {
 	type(b, bad ? "s-1" : "s.1", D2B_KIND_STRUCT, false, 0, 0);
@@ -724,6 +733,7 @@ static const struct rule rules[] = {
 	{ "array/elem_irregular_int", r_array_elem_int, REFUSES, NULL },
 	{ "array/over_4g", r_array_4g, REFUSES, NULL },
 	{ "array/elem_fwd", r_array_elem_fwd, REFUSES, NULL },
+	{ "array/elem_const_void", r_array_elem_const_void, REFUSES, NULL },
 	{ "struct/name", r_struct_name, REFUSES, NULL },
 	{ "struct/name_offset_at_empty_string", r_struct_name_empty, REFUSES, NULL },
 	{ "ptr/name_offset_at_empty_string", r_ptr_name_empty, REFUSES, NULL },
