@@ -26,7 +26,9 @@
  *     that asked for attributes.
  * A few rules are stricter than every kernel, on purpose (the differential
  * test lists them): INT sizes of 1 to 16 bytes, names of ASCII only (the
- * kernel's isalpha() takes Latin-1 letters) and under 512 bytes.  Where
+ * kernel's isalpha() takes Latin-1 letters) and under 512 bytes, no
+ * pointer or modifier to a FUNC (the kernel takes one when the FUNC has
+ * the lower ID, resolved to its FUNC_PROTO before).  Where
  * the kernel uses its own sizeof(void *) (pointer members, the alignment
  * of float members), the BTF's pointer size stands for it: the target's
  * kernel is the one that loads it.

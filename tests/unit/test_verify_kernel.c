@@ -157,6 +157,7 @@ static const char *const stricter[] = {
 	"a TYPE_TAG follows",		/* this kernel may not check it */
 	"chain of more than",
 	"unused info bits",
+	"refers to FUNC",		/* one of a lower ID: the kernel takes it */
 };
 
 static int nfail, nskip;

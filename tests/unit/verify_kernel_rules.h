@@ -511,6 +511,23 @@ static void r_return_fwd(struct blob *b, bool bad)
 	type(b, "", D2B_KIND_FUNC_PROTO, false, 0, bad ? 1 : 2);
 }
 
+/* A pointer to a FUNC, not to its FUNC_PROTO: the kernel refuses it when
+ * the FUNC comes after the pointer, and takes it when the FUNC, resolved
+ * before, stands for its FUNC_PROTO */
+static void r_ptr_to_func(struct blob *b, bool bad, bool func_first)
+{
+	t_int(b, "int", 4, 1, 0, 32);
+	type(b, "", D2B_KIND_FUNC_PROTO, false, 0, 1);
+	if (func_first)
+		type(b, "f", D2B_KIND_FUNC, false, 0, 2);
+	type(b, "", D2B_KIND_PTR, false, 0, bad ? (func_first ? 3 : 4) : 2);
+	if (!func_first)
+		type(b, "f", D2B_KIND_FUNC, false, 0, 2);
+}
+
+static void r_ptr_to_later_func(struct blob *b, bool bad) { r_ptr_to_func(b, bad, false); }
+static void r_ptr_to_earlier_func(struct blob *b, bool bad) { r_ptr_to_func(b, bad, true); }
+
 static void r_func_linkage(struct blob *b, bool bad)
 {
 	t_int(b, "int", 4, 1, 0, 32);
@@ -766,6 +783,10 @@ static const struct rule rules[] = {
 	{ "func_proto/param_name", r_param_name, REFUSES, NULL },
 	{ "func_proto/param_void", r_param_void, REFUSES, NULL },
 	{ "func_proto/return_fwd", r_return_fwd, REFUSES, NULL },
+	{ "ptr/to_later_func", r_ptr_to_later_func, REFUSES, NULL },
+	{ "ptr/to_earlier_func", r_ptr_to_earlier_func, ACCEPTS,
+	  "a pointer to a FUNC is refused in any order: the kernel takes it only when the FUNC "
+	  "has the lower ID" },
 	{ "func/linkage_extern", r_func_linkage, REFUSES, NULL },
 	{ "func/kflag", r_func_kflag, REFUSES, NULL },
 	{ "func/unnamed_param", r_func_unnamed_param, REFUSES, NULL },
