@@ -6,22 +6,58 @@
  * at boot or module load that means no BTF at all.  A converter that wrote
  * such a file and exited 0 would hide a damaged input (a corrupt
  * .debug_str gives invalid names, a corrupt .debug_info misplaced members)
- * or a bug of ours.  So every BTF is checked here first, with the rules of
- * /work/shared/notes/kernel-btf-rules.md, the ones BPF_BTF_LOAD applies:
+ * or a bug of ours.  So every BTF is checked here first, with the rules
+ * BPF_BTF_LOAD applies (/work/shared/notes/kernel-btf-rules.md), read in
+ * kernel/bpf/btf.c of 6.1, 6.12 and 7.3 and held against a 6.18 kernel by
+ * tests/unit/test_verify_kernel.c.  Where the kernels differ, the
+ * strictest rule is the one checked:
+ *   - a type's info word with bits outside kind, vlen and kind_flag: 6.1
+ *     to 6.18 refuse it (7.3 no longer looks);
+ *   - TYPE_TAGs after another modifier or typedef of a chain, and chains
+ *     of modifiers longer than 32: 6.1 to 6.18 refuse them (7.3 dropped
+ *     btf_check_type_tags);
+ * except two, which follow the newer kernels:
+ *   - DATASEC names: 6.1 wants an identifier (dots allowed), 6.12 and
+ *     later any printable run.  Section names are the ELF file's, not the
+ *     DWARF's, and user-space ones have other characters
+ *     (".note.ABI-tag" in glibc): printable ASCII without blanks;
+ *   - a kind_flag on TYPE_TAG and DECL_TAG (an attribute, not a tag) is
+ *     refused by 6.1 and 6.12, but it is only ever written for kernels
+ *     that asked for attributes.
+ * A few rules are stricter than every kernel, on purpose (the differential
+ * test lists them): INT sizes of 1 to 16 bytes, names of ASCII only (the
+ * kernel's isalpha() takes Latin-1 letters) and under 512 bytes, no
+ * pointer or modifier to a FUNC (the kernel takes one when the FUNC has
+ * the lower ID, resolved to its FUNC_PROTO before).  Where
+ * the kernel uses its own sizeof(void *) (pointer members, the alignment
+ * of float members), the BTF's pointer size stands for it: the target's
+ * kernel is the one that loads it.
  *
- *   Pass 1, per type ("meta"): names (identifiers where the kernel wants
- *     them; dots allowed in VAR and DATASEC names, and in the others as
- *     6.5+ kernels allow), the kind's fixed fields, referenced IDs inside
- *     the BTF, member and DATASEC entry layout, enum and float sizes, FUNC
- *     linkage and named parameters, DECL_TAG targets.
+ *   Pass 1, per type ("meta"): the info word (kind, kind_flag and vlen
+ *     where the kind allows them), names (identifiers where the kernel
+ *     wants them, with dots; a name offset other than 0 names something,
+ *     and an empty string is no name), the kind's fixed fields, referenced
+ *     IDs inside the BTF, enum and float sizes, FUNC linkage and named
+ *     parameters, DECL_TAG targets; members as btf_struct_resolve() checks
+ *     them: by the kind their type resolves to, with the struct's
+ *     kind_flag (a bitfield only of a regular INT or an enum; a float
+ *     aligned to its size, up to a pointer's); arrays: a regular INT
+ *     index, no array of irregular INT, at most 4 GiB.
  *   An empty BTF (not split) is refused too ("No type found").
  *   Pass 2, references: nothing but a DATASEC references a VAR; nothing
  *     references a DECL_TAG or a DATASEC; an ARRAY's element, a member, a
  *     return type are not of the kinds the kernel refuses there.
- *   Pass 3, chains: following PTR-free reference chains (modifiers,
- *     typedefs, arrays) from each type, no loop and no more than the
- *     kernel's depth; TYPE_TAGs come before the other modifiers and
- *     typedefs of a chain.
+ *   Pass 3, chains: from each modifier (qualifier, TYPE_TAG, TYPEDEF), at
+ *     most 32 modifiers and TYPE_TAGs first, up to one of a lower ID.
+ *   Pass 4, resolution as btf_check_all_types() does it: types in ID
+ *     order, each that needs resolving walked depth first on a stack of
+ *     at most 32; a walk begun at a pointer follows only pointers and
+ *     modifiers, one begun at a struct or array only modifiers, structs
+ *     and arrays (what stops a walk is already sized), so a loop is a
+ *     loop of modifiers and pointers, or of modifiers, structs and arrays
+ *     (a struct holding itself), and a deep nest of types whose IDs grow
+ *     inward is refused as the kernel refuses it.  Only the first such
+ *     failure is reported: the kernel stops there too.
  *   The layout section, if any (Linux 7.1+ reads it, checking only its
  *     place and that it holds whole records, which encoding ensures):
  *     each record of a kind we know says what that kind is (libbpf 1.8
@@ -36,14 +72,20 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf.h"
 
 enum {
 	VERIFY_MAX_NAME = 512,		/* KSYM_NAME_LEN: names are shorter */
-	VERIFY_MAX_DEPTH = 32,		/* the kernel's resolve depth */
+	VERIFY_MAX_CHAIN = 32,		/* btf_check_type_tags()' chain limit */
+	VERIFY_MAX_DEPTH = 32,		/* MAX_RESOLVE_DEPTH: the resolve stack */
 	VERIFY_MAX_REPORTS = 1000,	/* the rest are only counted */
+	VERIFY_INFO_UNUSED = 0x60ff0000u,	/* ~BTF_INFO_MASK */
+	VERIFY_INT_UNUSED = 0xf0000000u,	/* ~BTF_INT_MASK */
+	VERIFY_INT_MAX_BITS = 128,
+	VERIFY_ENUM_KFLAG_BITS = 32,	/* a kind_flag enum member counts an int */
 };
 
 struct verify {
@@ -114,13 +156,14 @@ static bool is_cxx_name(const char *s)
 	return true;
 }
 
-/* A name where the kernel wants an identifier. */
+/* A name where the kernel wants an identifier (a VAR's too) */
 static bool name_ok(const struct verify *v, const char *s)
 {
 	return btf_name_is_ident(s) || (v->cxx_names && is_cxx_name(s));
 }
 
-/* A VAR or DATASEC name: any printable run without blanks (".data..percpu") */
+/* A DATASEC name: any printable run without blanks (".data..percpu",
+ * ".note.ABI-tag"): btf_name_valid_section() of 6.12 and later */
 static bool is_section_name(const char *s)
 {
 	size_t i;
@@ -139,6 +182,12 @@ static const struct d2b_type *type_at(struct verify *v, uint32_t id)
 	return d2b_btf__type(v->btf, id);
 }
 
+/* TYPEDEF, a qualifier or a TYPE_TAG: the kernel's "modifier" */
+static bool is_modifier(unsigned int kind)
+{
+	return btf_kind_is_modifier(kind) || kind == D2B_KIND_TYPEDEF;
+}
+
 /* The type id stands for, through typedefs and modifiers (bounded) */
 static uint32_t skip_mods(struct verify *v, uint32_t id)
 {
@@ -147,18 +196,61 @@ static uint32_t skip_mods(struct verify *v, uint32_t id)
 	for (n = 0; n < VERIFY_MAX_DEPTH; n++) {
 		const struct d2b_type *t = type_at(v, id);
 
-		if (!t || !(btf_kind_is_modifier(d2b_kind(t)) || d2b_kind(t) == D2B_KIND_TYPEDEF))
+		if (!t || !is_modifier(d2b_kind(t)))
 			return id;
 		id = t->type;
 	}
 	return id;
 }
 
-static bool kind_is(struct verify *v, uint32_t id, unsigned int kind)
+/* An INT the kernel calls regular: whole bytes, 1, 2, 4, 8 or 16 of them,
+ * at bit offset 0 (__btf_type_int_is_regular) */
+static bool int_is_regular(const struct d2b_type *t)
 {
-	const struct d2b_type *t = type_at(v, id);
+	uint32_t w = btf_int_word(t);
+	unsigned int bits = d2b_int_bits(w), bytes = bits / 8;
 
-	return t && id && d2b_kind(t) == kind;
+	return bits % 8 == 0 && d2b_int_offset(w) == 0 && bytes && bytes <= 16 &&
+	       !(bytes & (bytes - 1));
+}
+
+/* Kinds whose kind_flag means something; the kernel refuses it elsewhere */
+static bool kflag_allowed(unsigned int kind)
+{
+	switch (kind) {
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+	case D2B_KIND_FWD:
+	case D2B_KIND_TYPE_TAG:		/* an attribute: 6.16+ */
+	case D2B_KIND_DECL_TAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Kinds with no trailing records, whose vlen must be 0 ("vlen != 0") */
+static bool vlen_must_be_zero(unsigned int kind)
+{
+	switch (kind) {
+	case D2B_KIND_INT:
+	case D2B_KIND_PTR:
+	case D2B_KIND_ARRAY:
+	case D2B_KIND_TYPEDEF:
+	case D2B_KIND_VOLATILE:
+	case D2B_KIND_CONST:
+	case D2B_KIND_RESTRICT:
+	case D2B_KIND_TYPE_TAG:
+	case D2B_KIND_FWD:
+	case D2B_KIND_VAR:
+	case D2B_KIND_FLOAT:
+	case D2B_KIND_DECL_TAG:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
@@ -177,20 +269,19 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_VOLATILE:
 	case D2B_KIND_RESTRICT:
 	case D2B_KIND_FUNC_PROTO:
-		if (*name)
+		if (t->name_off)	/* even one of an empty string */
 			bad(v, id, "must have no name");
 		break;
 	case D2B_KIND_TYPEDEF:
 	case D2B_KIND_FWD:
 	case D2B_KIND_FUNC:
-		if (!name_ok(v, name))
-			bad(v, id, "needs a valid identifier as name");
-		break;
 	case D2B_KIND_VAR:
+		if (!name_ok(v, name))
+			bad(v, id, "invalid name: needs an identifier");
+		break;
 	case D2B_KIND_DATASEC:
-		if (!is_section_name(name) &&
-		    !(k == D2B_KIND_VAR && v->cxx_names && is_cxx_name(name)))
-			bad(v, id, "invalid name");
+		if (!is_section_name(name))
+			bad(v, id, "invalid section name");
 		break;
 	case D2B_KIND_TYPE_TAG:
 	case D2B_KIND_DECL_TAG:
@@ -200,8 +291,8 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_INT:
 	case D2B_KIND_FLOAT:
 		break;		/* any name: "long unsigned int" */
-	default:	/* STRUCT UNION ENUM ENUM64: empty or identifier */
-		if (*name && !name_ok(v, name))
+	default:	/* STRUCT UNION ENUM ENUM64: none (offset 0) or an identifier */
+		if (t->name_off && !name_ok(v, name))
 			bad(v, id, "invalid name");
 		break;
 	}
@@ -212,100 +303,204 @@ static void check_int(struct verify *v, uint32_t id, const struct d2b_type *t)
 	uint32_t w = btf_int_word(t);
 	unsigned int enc = d2b_int_encoding(w), bits = d2b_int_bits(w), off = d2b_int_offset(w);
 
+	if (w & VERIFY_INT_UNUSED)
+		bad(v, id, "unused bits set in the INT word 0x%x", w);
 	if (t->size == 0 || t->size > 16)
 		bad(v, id, "size %u", t->size);
-	if (bits + off > 128 || bits + off > t->size * 8u)
+	if (bits + off > VERIFY_INT_MAX_BITS || bits + off > (uint64_t)t->size * 8)
 		bad(v, id, "%u bits at offset %u do not fit its %u bytes", bits, off, t->size);
 	if (enc & ~(unsigned int)(D2B_INT_SIGNED | D2B_INT_CHAR | D2B_INT_BOOL) ||
 	    (enc & (enc - 1)))
 		bad(v, id, "encoding 0x%x", enc);
 }
 
-/* Member types the kernel refuses: void, FWD, FUNC, FUNC_PROTO (and VAR,
- * DATASEC, DECL_TAG, which only those may be). */
-static const char *bad_member_type(struct verify *v, uint32_t type)
-{
-	const struct d2b_type *t = type_at(v, type);
+/* ---- members: btf_struct_resolve()'s check_member/check_kflag_member ---- */
 
-	if (!type)
-		return "void";
-	if (!t)
-		return "a type that does not exist";
-	switch (d2b_kind(t)) {
+struct member {
+	const struct d2b_type *t;	/* the struct */
+	const char *name;
+	uint64_t off;			/* bit offset */
+	uint32_t bsz;			/* bitfield size (kind_flag only) */
+};
+
+/* bytes [off / 8, off / 8 + bytes) inside the struct? */
+static bool member_fits(const struct member *m, uint64_t bytes)
+{
+	return m->off / 8 + bytes <= m->t->size;
+}
+
+/* An INT member (btf_int_check_member, btf_int_check_kflag_member) */
+static void check_int_member(struct verify *v, uint32_t id, const struct member *m,
+			     const struct d2b_type *r)
+{
+	uint32_t w = btf_int_word(r);
+	uint64_t off = m->off, nbits;
+
+	if (!d2b_kflag(m->t)) {
+		/* BTF's first bitfield encoding: an INT of the field's width
+		 * and bit offset, at any bit of the struct */
+		off += d2b_int_offset(w);
+		nbits = d2b_int_bits(w);
+	} else if (!int_is_regular(r)) {
+		bad(v, id, "member '%s': a kind_flag member of an irregular INT", m->name);
+		return;
+	} else if (!m->bsz) {
+		if (off % 8) {
+			bad(v, id, "member '%s' is not byte aligned", m->name);
+			return;
+		}
+		nbits = d2b_int_bits(w);
+	} else if (m->bsz > d2b_int_bits(w)) {
+		bad(v, id, "bitfield '%s' of %u bits is wider than its %u-bit INT", m->name,
+		    m->bsz, d2b_int_bits(w));
+		return;
+	} else {
+		nbits = m->bsz;
+	}
+	if (nbits + off % 8 > VERIFY_INT_MAX_BITS)
+		bad(v, id, "member '%s' spans more than 128 bits", m->name);
+	else if (off / 8 + (nbits + off % 8 + 7) / 8 > m->t->size)
+		bad(v, id, "member '%s' ends past the %u bytes of the type", m->name, m->t->size);
+}
+
+/* An enum member (btf_enum_check_member, btf_enum_check_kflag_member): in
+ * a kind_flag struct, one that is not a bitfield counts 32 bits, whatever
+ * its size */
+static void check_enum_member(struct verify *v, uint32_t id, const struct member *m,
+			      const struct d2b_type *r)
+{
+	uint32_t nbits = m->bsz;
+
+	if (!nbits && m->off % 8) {
+		bad(v, id, "member '%s' is not byte aligned", m->name);
+		return;
+	}
+	if (!d2b_kflag(m->t)) {
+		if (!member_fits(m, r->size))
+			bad(v, id, "member '%s' ends past the %u bytes of the type", m->name,
+			    m->t->size);
+		return;
+	}
+	if (!nbits)
+		nbits = VERIFY_ENUM_KFLAG_BITS;
+	else if (nbits > VERIFY_ENUM_KFLAG_BITS)
+		bad(v, id, "bitfield '%s' of an enum is wider than 32 bits", m->name);
+	if ((m->off + nbits + 7) / 8 > m->t->size)
+		bad(v, id, "member '%s' (an enum, taken for %u bits) ends past the %u bytes of "
+		    "the type", m->name, nbits, m->t->size);
+}
+
+/* A member of a kind that is never a bitfield: PTR ARRAY STRUCT UNION FLOAT */
+static void check_whole_member(struct verify *v, uint32_t id, const struct member *m,
+			       uint32_t rid, const struct d2b_type *r)
+{
+	unsigned int k = d2b_kind(r);
+	uint64_t align = 8, size;
+	int64_t s;
+
+	if (m->bsz) {
+		bad(v, id, "bitfield '%s' of kind %s", m->name, d2b_kind_name(k));
+		return;
+	}
+	if (k == D2B_KIND_PTR) {
+		size = d2b_btf__pointer_size(v->btf);
+	} else if (k == D2B_KIND_ARRAY) {
+		s = d2b_btf__resolve_size(v->btf, rid);
+		if (s < 0) {
+			bad(v, id, "member '%s' has a type of no size", m->name);
+			return;
+		}
+		size = (uint64_t)s;
+	} else {
+		size = r->size;
+	}
+	/* a float is aligned to its size, up to a pointer's (the minimum
+	 * of every architecture: btf_float_check_member) */
+	if (k == D2B_KIND_FLOAT)
+		align = 8ull * (size < d2b_btf__pointer_size(v->btf) ? size
+								     : d2b_btf__pointer_size(v->btf));
+	if (align && m->off % align)
+		bad(v, id, "member '%s' is not %s aligned", m->name,
+		    k == D2B_KIND_FLOAT ? "properly" : "byte");
+	else if (!member_fits(m, size))
+		bad(v, id, "member '%s' ends past the %u bytes of the type", m->name, m->t->size);
+}
+
+static void check_member(struct verify *v, uint32_t id, const struct member *m, uint32_t type)
+{
+	const struct d2b_type *r = type_at(v, type);
+	uint32_t rid = type;
+
+	if (!type) {
+		bad(v, id, "member '%s' is void", m->name);
+		return;
+	}
+	if (!r) {
+		bad(v, id, "member '%s' is a type that does not exist", m->name);
+		return;
+	}
+	if (is_modifier(d2b_kind(r))) {
+		rid = skip_mods(v, type);
+		r = type_at(v, rid);
+		if (!rid || !r) {
+			bad(v, id, "member '%s' is void through a typedef or modifier", m->name);
+			return;
+		}
+	}
+	switch (d2b_kind(r)) {
+	case D2B_KIND_INT:
+		check_int_member(v, id, m, r);
+		break;
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+		check_enum_member(v, id, m, r);
+		break;
+	case D2B_KIND_PTR:
+	case D2B_KIND_ARRAY:
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_FLOAT:
+		check_whole_member(v, id, m, rid, r);
+		break;
 	case D2B_KIND_FWD:
-		return "a forward declaration";
-	case D2B_KIND_FUNC:
-	case D2B_KIND_FUNC_PROTO:
-	case D2B_KIND_VAR:
-	case D2B_KIND_DATASEC:
-	case D2B_KIND_DECL_TAG:
-		return d2b_kind_name(d2b_kind(t));
-	default:
-		return NULL;
+		bad(v, id, "member '%s' is a forward declaration", m->name);
+		break;
+	default:	/* FUNC FUNC_PROTO VAR DATASEC DECL_TAG, a modifier loop */
+		bad(v, id, "member '%s' is %s", m->name, d2b_kind_name(d2b_kind(r)));
+		break;
 	}
 }
 
 static void check_composite(struct verify *v, uint32_t id, const struct d2b_type *t)
 {
 	bool is_union = d2b_kind(t) == D2B_KIND_UNION;
-	uint64_t prev = 0, size_bits = (uint64_t)t->size * 8;
+	uint64_t prev = 0;
 	unsigned int i, n = d2b_vlen(t);
 
 	for (i = 0; i < n; i++) {
-		const struct d2b_member *m = &btf_members(t)[i];
-		const char *mname = d2b_btf__str(v->btf, m->name_off), *why;
-		const struct d2b_type *r;
-		uint64_t off = d2b_member_bit_offset(t, m);
-		uint32_t bsz = d2b_member_bitfield_size(t, m);
-		int64_t msize;
+		const struct d2b_member *dm = &btf_members(t)[i];
+		struct member m = {
+			.t = t, .name = d2b_btf__str(v->btf, dm->name_off),
+			.off = d2b_member_bit_offset(t, dm), .bsz = d2b_member_bitfield_size(t, dm),
+		};
 
-		if (!mname || (*mname && !name_ok(v, mname))) {
-			bad(v, id, "member %u: invalid name", i);
+		if (!m.name || (dm->name_off && !name_ok(v, m.name))) {
+			bad(v, id, "member %u ('%.100s'): invalid name", i, m.name ? m.name : "");
 			continue;
 		}
-		why = bad_member_type(v, m->type);
-		if (why) {
-			bad(v, id, "member '%s' is %s", mname, why);
-			continue;
-		}
-		if (is_union && off)
-			bad(v, id, "union member '%s' at bit offset %llu", mname, (unsigned long long)off);
-		if (!is_union && off < prev)
+		if (is_union && m.off)
+			bad(v, id, "union member '%s' at bit offset %llu", m.name,
+			    (unsigned long long)m.off);
+		if (!is_union && m.off < prev)
 			bad(v, id, "member '%s' at bit %llu, before the previous member",
-			    mname, (unsigned long long)off);
-		prev = off;
-		if (bsz) {
-			if (off + bsz > size_bits)
-				bad(v, id, "bitfield '%s' ends past the struct", mname);
+			    m.name, (unsigned long long)m.off);
+		prev = m.off;
+		if ((m.off + 7) / 8 > t->size) {
+			bad(v, id, "member '%s' starts past the %u bytes of the type", m.name,
+			    t->size);
 			continue;
 		}
-		r = type_at(v, skip_mods(v, m->type));
-		if (!d2b_kflag(t) && r && d2b_kind(r) == D2B_KIND_INT) {
-			/* BTF's first bitfield encoding: a member of an INT of
-			 * the field's width, at any bit (btf_int_check_member) */
-			uint32_t copy = d2b_int_bits(btf_int_word(r)) + off % 8;
-
-			if (copy > 128)
-				bad(v, id, "member '%s' spans more than 128 bits", mname);
-			else if (off / 8 + (copy + 7) / 8 > t->size)
-				bad(v, id, "member '%s' ends past the %u bytes of the type", mname,
-				    t->size);
-			continue;
-		}
-		if (off % 8)
-			bad(v, id, "member '%s' is not byte aligned", mname);
-		/* btf_enum_check_kflag_member: a kind_flag member of enum type
-		 * that is not a bitfield counts 32 bits, whatever its size */
-		if (d2b_kflag(t) && r && btf_kind_is_enum(d2b_kind(r)) && off + 32 > size_bits) {
-			bad(v, id, "member '%s' (an enum, taken for 32 bits) ends past the %u "
-			    "bytes of the type", mname, t->size);
-			continue;
-		}
-		msize = d2b_btf__resolve_size(v->btf, m->type);
-		if (msize < 0)
-			bad(v, id, "member '%s' has a type of no size", mname);
-		else if (off + (uint64_t)msize * 8 > size_bits)
-			bad(v, id, "member '%s' ends past the %u bytes of the type", mname, t->size);
+		check_member(v, id, &m, dm->type);
 	}
 }
 
@@ -320,8 +515,39 @@ static void check_enum(struct verify *v, uint32_t id, const struct d2b_type *t)
 		uint32_t off = e64 ? btf_enums64(t)[i].name_off : btf_enums(t)[i].name_off;
 
 		if (!name_ok(v, d2b_btf__str(v->btf, off)))
-			bad(v, id, "enumerator %u has no valid name", i);
+			bad(v, id, "enumerator %u ('%.100s'): invalid name", i,
+			    d2b_btf__str(v->btf, off) ? d2b_btf__str(v->btf, off) : "");
 	}
+}
+
+/* An ARRAY (btf_array_check_meta, btf_array_resolve) */
+static void check_array(struct verify *v, uint32_t id, const struct d2b_type *t)
+{
+	const struct d2b_array *a = btf_array(t);
+	const struct d2b_type *e = type_at(v, a->type), *x;
+	int64_t esize;
+
+	if (t->size)
+		bad(v, id, "size field %u, not 0", t->size);
+	if (!e || !a->type || d2b_kind(e) == D2B_KIND_FWD ||
+	    d2b_kind(e) == D2B_KIND_FUNC || d2b_kind(e) == D2B_KIND_FUNC_PROTO ||
+	    d2b_kind(e) == D2B_KIND_VAR || d2b_kind(e) == D2B_KIND_DATASEC ||
+	    d2b_kind(e) == D2B_KIND_DECL_TAG) {
+		bad(v, id, "element type [%u] not allowed", a->type);
+	} else {
+		e = type_at(v, skip_mods(v, a->type));
+		esize = d2b_btf__resolve_size(v->btf, a->type);
+		if (esize < 0)	/* "const void", a typedef of a FWD: btf_type_id_size() */
+			bad(v, id, "element type [%u] has no size", a->type);
+		else if (e && d2b_kind(e) == D2B_KIND_INT && !int_is_regular(e))
+			bad(v, id, "an array of an irregular INT");
+		else if (esize >= 0 && a->nelems && (uint64_t)esize > UINT32_MAX / a->nelems)
+			bad(v, id, "%u elements of %lld bytes exceed 4 GiB", a->nelems,
+			    (long long)esize);
+	}
+	x = type_at(v, skip_mods(v, a->index_type));
+	if (!a->index_type || !x || d2b_kind(x) != D2B_KIND_INT || !int_is_regular(x))
+		bad(v, id, "index type [%u] is not a regular INT", a->index_type);
 }
 
 /*
@@ -370,8 +596,8 @@ static void check_proto(struct verify *v, uint32_t id, const struct d2b_type *t)
 				bad(v, id, "parameter %u is void", i);
 			continue;
 		}
-		if (!pname || (*pname && !name_ok(v, pname)))
-			bad(v, id, "parameter %u: invalid name", i);
+		if (!pname || (p->name_off && !name_ok(v, pname)))
+			bad(v, id, "parameter %u ('%.100s'): invalid name", i, pname ? pname : "");
 		if (!type_at(v, p->type))
 			bad(v, id, "parameter %u: type [%u] does not exist", i, p->type);
 		else if ((why = sizeless_kind(v, p->type)))
@@ -461,19 +687,22 @@ static void check_decl_tag(struct verify *v, uint32_t id, const struct d2b_type 
 	}
 }
 
-/* Pass 1 */
+/* Pass 1: the info word, then the kind's own rules */
 static void check_type(struct verify *v, uint32_t id)
 {
 	const struct d2b_type *t = type_at(v, id);
 	unsigned int k = d2b_kind(t);
-	const struct d2b_type *e;
 
-	if (t->info & 0x60ff0000u)
+	if (t->info & VERIFY_INFO_UNUSED)
 		bad(v, id, "unused info bits set");
 	if (k == D2B_KIND_UNKN || k > D2B_KIND_MAX) {
 		bad(v, id, "unknown kind %u", k);
 		return;
 	}
+	if (d2b_kflag(t) && !kflag_allowed(k))
+		bad(v, id, "kind_flag set");
+	if (d2b_vlen(t) && vlen_must_be_zero(k))
+		bad(v, id, "vlen %u, not 0", d2b_vlen(t));
 	check_name(v, id, t);
 	switch (k) {
 	case D2B_KIND_INT:
@@ -489,14 +718,7 @@ static void check_type(struct verify *v, uint32_t id)
 			bad(v, id, "refers to [%u], which does not exist", t->type);
 		break;
 	case D2B_KIND_ARRAY:
-		e = type_at(v, btf_array(t)->type);
-		if (!e || !btf_array(t)->type || d2b_kind(e) == D2B_KIND_FWD ||
-		    d2b_kind(e) == D2B_KIND_FUNC || d2b_kind(e) == D2B_KIND_FUNC_PROTO ||
-		    d2b_kind(e) == D2B_KIND_VAR || d2b_kind(e) == D2B_KIND_DATASEC ||
-		    d2b_kind(e) == D2B_KIND_DECL_TAG)
-			bad(v, id, "element type [%u] not allowed", btf_array(t)->type);
-		if (!kind_is(v, btf_array(t)->index_type, D2B_KIND_INT))
-			bad(v, id, "index type [%u] is not an INT", btf_array(t)->index_type);
+		check_array(v, id, t);
 		break;
 	case D2B_KIND_STRUCT:
 	case D2B_KIND_UNION:
@@ -507,6 +729,8 @@ static void check_type(struct verify *v, uint32_t id)
 		check_enum(v, id, t);
 		break;
 	case D2B_KIND_FWD:
+		if (t->type)
+			bad(v, id, "size field %u, not 0", t->type);
 		break;
 	case D2B_KIND_FUNC:
 		check_func(v, id, t);
@@ -555,38 +779,154 @@ static void check_refs(struct verify *v, uint32_t id)
 	}
 }
 
-/* Pass 3: chains from id through modifiers, typedefs and arrays: bounded,
- * loop-free, TYPE_TAGs first. */
+/*
+ * Pass 3 (btf_check_type_tags, 6.1 to 6.18): from a modifier, at most 32
+ * modifiers, TYPE_TAGs first.  As the kernel, a walk stops at a type of a
+ * lower ID, whose own walk checked the rest of the chain: a long chain
+ * whose IDs fall is fine, one whose IDs grow is not.
+ */
 static void check_chain(struct verify *v, uint32_t id)
 {
+	const struct d2b_type *t = type_at(v, id);
+	bool in_tags = d2b_kind(t) == D2B_KIND_TYPE_TAG;
 	uint32_t cur = id;
-	bool seen_mod = false;
-	int depth;
+	int n;
 
-	for (depth = 0; depth <= VERIFY_MAX_DEPTH; depth++) {
-		const struct d2b_type *t = type_at(v, cur);
-		unsigned int k;
-
-		if (!t || !cur)
-			return;
-		k = d2b_kind(t);
-		if (k == D2B_KIND_TYPE_TAG) {
-			if (seen_mod) {
-				bad(v, id, "a TYPE_TAG follows a modifier or typedef");
-				return;
-			}
-		} else if (btf_kind_is_qualifier(k) || k == D2B_KIND_TYPEDEF) {
-			seen_mod = true;
-		} else if (k == D2B_KIND_ARRAY) {
-			seen_mod = false;
-			cur = btf_array(t)->type;
-			continue;
-		} else {
+	for (n = 0; t && cur && is_modifier(d2b_kind(t)); n++) {
+		if (n == VERIFY_MAX_CHAIN) {
+			bad(v, id, "chain of more than %d modifiers, or a loop", VERIFY_MAX_CHAIN);
 			return;
 		}
+		if (d2b_kind(t) != D2B_KIND_TYPE_TAG) {
+			in_tags = false;
+		} else if (!in_tags) {
+			bad(v, id, "a TYPE_TAG follows a modifier or typedef");
+			return;
+		}
+		if (cur < id)
+			return;
 		cur = t->type;
+		t = type_at(v, cur);
 	}
-	bad(v, id, "reference chain longer than %d, or a loop", VERIFY_MAX_DEPTH);
+}
+
+/* ---- pass 4: resolution order, loops and depth ---- */
+
+enum resolve_mode { MODE_ANY, MODE_PTR, MODE_STRUCT };
+enum { NOT_VISITED, ON_STACK, RESOLVED };
+
+struct resolve {
+	struct verify *v;
+	uint32_t start;
+	uint8_t *state;		/* per own type */
+	struct { uint32_t id, next; } stack[VERIFY_MAX_DEPTH];
+	int top;
+	enum resolve_mode mode;
+};
+
+/* Kinds the kernel resolves (btf_type_needs_resolve) */
+static bool needs_resolve(unsigned int k)
+{
+	return is_modifier(k) || k == D2B_KIND_PTR || btf_kind_is_composite(k) ||
+	       k == D2B_KIND_ARRAY || k == D2B_KIND_VAR || k == D2B_KIND_FUNC ||
+	       k == D2B_KIND_DECL_TAG || k == D2B_KIND_DATASEC;
+}
+
+/* A type the walk stops at, in its mode (env_type_is_resolve_sink) */
+static bool is_sink(const struct resolve *rs, unsigned int k)
+{
+	switch (rs->mode) {
+	case MODE_PTR:
+		return !is_modifier(k) && k != D2B_KIND_PTR;
+	case MODE_STRUCT:
+		return !is_modifier(k) && k != D2B_KIND_ARRAY && !btf_kind_is_composite(k);
+	default:
+		return !needs_resolve(k);
+	}
+}
+
+/* The i-th type a type's resolution waits for; false past the last */
+static bool resolve_child(const struct d2b_type *t, uint32_t i, uint32_t *ret)
+{
+	unsigned int k = d2b_kind(t);
+
+	if (btf_kind_is_composite(k) || k == D2B_KIND_DATASEC) {
+		if (i >= d2b_vlen(t))
+			return false;
+		*ret = k == D2B_KIND_DATASEC ? btf_secinfos(t)[i].type : btf_members(t)[i].type;
+		return true;
+	}
+	if (k == D2B_KIND_ARRAY) {
+		*ret = i == 0 ? btf_array(t)->index_type : btf_array(t)->type;
+		return i < 2;
+	}
+	if (k == D2B_KIND_FUNC || k == D2B_KIND_DECL_TAG)
+		return false;	/* no walk beyond: FUNC_PROTOs are sinks */
+	*ret = t->type;
+	return i == 0;
+}
+
+/* Resolve id and what it waits for; false on a loop or too deep a stack */
+static bool resolve_one(struct resolve *rs, uint32_t id)
+{
+	rs->mode = MODE_ANY;
+	rs->top = 0;
+	rs->stack[rs->top].id = id;
+	rs->stack[rs->top++].next = 0;
+	rs->state[id - rs->start] = ON_STACK;
+	while (rs->top) {
+		uint32_t cur = rs->stack[rs->top - 1].id, child;
+		const struct d2b_type *t = type_at(rs->v, cur), *c;
+
+		if (!resolve_child(t, rs->stack[rs->top - 1].next++, &child)) {
+			rs->state[cur - rs->start] = RESOLVED;
+			rs->top--;
+			continue;
+		}
+		c = type_at(rs->v, child);
+		if (!c || child < rs->start || is_sink(rs, d2b_kind(c)) ||
+		    rs->state[child - rs->start] == RESOLVED)
+			continue;
+		if (rs->state[child - rs->start] == ON_STACK) {
+			bad(rs->v, id, "a loop through [%u]", child);
+			return false;
+		}
+		if (rs->top == VERIFY_MAX_DEPTH) {
+			bad(rs->v, id, "resolving it nests deeper than %d types", VERIFY_MAX_DEPTH);
+			return false;
+		}
+		if (rs->mode == MODE_ANY && d2b_kind(c) == D2B_KIND_PTR)
+			rs->mode = MODE_PTR;
+		else if (rs->mode == MODE_ANY &&
+			 (d2b_kind(c) == D2B_KIND_ARRAY || btf_kind_is_composite(d2b_kind(c))))
+			rs->mode = MODE_STRUCT;
+		rs->state[child - rs->start] = ON_STACK;
+		rs->stack[rs->top].id = child;
+		rs->stack[rs->top++].next = 0;
+	}
+	return true;
+}
+
+/* Pass 4; stops at the first failure, as the kernel does */
+static int check_resolve(struct verify *v)
+{
+	struct resolve rs = { .v = v, .start = d2b_btf__start_id(v->btf) };
+	uint32_t id, end = d2b_btf__end_id(v->btf);
+
+	if (end == rs.start)
+		return 0;
+	rs.state = calloc(end - rs.start, 1);
+	if (!rs.state)
+		return -ENOMEM;
+	for (id = rs.start; id < end; id++) {
+		unsigned int k = d2b_kind(type_at(v, id));
+
+		if (needs_resolve(k) && rs.state[id - rs.start] == NOT_VISITED &&
+		    !resolve_one(&rs, id))
+			break;
+	}
+	free(rs.state);
+	return 0;
 }
 
 /* The layout section: every kind we know described as it is. */
@@ -623,6 +963,7 @@ int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn
 		.btf = btf, .cxx_names = flags & D2B_VERIFY_CXX_NAMES, .report = report, .arg = arg,
 	};
 	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf);
+	int err;
 
 	/* "No type found": an empty BTF is refused, unless it is split */
 	if (start == end && !d2b_btf__base(btf)) {
@@ -638,5 +979,6 @@ int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn
 		check_refs(&v, id);
 		check_chain(&v, id);
 	}
-	return v.count;
+	err = check_resolve(&v);
+	return err < 0 ? err : v.count;
 }

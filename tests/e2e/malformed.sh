@@ -148,6 +148,22 @@ else
 	fail e2e/malformed/bad-name "no string 'point' in .debug_str"
 fi
 
+# -- damaged DWARF that once gave BTF the kernel refuses (tests/e2e/damaged/:
+# mutants a mutation run found); each must fail naming the type and why
+damaged()
+{
+	# damaged NAME MESSAGE-REGEX
+	cp "$(dirname "$0")/damaged/$1.o" "$W/$1.o"
+	both "damaged-$1" "$W/$1.o"
+	grep -qE -- "$2" "$W/stderr" ||
+		fail "e2e/malformed/damaged-$1/message" "not /$2/: $(head -c 300 "$W/stderr")"
+}
+damaged var-name-backtick "VAR '\`wide': invalid name"
+damaged var-name-digit "VAR '16_t': invalid name"
+damaged bitfield-size-40 "STRUCT 'flags': bitfield '[a-g]'"
+damaged bitfield-size-1 "STRUCT 'flags': bitfield 'a' of kind ARRAY"
+damaged array-elem-const-void "ARRAY: element type \\[1\\] has no size"
+
 # -- unwritable target: root ignores permissions, so use an immutable file
 cp "$W/good.o" "$W/immutable.o"
 if chattr +i "$W/immutable.o" 2>/dev/null; then

@@ -10,7 +10,11 @@
  *    converted both ways), and its encoding parses back and encodes to the
  *    same bytes;
  *  - written into the file, the .BTF reads back (d2b_btf__load_file()) as
- *    those bytes; a failed write leaves the file byte-identical.
+ *    those bytes; a failed write leaves the file byte-identical;
+ *  - with D2B_FUZZ_KERNEL=1 (and root), the running kernel loads the BTF
+ *    converted with kernel names, where it is of the host's byte order and
+ *    pointer size (BPF_BTF_LOAD): the verifier let nothing through that the
+ *    kernel refuses.
  *
  * Build and run with `make fuzz` (every target, FUZZ_SECONDS each), or by
  * hand, after `make fuzz FUZZ_SECONDS=0` built it:
@@ -22,11 +26,14 @@
  * tests/unit/test_fuzz_replay.c replays tests/fuzz/regressions/convert/
  * and a deterministic smoke of mutations without libFuzzer.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "dwarf2btf.h"
 #include "fuzz.h"
@@ -78,6 +85,38 @@ static int fuzz_convert_write(const char *path, const struct d2b_btf *btf, const
 	return ret;
 }
 
+/* With D2B_FUZZ_KERNEL set: -1 if the kernel refuses the encoding enc of
+ * btf (its log on stderr); 0 if it loads it, or cannot be asked about it */
+static int fuzz_kernel_refuses(const struct d2b_btf *btf, const void *enc, size_t size)
+{
+	static char log[1 << 16];
+	struct {	/* BPF_BTF_LOAD's part of union bpf_attr */
+		uint64_t btf, log_buf;
+		uint32_t size, log_size, log_level, log_true_size;
+	} attr = {
+		.btf = (uintptr_t)enc, .size = (uint32_t)size,
+		.log_buf = (uintptr_t)log, .log_size = sizeof(log), .log_level = 1,
+	};
+	const uint16_t *magic = enc;
+	int fd;
+
+	if (!getenv("D2B_FUZZ_KERNEL") || *magic != 0xeB9F ||
+	    d2b_btf__pointer_size(btf) != sizeof(void *))
+		return 0;
+	log[0] = 0;
+	fd = (int)syscall(__NR_bpf, 18 /* BPF_BTF_LOAD */, &attr, sizeof(attr));
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EPERM || errno == EACCES || errno == ENOSYS || errno == ENOSPC)
+		return 0;
+	log[sizeof(log) - 1] = 0;
+	fprintf(stderr, "fuzz: the kernel refuses the converted BTF: %s\n%s\n", strerror(errno),
+		strlen(log) > 2000 ? log + strlen(log) - 2000 : log);
+	return -1;
+}
+
 /* Returns 0, or -1 if an invariant broke (message on stderr). */
 static int fuzz_convert_as(const uint8_t *data, size_t size, bool cxx_names)
 {
@@ -109,7 +148,7 @@ static int fuzz_convert_as(const uint8_t *data, size_t size, bool cxx_names)
 		goto out;
 	}
 	enc = fuzz_round_trip(btf, NULL, &enc_size);
-	if (!enc)
+	if (!enc || (!cxx_names && fuzz_kernel_refuses(btf, enc, enc_size)))
 		goto out;
 	ret = fuzz_convert_write(path, btf, enc, enc_size, data, size);
 out:
