@@ -24,6 +24,7 @@ set -u
 
 BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh"
 FIX=$HERE/../e2e/fixtures
 D2B=$BUILD/dwarf2btf
 LOAD=$BUILD/tests/btf_load
@@ -41,12 +42,12 @@ mkdir -p "$WORK"
 
 for t in "$D2B" "$LOAD"; do
 	if [ ! -x "$t" ]; then
-		echo "FAIL $name: $t not built (make O=$BUILD tests)"
+		fail $name "$t not built (make O=$BUILD tests)"
 		exit 1
 	fi
 done
 if ! command -v python3 >/dev/null; then
-	echo "SKIP $name: no python3"
+	skip $name "no python3"
 	exit 0
 fi
 
@@ -62,20 +63,20 @@ for f in "$FIX"/*.c; do
 	done
 done
 if [ ${#objs[@]} -eq 0 ]; then
-	echo "SKIP $name: no fixture compiled (no gcc or clang)"
+	skip $name "no fixture compiled (no gcc or clang)"
 	exit 0
 fi
 
 # can the kernel be asked at all?
 "$D2B" -o "$WORK/good.btf" "${objs[0]}" 2>"$WORK/err" || {
-	echo "FAIL $name: the unchanged fixture ${objs[0]##*/} does not convert: $(head -c 200 "$WORK/err")"
+	fail $name "the unchanged fixture ${objs[0]##*/} does not convert: $(head -c 200 "$WORK/err")"
 	exit 1
 }
 "$LOAD" "$WORK/good.btf" >/dev/null 2>"$WORK/err"
 case $? in
 0) ;;
-2) echo "SKIP $name: the kernel cannot be asked: $(tail -n 1 "$WORK/err")"; exit 0 ;;
-*) echo "FAIL $name: the kernel refuses the unchanged fixture's BTF: $(tail -n 2 "$WORK/err")"; exit 1 ;;
+2) skip $name "the kernel cannot be asked: $(tail -n 1 "$WORK/err")"; exit 0 ;;
+*) fail $name "the kernel refuses the unchanged fixture's BTF: $(tail -n 2 "$WORK/err")"; exit 1 ;;
 esac
 
 # damaged copies of the fixtures' BTF: the verifier's verdict is the kernel's
@@ -88,9 +89,9 @@ done
 	>"$WORK/btf.log" 2>&1
 if [ $? -ne 0 ]; then
 	grep '^FAIL' "$WORK/btf.log" | head -n 5 | sed 's/^/# /'
-	echo "FAIL mutate/btf: $(grep -c '^FAIL' "$WORK/btf.log") damaged BTFs judged otherwise than by the kernel (D2B_MUTATE_SEED=$SEED)"
+	fail mutate/btf "$(grep -c '^FAIL' "$WORK/btf.log") damaged BTFs judged otherwise than by the kernel (D2B_MUTATE_SEED=$SEED)"
 else
-	echo "PASS mutate/btf (${#btfs[@]} fixtures' BTF; $(tail -n 1 "$WORK/btf.log" | sed 's/^# //'))"
+	pass "mutate/btf (${#btfs[@]} fixtures' BTF; $(tail -n 1 "$WORK/btf.log" | sed 's/^# //'))"
 fi
 
 python3 "$HERE/mutate.py" --d2b "$D2B" --load "$LOAD" --work "$WORK" --seed "$SEED" \
@@ -99,8 +100,8 @@ rc=$?
 grep '^FINDING' "$WORK/log" | head -n 10 | sed 's/^/# /'
 summary=$(tail -n 1 "$WORK/log")
 case $rc in
-0) echo "PASS $name (${#objs[@]} objects; ${summary#\# })" ;;
-2) echo "SKIP $name: $summary" ;;
-*) echo "FAIL $name: $(grep -c '^FINDING' "$WORK/log") findings; D2B_MUTATE_SEED=$SEED D2B_MUTANTS=$COUNT reproduces them: $summary" ;;
+0) pass "$name (${#objs[@]} objects; ${summary#\# })" ;;
+2) skip $name "$summary" ;;
+*) fail $name "$(grep -c '^FINDING' "$WORK/log") findings; D2B_MUTATE_SEED=$SEED D2B_MUTANTS=$COUNT reproduces them: $summary" ;;
 esac
-exit 0
+test_done
