@@ -30,30 +30,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "dwarf2btf.h"
+#include "bpf_btf_load.h"
 
 enum {
 	EXIT_ACCEPTED = 0,
 	EXIT_REJECTED = 1,
 	EXIT_CANNOT_TEST = 2,
-	BPF_CMD_BTF_LOAD = 18,
 	LOG_SIZE = 16 << 20,
 	LOG_TAIL_LINES = 25,
 	MAX_INPUT = 256 << 20,
-};
-
-/* The BPF_BTF_LOAD part of union bpf_attr (include/uapi/linux/bpf.h),
- * spelled out so the tool does not depend on the installed kernel headers. */
-struct btf_load_attr {
-	uint64_t btf;
-	uint64_t btf_log_buf;
-	uint32_t btf_size;
-	uint32_t btf_log_size;
-	uint32_t btf_log_level;
-	uint32_t btf_log_true_size;
 };
 
 struct blob {
@@ -244,19 +232,6 @@ static int merge_split(const struct blob *base, const struct blob *split, struct
 	return 0;
 }
 
-static int sys_btf_load(const struct blob *b, char *log, uint32_t log_size, uint32_t level)
-{
-	struct btf_load_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.btf = (uint64_t)(uintptr_t)b->data;
-	attr.btf_size = (uint32_t)b->size;
-	attr.btf_log_buf = (uint64_t)(uintptr_t)log;
-	attr.btf_log_size = log_size;
-	attr.btf_log_level = level;
-	return (int)syscall(__NR_bpf, BPF_CMD_BTF_LOAD, &attr, sizeof(attr));
-}
-
 static void print_log_tail(const char *log)
 {
 	const char *p = log + strlen(log);
@@ -281,7 +256,7 @@ static int kernel_check(const struct blob *b, const char *what)
 	char *log = NULL;
 	int fd, err, ret = EXIT_REJECTED;
 
-	fd = sys_btf_load(b, NULL, 0, 0);
+	fd = bpf_btf_load(b->data, b->size, NULL, 0, 0);
 	if (fd >= 0) {
 		close(fd);
 		printf("%s: %s: accepted by the kernel (%zu bytes)\n", prog, what, b->size);
@@ -297,7 +272,7 @@ static int kernel_check(const struct blob *b, const char *what)
 	log = calloc(1, LOG_SIZE);
 	if (!log)
 		return EXIT_REJECTED;
-	fd = sys_btf_load(b, log, LOG_SIZE, 1);
+	fd = bpf_btf_load(b->data, b->size, log, LOG_SIZE, 1);
 	if (fd >= 0) {
 		/* accepted with a log buffer, refused without: report, still a failure */
 		close(fd);

@@ -45,42 +45,26 @@
 #include "btf/btf.h"
 #include "dwarf2btf.h"
 #include "test.h"
+#include "../tools/bpf_btf_load.h"
 #include "../tools/btf_samples.h"
 
 enum {
-	BPF_CMD_BTF_LOAD = 18,
 	KLOG_SIZE = 1 << 16,
 	DAMAGE_PER_BLOB = 40,	/* damaged copies of each table and sample blob */
 };
 
 /* ---- asking the kernel ---- */
 
-struct btf_load_attr {		/* BPF_BTF_LOAD's part of union bpf_attr */
-	uint64_t btf;
-	uint64_t btf_log_buf;
-	uint32_t btf_size;
-	uint32_t btf_log_size;
-	uint32_t btf_log_level;
-	uint32_t btf_log_true_size;
-};
-
 static char klog[KLOG_SIZE];
 
 /* 1 accepted, 0 refused (klog: the kernel's last line), -errno: cannot ask */
 static int kernel_accepts(const void *data, size_t size)
 {
-	struct btf_load_attr attr;
 	char *nl;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.btf = (uint64_t)(uintptr_t)data;
-	attr.btf_size = (uint32_t)size;
-	attr.btf_log_buf = (uint64_t)(uintptr_t)klog;
-	attr.btf_log_size = sizeof(klog);
-	attr.btf_log_level = 1;
 	klog[0] = 0;
-	fd = (int)syscall(__NR_bpf, BPF_CMD_BTF_LOAD, &attr, sizeof(attr));
+	fd = bpf_btf_load(data, size, klog, sizeof(klog), 1);
 	if (fd >= 0) {
 		close(fd);
 		return 1;
@@ -88,10 +72,7 @@ static int kernel_accepts(const void *data, size_t size)
 	if (errno == ENOSYS || errno == EPERM || errno == EACCES)
 		return -errno;
 	if (errno == ENOSPC) {	/* the log is too small: ask without one */
-		attr.btf_log_buf = 0;
-		attr.btf_log_size = 0;
-		attr.btf_log_level = 0;
-		fd = (int)syscall(__NR_bpf, BPF_CMD_BTF_LOAD, &attr, sizeof(attr));
+		fd = bpf_btf_load(data, size, NULL, 0, 0);
 		if (fd >= 0) {
 			close(fd);
 			return 1;
