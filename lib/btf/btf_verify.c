@@ -82,10 +82,16 @@ enum {
 	VERIFY_MAX_CHAIN = 32,		/* btf_check_type_tags()' chain limit */
 	VERIFY_MAX_DEPTH = 32,		/* MAX_RESOLVE_DEPTH: the resolve stack */
 	VERIFY_MAX_REPORTS = 1000,	/* the rest are only counted */
-	VERIFY_INFO_UNUSED = 0x60ff0000u,	/* ~BTF_INFO_MASK */
-	VERIFY_INT_UNUSED = 0xf0000000u,	/* ~BTF_INT_MASK */
 	VERIFY_INT_MAX_BITS = 128,
 	VERIFY_ENUM_KFLAG_BITS = 32,	/* a kind_flag enum member counts an int */
+};
+
+/* Apart: values past INT_MAX give their whole enum an unsigned type (GCC 15
+ * and later, clang 22), and "n < VERIFY_MAX_DEPTH" with an int n would then
+ * compare signed with unsigned */
+enum {
+	VERIFY_INFO_UNUSED = 0x60ff0000u,	/* ~BTF_INFO_MASK */
+	VERIFY_INT_UNUSED = 0xf0000000u,	/* ~BTF_INT_MASK */
 };
 
 struct verify {
