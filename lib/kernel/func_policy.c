@@ -294,7 +294,9 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 		return "parameters optimized out where its ABI changed";
 	if (flags & UNIT_FUNC_REORDERED)
 		return "its code takes its parameters in another order";
-	if (flags & UNIT_FUNC_UNEXPECTED_REG)
+	/* (ORIGIN_UNEXPECTED: only with true_signature, where pahole reads a
+	 * clone's locations into its origin) */
+	if (flags & (UNIT_FUNC_UNEXPECTED_REG | UNIT_FUNC_ORIGIN_UNEXPECTED))
 		return "a parameter is not in the ABI's register";
 	if (!consistent)
 		return NULL;

@@ -8,7 +8,9 @@
  * definition completing an earlier declaration: its name, type, linkage and
  * parameter list are then read from the DIE it points to
  * (DW_AT_abstract_origin, DW_AT_specification), which describes the
- * function as declared, not as the optimizer left it.
+ * function as declared, not as the optimizer left it -- except with
+ * d2b_opts.true_signature, where a GCC clone whose parameters differ from
+ * its origin's gets the prototype of what its code takes (clone_proto()).
  */
 #include <dwarf.h>
 #include <errno.h>
