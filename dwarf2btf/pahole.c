@@ -55,6 +55,7 @@ enum feature {
 	F_DISTILLED_BASE,
 	F_GLOBAL_VAR,
 	F_ATTRIBUTES,
+	F_TRUE_SIGNATURE,
 	F_FORCE_CU_MERGING,
 	F_LAYOUT,
 	F_NR,
@@ -78,6 +79,9 @@ static const struct {
 	[F_DISTILLED_BASE] = { "distilled_base", false },
 	[F_GLOBAL_VAR] = { "global_var", false },
 	[F_ATTRIBUTES] = { "attributes", false },
+	/* GCC's clones (foo.isra.0) under their own names, with the
+	 * parameters their code takes (d2b_opts.true_signature) */
+	[F_TRUE_SIGNATURE] = { "true_signature", false, 32 },
 	/* pahole merges the units that refer to each other's DIEs into one;
 	 * dwarf2btf always follows references between units: nothing to do */
 	[F_FORCE_CU_MERGING] = { "force_cu_merging", false, 32 },
@@ -111,7 +115,9 @@ static void pahole_usage(FILE *out)
 		"      --btf_features=LIST        features to encode (repeatable); 'default' or\n"
 		"                                 a leading '+' adds the default set\n"
 		"      --btf_features_strict=LIST the same, refusing unknown names\n"
-		"      --supported_btf_features   list the feature names\n"
+		"      --supported_btf_features   list the feature names (1.32's true_signature:\n"
+		"                                 GCC's clones, foo.isra.0, under their own\n"
+		"                                 names, with the parameters they take)\n"
 		"      --lang_exclude=LANGS       leave out units in these languages (C and\n"
 		"                                 C++ units are converted; c++ leaves C++ out)\n"
 		"      --btf_gen_floats, --btf_gen_optimized, --btf_gen_all,\n"
@@ -352,11 +358,13 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->no_cxx = p->no_cxx;
 	/* a release without the feature ignores its name, as any unknown one */
 	o->layout = p->on[F_LAYOUT] && features[F_LAYOUT].since <= p->minor;
+	o->true_signature = p->on[F_TRUE_SIGNATURE] &&
+			    features[F_TRUE_SIGNATURE].since <= p->minor;
 }
 
 static int encode(struct pahole_cli *p, const char *file)
 {
-	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &p->cli };
+	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = cli_print_diag, .diag_arg = &p->cli };
 	struct d2b_btf *base = NULL, *btf = NULL, *dist_base = NULL, *dist_split = NULL;
 	int err, rc = 1;
 

@@ -567,6 +567,7 @@ static int kernel_funcs(struct conv *c)
 {
 	uint32_t n = d2b_btf__nr_types(c->res.out), *map = NULL;
 	struct func_copies copies = { 0 };
+	struct func_renames renames = { 0 };
 	struct func_kfuncs kfuncs = { 0 };
 	struct elf_funcs *ef = c->ef;
 	uint8_t *drop = NULL;
@@ -583,8 +584,12 @@ static int kernel_funcs(struct conv *c)
 					  .pahole_1_31 = c->opts->kernel_policy ==
 							 D2B_KERNEL_POLICY_PAHOLE_1_31,
 					  .copies = &copies,
+					  .true_signature = c->opts->true_signature,
+					  .renames = &renames,
 				  },
 				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
+	if (err >= 0 && renames.nr)
+		err = func_policy__rename(c->res.out, &renames) ?: err;
 	if (err > 0) {
 		err = result_prune(&c->res, drop, &map);
 		if (err)
@@ -602,6 +607,7 @@ static int kernel_funcs(struct conv *c)
 		err = 0;
 out:
 	func_copies__release(&copies);
+	func_renames__release(&renames);
 	func_kfuncs__release(&kfuncs);
 	free(map);
 	free(drop);

@@ -515,6 +515,14 @@ struct d2b_opts {
 	/* a supplementary file or .dwo file not found is not an error: what
 	 * needs it is left out, and a D2B_NOTICE says what */
 	bool allow_missing_debug;
+	/* D2B_FUNCS_KERNEL, pahole 1.32's policy (its true_signature): a
+	 * function whose code is a GCC clone (a symbol with a '.', as
+	 * foo.isra.0, at the address of a definition whose parameters are in
+	 * the ABI's registers) is described by that clone, under the clone's
+	 * name, with the parameters its DWARF lists -- less, where it reorders
+	 * them, those that have no location or that it optimized out --
+	 * rather than left out or described by its source prototype */
+	bool true_signature;
 };
 
 /* struct d2b_opts o = { .sz = D2B_OPTS_SZ, ... } */

@@ -38,6 +38,7 @@ struct elf_func {
 	bool ambiguous;
 	bool kfunc;
 	bool clone;		/* collect_funcs(): a .isra/.constprop symbol */
+	char *dotted;		/* collect_funcs(): the symbol's name if it has a '.' */
 	uint32_t kfunc_flags;
 	uint32_t first_sym, nr_syms;	/* its symbols in syms[] */
 };
@@ -46,12 +47,14 @@ struct elf_func {
 struct elf_func_sym {
 	uint64_t addr;
 	bool clone;
+	char *dotted;		/* the symbol's whole name (foo.isra.0), or NULL */
 };
 
 struct elf_funcs {
 	struct elf_func *funcs;	/* by name; one per name */
 	size_t nr;
 	struct elf_func_sym *syms;	/* every symbol, by (name, address) */
+	size_t nr_syms;
 	struct hmap index;	/* name hash -> index in funcs: lookups per DIE */
 };
 
@@ -78,7 +81,12 @@ static int func_cmp(const void *pa, const void *pb)
 
 	if (c)
 		return c;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* aliases: by whole name, so that elf_funcs__dotted_at() is stable */
+	if (!a->dotted || !b->dotted)
+		return !!a->dotted - !!b->dotted;
+	return strcmp(a->dotted, b->dotted);
 }
 
 static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *ret)
@@ -130,6 +138,8 @@ static int collect_funcs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const G
 		ef->funcs[ef->nr].addr = sym.st_value;
 		ef->funcs[ef->nr].clone = is_clone(name);
 		ef->nr++;
+		if (dot && !(ef->funcs[ef->nr - 1].dotted = strdup(name)))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -147,7 +157,10 @@ static int unique_names(struct elf_funcs *ef)
 	for (i = 0; i < ef->nr; i++) {
 		ef->syms[i].addr = ef->funcs[i].addr;
 		ef->syms[i].clone = ef->funcs[i].clone;
+		ef->syms[i].dotted = ef->funcs[i].dotted;
+		ef->funcs[i].dotted = NULL;
 	}
+	ef->nr_syms = ef->nr;
 	for (i = 0; i < ef->nr; i = j) {
 		struct elf_func f = ef->funcs[i];
 
@@ -353,8 +366,12 @@ void elf_funcs__free(struct elf_funcs *ef)
 
 	if (!ef)
 		return;
-	for (i = 0; i < ef->nr; i++)
+	for (i = 0; i < ef->nr; i++) {
 		free(ef->funcs[i].name);
+		free(ef->funcs[i].dotted);	/* (unique_names() not reached) */
+	}
+	for (i = 0; i < ef->nr_syms; i++)
+		free(ef->syms[i].dotted);
 	free(ef->funcs);
 	free(ef->syms);
 	hmap__release(&ef->index);
@@ -394,4 +411,16 @@ unsigned int elf_funcs__at(const struct elf_funcs *ef, const struct elf_func_inf
 			at |= ELF_AT_SYMBOL | (ef->syms[i].clone ? ELF_AT_CLONE : 0);
 	}
 	return at;
+}
+
+const char *elf_funcs__dotted_at(const struct elf_funcs *ef, const struct elf_func_info *info,
+				 uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = info->first_sym; i < info->first_sym + info->nr_syms; i++) {
+		if (ef->syms[i].addr == addr && ef->syms[i].dotted)
+			return ef->syms[i].dotted;
+	}
+	return NULL;
 }

@@ -53,5 +53,9 @@ bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_fu
  * (0: none of its symbols is there). */
 unsigned int elf_funcs__at(const struct elf_funcs *ef, const struct elf_func_info *info,
 			   uint64_t addr);
+/* The whole name of a symbol of that name at addr that has a '.' (foo.isra.0,
+ * foo.constprop.1; the first by address order), or NULL.  Lives as long as ef. */
+const char *elf_funcs__dotted_at(const struct elf_funcs *ef, const struct elf_func_info *info,
+				 uint64_t addr);
 
 #endif

@@ -32,6 +32,17 @@
  *   the ABI's.  With consistent_funcs, also when the prototypes differ
  *   (compared as 1.31 does, but function pointers' parameters too).
  *
+ *   pahole 1.32 with true_signature, first: the records are met in unit
+ *   order, each one's register and location flags joined with those of
+ *   the records met before it (the first one's: with all of them, as
+ *   pahole combines them).  The first record whose code is at a symbol of
+ *   the name that has a '.' (foo.isra.0, foo.constprop.1) and whose
+ *   joined flags say its parameters are in the ABI's registers stands for
+ *   the name, renamed to that symbol's name -- even where the name's
+ *   symbols have several addresses, since the clone's address is the
+ *   one.  Its prototype is what lib/unit made of the clone's DWARF.
+ *   Otherwise the rules above decide.
+ *
  * Output: a drop mark per FUNC, and the FUNC that stays; when ef says the
  * name is a kfunc, that FUNC is listed for func_policy__tag_kfuncs() (the
  * lookup made once, here).  lib/finish/prune.c removes the dropped FUNCs with
@@ -234,18 +245,22 @@ static size_t order_by_code(struct entry *e, size_t n)
 }
 
 /* pahole 1.32: lost parameters where its ABI changed (a .isra/.constprop
- * clone's symbol at its address, or clang's DW_CC_nocall)? */
+ * clone's symbol at its address, or clang's DW_CC_nocall)?  With
+ * true_signature, whose prototypes say what the code takes, only clang's
+ * (whose true prototypes lib/unit does not make yet: left out still). */
 static bool abi_changed(const struct elf_funcs *ef, const struct elf_func_info *info,
-			const struct entry *e)
+			const struct entry *e, bool true_sig)
 {
 	if (!(e->flags & UNIT_FUNC_OPTIMIZED))
 		return false;
+	if (true_sig)
+		return e->flags & UNIT_FUNC_NOCALL;
 	return (e->flags & UNIT_FUNC_NOCALL) ||
 	       (e->addr && (elf_funcs__at(ef, info, e->addr) & ELF_AT_CLONE));
 }
 
 static size_t canonical(const struct elf_funcs *ef, const struct elf_func_info *info,
-			const struct entry *e, size_t n)
+			const struct entry *e, size_t n, bool true_sig)
 {
 	size_t i, first = n;
 
@@ -254,7 +269,7 @@ static size_t canonical(const struct elf_funcs *ef, const struct elf_func_info *
 			continue;
 		if (first == n)
 			first = i;
-		if (!abi_changed(ef, info, &e[i]))
+		if (!abi_changed(ef, info, &e[i], true_sig))
 			return i;
 	}
 	return first < n ? first : 0;
@@ -264,29 +279,37 @@ static size_t canonical(const struct elf_funcs *ef, const struct elf_func_info *
  * record that stands for it. */
 static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 			   const struct elf_funcs *ef, const struct elf_func_info *info,
-			   bool consistent, size_t *keep)
+			   bool consistent, bool true_sig, size_t *keep)
 {
 	uint32_t flags = 0;
-	size_t i;
+	size_t i, ncode;
 
-	order_by_code(e, n);
-	*keep = canonical(ef, info, e, n);
+	ncode = order_by_code(e, n);
+	*keep = canonical(ef, info, e, n, true_sig);
 	for (i = 0; i < n; i++)
 		flags |= e[i].flags;
 	if (info->ambiguous)
 		return "its symbols have several addresses";
-	if (abi_changed(ef, info, &e[*keep]))
+	if (abi_changed(ef, info, &e[*keep], true_sig))
 		return "parameters optimized out where its ABI changed";
 	if (flags & UNIT_FUNC_REORDERED)
 		return "its code takes its parameters in another order";
-	if (flags & UNIT_FUNC_UNEXPECTED_REG)
+	/* (ORIGIN_UNEXPECTED: only with true_signature, where pahole reads a
+	 * clone's locations into its origin) */
+	if (flags & (UNIT_FUNC_UNEXPECTED_REG | UNIT_FUNC_ORIGIN_UNEXPECTED))
 		return "a parameter is not in the ABI's register";
 	if (!consistent)
 		return NULL;
 	if (flags & UNIT_FUNC_CLONE_CHANGED)
 		return "a clone of it takes other parameters";
 	for (i = 1; i < n; i++) {
-		if (e[i].id != e[0].id && !protos_match(btf, e[0].id, e[i].id, LOOSE_MAX_DEPTH))
+		/* (with true_signature, pahole 1.32's binary compares the
+		 * definitions with code among themselves, and those without
+		 * among themselves) */
+		size_t first = true_sig && i >= ncode ? ncode : 0;
+
+		if (e[i].id != e[first].id &&
+		    !protos_match(btf, e[first].id, e[i].id, LOOSE_MAX_DEPTH))
 			return "prototypes differ between compile units";
 	}
 	return NULL;
@@ -335,6 +358,56 @@ static bool reaches_typedef(const struct d2b_btf *btf, uint32_t id, int depth)
 	return false;
 }
 
+/* pahole 1.32's true_signature: the record (index) whose clone symbol
+ * stands for the name, or n; *ret_name: the clone's name. */
+static size_t true_signature(const struct entry *e, size_t n, const struct elf_funcs *ef,
+			     const struct elf_func_info *info, const char **ret_name)
+{
+	uint32_t all = 0, joined = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		all |= e[i].flags;
+	for (i = 0; i < n; i++) {
+		const char *dotted;
+
+		joined |= e[i].flags;
+		if (!e[i].addr)
+			continue;
+		dotted = elf_funcs__dotted_at(ef, info, e[i].addr);
+		if (!dotted || ((i ? joined : all) &
+				(UNIT_FUNC_UNEXPECTED_REG | UNIT_FUNC_ORIGIN_UNEXPECTED)))
+			continue;
+		*ret_name = dotted;
+		return i;
+	}
+	return n;
+}
+
+/* The FUNC of a name that true_signature describes by its clone: renamed,
+ * or (the base's FUNC, in split BTF) repeated under the clone's name. */
+static int keep_clone(const struct func_policy_opts *po, uint32_t start, uint32_t id,
+		      const char *name)
+{
+	if (id >= start) {
+		struct func_renames *fr = po->renames;
+
+		if (VEC_RESERVE(fr->v, fr->cap, fr->nr, 1))
+			return -ENOMEM;
+		fr->v[fr->nr].id = id;
+		fr->v[fr->nr++].name = name;
+	} else if (po->copies) {
+		struct func_copies *fc = po->copies;
+
+		if (VEC_RESERVE(fc->v, fc->cap, fc->nr, 1))
+			return -ENOMEM;
+		memset(&fc->v[fc->nr], 0, sizeof(fc->v[fc->nr]));
+		fc->v[fc->nr].id = id;
+		fc->v[fc->nr++].name = name;
+	}
+	return 0;
+}
+
 /* Decide one name's records [first, end). */
 static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		       const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
@@ -343,8 +416,8 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
 	struct elf_func_info info = { 0 };
 	bool consistent = po->consistent;
-	const char *why = NULL;
-	int dropped = 0;
+	const char *why = NULL, *clone = NULL;
+	int dropped = 0, err;
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
@@ -355,8 +428,14 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 	} else if (!(flags & UNIT_FUNC_EXTERNAL)) {
 		why = "static, and the file has no function symbols";
 	}
-	if (!why && !po->pahole_1_31) {
-		why = why_132(btf, e, n, ef, &info, consistent, &k);
+	if (!why && !po->pahole_1_31 && po->true_signature && po->renames &&
+	    (k = true_signature(e, n, ef, &info, &clone)) < n) {
+		keep = e[k].id;
+		err = keep_clone(po, start, keep, clone);
+		if (err < 0)
+			return err;
+	} else if (!why && !po->pahole_1_31) {
+		why = why_132(btf, e, n, ef, &info, consistent, po->true_signature, &k);
 		keep = e[k].id;
 	} else if (!why && consistent) {
 		if (flags & UNIT_FUNC_UNEXPECTED_REG)
@@ -374,7 +453,7 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		note(note_arg, "function '%s' left out: %s", e[0].name, why);
 		keep = 0;
 	}
-	if (po->copies && !po->pahole_1_31 && keep && keep < start &&
+	if (po->copies && !po->pahole_1_31 && keep && keep < start && !clone &&
 	    reaches_typedef(btf, d2b_btf__type(btf, keep)->type, LOOSE_MAX_DEPTH)) {
 		struct func_copies *fc = po->copies;
 
@@ -384,7 +463,8 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		fc->v[fc->nr].kfunc = info.kfunc;
 		fc->v[fc->nr++].kfunc_flags = info.kfunc_flags;
 	}
-	if (kfuncs && keep >= start && info.kfunc) {
+	/* (pahole tags no clone as a kfunc) */
+	if (kfuncs && keep >= start && info.kfunc && !clone) {
 		if (VEC_RESERVE(kfuncs->v, kfuncs->cap, kfuncs->nr, 1))
 			return -ENOMEM;
 		kfuncs->v[kfuncs->nr].id = keep;
@@ -449,8 +529,8 @@ int func_policy__add_copies(struct d2b_btf *btf, const struct func_copies *fc,
 	for (i = 0; i < fc->nr; i++) {
 		const struct d2b_type *t = d2b_btf__type(btf, fc->v[i].id);
 
-		id = d2b_btf__add_func(btf, d2b_btf__name(btf, fc->v[i].id), D2B_LINKAGE_STATIC,
-				       t->type);
+		id = d2b_btf__add_func(btf, fc->v[i].name ? fc->v[i].name :
+					    d2b_btf__name(btf, fc->v[i].id), D2B_LINKAGE_STATIC, t->type);
 		if (id < 0)
 			return id;
 		if (!kfuncs || !fc->v[i].kfunc)
@@ -467,6 +547,30 @@ void func_copies__release(struct func_copies *fc)
 {
 	free(fc->v);
 	memset(fc, 0, sizeof(*fc));
+}
+
+void func_renames__release(struct func_renames *fr)
+{
+	free(fr->v);
+	memset(fr, 0, sizeof(*fr));
+}
+
+int func_policy__rename(struct d2b_btf *btf, const struct func_renames *fr)
+{
+	size_t i;
+	int off;
+
+	for (i = 0; i < fr->nr; i++) {
+		struct d2b_type *t = btf_type_mut(btf, fr->v[i].id);
+
+		if (!t || d2b_kind(t) != D2B_KIND_FUNC)
+			return -EINVAL;
+		off = d2b_btf__add_str(btf, fr->v[i].name);
+		if (off < 0)
+			return off;
+		t->name_off = (uint32_t)off;
+	}
+	return 0;
 }
 
 void func_kfuncs__release(struct func_kfuncs *kf)

@@ -27,6 +27,7 @@ struct func_rec {
  * one's ID in the base, and whether .BTF_ids lists it as a kfunc (flags) */
 struct func_copy {
 	uint32_t id;
+	const char *name;	/* its name in the split BTF; NULL: the base's */
 	bool kfunc;
 	uint32_t kfunc_flags;
 };
@@ -37,6 +38,19 @@ struct func_copies {
 };
 
 void func_copies__release(struct func_copies *fc);
+/* FUNCs to give another name (true_signature: the clone's), by ID */
+struct func_rename {
+	uint32_t id;
+	const char *name;	/* lives as long as the struct elf_funcs */
+};
+struct func_renames {
+	struct func_rename *v;
+	size_t nr, cap;
+};
+void func_renames__release(struct func_renames *fr);
+/* Rename the FUNCs of fr (before any pruning: the IDs are select's).
+ * 0, or a negative errno. */
+int func_policy__rename(struct d2b_btf *btf, const struct func_renames *fr);
 
 /* Which rules (the theory in func_policy.c) */
 struct func_policy_opts {
@@ -45,6 +59,10 @@ struct func_policy_opts {
 	/* 1.32, split BTF: where the FUNC that stays is the base's, it is
 	 * added here, to be repeated in the split BTF (NULL: not) */
 	struct func_copies *copies;
+	/* 1.32's true_signature: a name whose code is a clone (foo.isra.0)
+	 * keeps that clone's FUNC, to be renamed (renames) */
+	bool true_signature;
+	struct func_renames *renames;
 };
 
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)

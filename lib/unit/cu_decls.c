@@ -8,11 +8,14 @@
  * definition completing an earlier declaration: its name, type, linkage and
  * parameter list are then read from the DIE it points to
  * (DW_AT_abstract_origin, DW_AT_specification), which describes the
- * function as declared, not as the optimizer left it.
+ * function as declared, not as the optimizer left it -- except with
+ * d2b_opts.true_signature, where a GCC clone whose parameters differ from
+ * its origin's gets the prototype of what its code takes (clone_proto()).
  */
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf/btf.h"
@@ -585,16 +588,14 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
  * which shifts registers legitimately); one with no location, or a constant
  * value, is optimized out.
  */
-static int record_func(struct cu *w, const struct cu_die *die, int func, bool external)
+static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external)
 {
 	struct cu_die origin, child;
-	struct unit *u = w->u;
 	bool unexpected = false, has_struct = false;
 	uint32_t flags = external ? UNIT_FUNC_EXTERNAL : 0;
-	struct die_attr low_pc;
 	Dwarf_Attribute attr;
 	Dwarf_Die param;
-	int idx = 0, err;
+	int idx = 0;
 
 	if (w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31)
 		flags |= judge_params(w, die);	/* pahole 1.32's reading */
@@ -634,6 +635,16 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 		flags |= UNIT_FUNC_UNEXPECTED_REG;
 	if (cu__ref_attr(w, die, DW_AT_abstract_origin, &origin) && !same_params(w, die, &origin))
 		flags |= UNIT_FUNC_CLONE_CHANGED;
+	return flags;
+}
+
+/* The record of FUNC func for the policy: its flags, and its code's address */
+static int record_func(struct cu *w, const struct cu_die *die, int func, uint32_t flags)
+{
+	struct unit *u = w->u;
+	struct die_attr low_pc;
+	int err;
+
 	err = VEC_RESERVE(u->funcs, u->funcs_cap, u->nr_funcs, 1);
 	if (err)
 		return err;
@@ -643,6 +654,103 @@ static int record_func(struct cu *w, const struct cu_die *die, int func, bool ex
 				     low_pc.form != DW_FORM_flag_present ? low_pc.u : 0;
 	u->nr_funcs++;
 	return 0;
+}
+
+/* The parameter of clone die whose abstract origin is oparam, or oparam. */
+static struct cu_die clone_param(struct cu *w, const struct cu_die *die, const struct cu_die *oparam)
+{
+	struct cu_die child, o;
+
+	if (!cu__child(w, die, &child))
+		return *oparam;
+	do {
+		if (child.d.tag == DW_TAG_formal_parameter &&
+		    cu__ref_attr(w, &child, DW_AT_abstract_origin, &o) && cu__same(&o, oparam))
+			return child;
+	} while (cu__next(w, &child));
+	return *oparam;
+}
+
+/*
+ * pahole gives the abstract origin of a clone (die) the locations of the
+ * clone's parameters, and judges the origin's parameters in the origin's
+ * order: where the clone left parameters out or reordered them, the
+ * origin's then seem to arrive in unexpected registers, and pahole's
+ * combining of a name's definitions makes that the clone's too.  Such is
+ * the origin (UNIT_FUNC_ORIGIN_UNEXPECTED)?  O(parameters^2), for clones
+ * that changed their parameters only.
+ */
+static uint32_t origin_flags(struct cu *w, const struct cu_die *die)
+{
+	struct cu_die origin, op, p;
+	struct slot_walk s = { 0 };
+
+	if (!cu__ref_attr(w, die, DW_AT_abstract_origin, &origin) || !cu__child(w, &origin, &op))
+		return 0;
+	do {
+		if (op.d.tag != DW_TAG_formal_parameter)
+			continue;
+		p = clone_param(w, die, &op);
+		gcc_param(w, &p, &s);
+		if (!s.has_struct && is_struct_param(w, &op))
+			s.has_struct = true;
+	} while (cu__next(w, &op));
+	return s.unexpected && !s.has_struct ? UNIT_FUNC_ORIGIN_UNEXPECTED : 0;
+}
+
+/*
+ * pahole 1.32's true_signature: the prototype of what the code of die (a
+ * concrete DIE, GCC's clone) takes, from its own parameter DIEs in its
+ * order, each read through its abstract origin.  Where the clone reorders
+ * them, those that have no location, or whose location names no register
+ * while registers remain (gcc_param() says them optimized out), are not
+ * taken.  0 where die is no such clone: the declaration's prototype does.
+ */
+static int clone_proto(struct cu *w, const struct cu_die *die, const struct cu_die *decl,
+		       uint32_t flags)
+{
+	struct cu_die child, *v = NULL;
+	struct slot_walk s = { 0 };
+	size_t nr = 0, cap = 0;
+	int err = 0;
+
+	if (!w->opts->true_signature || w->opts->kernel_policy == D2B_KERNEL_POLICY_PAHOLE_1_31 ||
+	    w->clang || !(flags & (UNIT_FUNC_REORDERED | UNIT_FUNC_CLONE_CHANGED)) ||
+	    cu__same(die, decl) || !cu__child(w, die, &child))
+		return 0;
+	do {
+		struct cu_die p = child;
+
+		if (child.d.tag != DW_TAG_formal_parameter)
+			continue;
+		s.flags = 0;
+		gcc_param(w, &child, &s);
+		if ((flags & UNIT_FUNC_REORDERED) && (s.flags & UNIT_FUNC_OPTIMIZED))
+			continue;
+		if (!cu__has_attr(&child, DW_AT_type) &&
+		    !cu__ref_attr(w, &child, DW_AT_abstract_origin, &p))
+			p = child;
+		err = VEC_RESERVE(v, cap, nr, 1);
+		if (err)
+			goto out;
+		v[nr++] = p;
+	} while (cu__next(w, &child));
+	err = cu_types__proto_of(w, decl, v, nr);
+out:
+	free(v);
+	return err;
+}
+
+/* func_flags(), and for true_signature what pahole makes of a GCC clone's
+ * abstract origin (origin_flags()) */
+static uint32_t func_flags_ts(struct cu *w, const struct cu_die *die, bool external)
+{
+	uint32_t flags = func_flags(w, die, external);
+
+	if (w->opts->true_signature && w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
+	    !w->clang && (flags & (UNIT_FUNC_REORDERED | UNIT_FUNC_CLONE_CHANGED)))
+		flags |= origin_flags(w, die);
+	return flags;
 }
 
 enum {
@@ -685,6 +793,7 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	const char *name, *why;
 	int proto, func, err, idx;
 	bool external, has_code, kernel;
+	uint32_t flags;
 
 	if (w->opts->funcs == D2B_FUNCS_NONE || is_declaration(w, die))
 		return 0;
@@ -718,7 +827,10 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 		cu__diag(w, D2B_INFO, die, "function '%s' left out: %s", name, why);
 		return 0;
 	}
-	proto = cu_types__proto(w, &decl, true);
+	flags = kernel ? func_flags_ts(w, die, has_flag(w, &named, DW_AT_external)) : 0;
+	proto = kernel ? clone_proto(w, die, &decl, flags) : 0;
+	if (!proto)
+		proto = cu_types__proto(w, &decl, true);
 	if (proto < 0)
 		return proto;
 	/* again: the types walked may have reused cu_scope.c's buffer */
@@ -732,7 +844,7 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	if (func < 0)
 		return func;
 	if (w->opts->funcs == D2B_FUNCS_KERNEL) {
-		err = record_func(w, die, func, external);
+		err = record_func(w, die, func, flags);
 		if (err < 0)
 			return err;
 	}

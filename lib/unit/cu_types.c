@@ -977,20 +977,55 @@ static int add_params(struct cu *w, size_t base, size_t n, bool names)
 	return 0;
 }
 
+/* A prototype returning die's type, of the parameters kids[base ..) */
+static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bool names);
+
 int cu_types__proto(struct cu *w, const struct cu_die *die, bool names)
 {
-	size_t base, n;
+	size_t base;
+	int err;
+
+	/* the parameters (and varargs), read once */
+	err = push_kids(w, die, is_param_or_varargs, &base);
+	if (err < 0) {
+		pop_kids(w, base);
+		return err;
+	}
+	return proto_of_kids(w, die, base, names);
+}
+
+int cu_types__proto_of(struct cu *w, const struct cu_die *die, const struct cu_die *params,
+		       size_t nr)
+{
+	struct unit_walker *uw = w->uw;
+	size_t base = uw->nr_kids, i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		err = VEC_RESERVE(uw->kids, uw->kids_cap, uw->nr_kids, 1);
+		if (!err)
+			err = VEC_RESERVE(uw->kid_types, uw->kid_types_cap, uw->nr_kids, 1);
+		if (err) {
+			pop_kids(w, base);
+			return err;
+		}
+		uw->kid_types[uw->nr_kids] = 0;
+		uw->kids[uw->nr_kids++] = params[i];
+	}
+	return proto_of_kids(w, die, base, true);
+}
+
+static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bool names)
+{
+	size_t n = w->uw->nr_kids - base;
 	int ret, id, err;
 	uint32_t end;
 
 	ret = cu_types__type_of(w, die);
-	if (ret < 0)
-		return ret;
-	/* the parameters (and varargs), read once */
-	err = push_kids(w, die, is_param_or_varargs, &base);
-	if (err < 0)
+	if (ret < 0) {
+		err = ret;
 		goto out;
-	n = w->uw->nr_kids - base;
+	}
 	err = walk_kid_types(w, base, n, is_param);
 	if (err < 0)
 		goto out;

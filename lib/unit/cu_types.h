@@ -18,5 +18,9 @@ int cu_types__drain(struct cu *w);
 /* A FUNC_PROTO from a DIE whose DW_TAG_formal_parameter children are the
  * parameters; names: keep the parameters' names. */
 int cu_types__proto(struct cu *w, const struct cu_die *die, bool names);
+/* A FUNC_PROTO returning die's type, of the nr parameter DIEs params
+ * (named), in that order. */
+int cu_types__proto_of(struct cu *w, const struct cu_die *die, const struct cu_die *params,
+		       size_t nr);
 
 #endif

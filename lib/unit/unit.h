@@ -47,6 +47,10 @@ enum unit_func_flags {
 	UNIT_FUNC_CLONE_CHANGED = 1 << 3,	/* its code takes other parameters */
 	UNIT_FUNC_REORDERED = 1 << 4,		/* its code takes them in another order */
 	UNIT_FUNC_NOCALL = 1 << 5,		/* clang changed its signature (DW_CC_nocall) */
+	/* true_signature: its abstract origin, read with this clone's
+	 * locations in the origin's order, has a parameter not where the ABI
+	 * puts it (pahole shares the locations so) */
+	UNIT_FUNC_ORIGIN_UNEXPECTED = 1 << 6,
 };
 
 /* Which functions a unit records for D2B_FUNCS_KERNEL: those whose name

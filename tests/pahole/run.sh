@@ -921,7 +921,7 @@ if [ "$(cat env131.out)" = 131 ]; then pass policy132/environment-1.31
 else fail policy132/environment-1.31 "printed '$(head -c 80 env131.out)', expected 131"; fi
 refused policy132/unknown "1.30" --pahole-policy=1.30 --version
 p supported132 --supported_btf_features
-if [ "$(cat supported132.out)" = "$FEATURES,force_cu_merging,layout" ]; then pass policy132/supported_btf_features
+if [ "$(cat supported132.out)" = "$FEATURES,true_signature,force_cu_merging,layout" ]; then pass policy132/supported_btf_features
 else fail policy132/supported_btf_features "printed '$(head -c 300 supported132.out)'"; fi
 
 # multi-dimensional arrays nest
@@ -978,6 +978,29 @@ func scale params=v,factor
 func pick params=p,k
 EOF
 load_later policy132 f132.btf
+# true_signature: each clone of policy132.c under its own name, with the
+# parameters its DWARF lists (scale's factor is a constant there, but
+# listed); sra's clone reorders them and keeps none with a location; pick's
+# takes k in p's register.  apply's inline copy is not compared (as pahole
+# 1.32's binary).  1.31 has no such feature: ignored there (strict or not,
+# as layout).
+encodes policy132/true_signature "$KFLAGS",true_signature --btf_encode_detached=f132ts.btf policy132
+expect policy132/true_signature f132ts.btf <<'EOF'
+func scale.constprop.0 params=v,factor
+func sra.constprop.0 params=
+absent func scale
+absent func sra
+absent func pick
+absent func pick.isra.0
+func apply params=cb,x
+func hook params=value
+EOF
+encodes policy132/true_signature-strict --btf_features_strict=true_signature \
+	--btf_encode_detached=f132tss.btf policy132
+encodes policy132/true_signature-1.31 --pahole-policy=1.31 "$KFLAGS",true_signature \
+	--btf_encode_detached=f131ts.btf policy132
+same_bytes policy132/true_signature-1.31-ignored f131.btf f131ts.btf
+load_later policy132/true_signature f132ts.btf
 
 if [ ! -x "$REF132" ]; then
 	skip pahole132 "no pahole 1.32 at $REF132 (set D2B_PAHOLE132; a test-only reference)"
@@ -985,5 +1008,12 @@ elif [ "$("$REF132" --version 2>/dev/null)" != v1.32 ]; then
 	skip pahole132 "$REF132 is $("$REF132" --version 2>&1 | head -c 40), not v1.32"
 else
 	cross_check pahole132 "$REF132"
+	if "$REF132" "$KFLAGS",true_signature --btf_encode_detached=ref.f132ts.btf policy132 \
+		>ref.ts.log 2>&1; then
+		compared pahole132/true_signature f132ts.btf ref.f132ts.btf
+	else
+		fail pahole132/true_signature "$REF132 failed"
+		show ref.ts.log
+	fi
 fi
 test_done
