@@ -726,7 +726,7 @@ struct mem_input {
 };
 
 /* The size of LIBDWARF2BTF_1.0's struct d2b_opts, which sz == 0 stands for */
-#define OPTS_SIZE_1_0 (offsetof(struct d2b_opts, allow_missing_debug) + sizeof(bool))
+#define OPTS_SIZE_1_0 (offsetof(struct d2b_opts, true_signature) + sizeof(bool))
 
 /*
  * The caller's options as this library's struct: the fields its sz covers,

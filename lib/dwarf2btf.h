@@ -447,7 +447,7 @@ struct d2b_opts {
 	 * a newer library then reads no field past the caller's, and an older
 	 * one refuses (-EINVAL) a field it does not know set to non-zero.
 	 * 0 stands for LIBDWARF2BTF_1.0's struct, which ends at
-	 * allow_missing_debug.  New fields are only ever added at the end. */
+	 * true_signature.  New fields are only ever added at the end. */
 	size_t sz;
 	d2b_diag_fn diag;		/* NULL: silent */
 	void *diag_arg;

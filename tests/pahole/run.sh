@@ -767,26 +767,6 @@ EOF
 	load_later distilled-base dist.base
 fi
 
-# ---- the kernel loads everything -----------------------------------------------
-
-"$LOAD" none.btf >load.out 2>&1
-case $? in
-0|1)
-	for l in "${LOADS[@]}"; do
-		read -r name btf base <<<"$l"
-		if "$LOAD" "$btf" ${base:+--base "$base"} >load.out 2>&1; then
-			pass "load/$name"
-		else
-			fail "load/$name" "the kernel rejected $btf${base:+ over $base}"
-			tail -n 6 load.out | sed 's/^/#   /'
-		fi
-	done
-	;;
-*)
-	skip load "the kernel cannot be asked here: $(tail -n 1 load.out)"
-	;;
-esac
-
 # a layout section: Linux 7.1 and later take it, older kernels refuse the
 # header (its bytes past 24 are not zero)
 "$LOAD" none.btf >load.out 2>&1
@@ -1016,4 +996,28 @@ else
 		show ref.ts.log
 	fi
 fi
+
+# ---- the kernel loads everything (load_later's list, at the end) -----------------
+
+load_all()
+{
+	"$LOAD" none.btf >load.out 2>&1
+	case $? in
+	0|1)
+		for l in "${LOADS[@]}"; do
+			read -r name btf base <<<"$l"
+			if "$LOAD" "$btf" ${base:+--base "$base"} >load.out 2>&1; then
+				pass "load/$name"
+			else
+				fail "load/$name" "the kernel rejected $btf${base:+ over $base}"
+				tail -n 6 load.out | sed 's/^/#   /'
+			fi
+		done
+		;;
+	*)
+		skip load "the kernel cannot be asked here: $(tail -n 1 load.out)"
+		;;
+	esac
+}
+load_all
 test_done
