@@ -459,9 +459,9 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 
 		if (VEC_RESERVE(fc->v, fc->cap, fc->nr, 1))
 			return -ENOMEM;
-		fc->v[fc->nr].id = keep;
-		fc->v[fc->nr].kfunc = info.kfunc;
-		fc->v[fc->nr++].kfunc_flags = info.kfunc_flags;
+		fc->v[fc->nr++] = (struct func_copy){
+			.id = keep, .kfunc = info.kfunc, .kfunc_flags = info.kfunc_flags,
+		};
 	}
 	/* (pahole tags no clone as a kfunc) */
 	if (kfuncs && keep >= start && info.kfunc && !clone) {
