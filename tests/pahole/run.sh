@@ -858,11 +858,20 @@ cross_check()
 		 "$([ "$group" = pahole132 ] && echo repeats)"
 }
 
-if [ ! -x "$REF" ]; then
-	skip pahole "no pahole 1.31 at $REF (set D2B_PAHOLE_REF; a test-only reference)"
-elif [ "$("$REF" --version 2>/dev/null)" != v1.31 ]; then
-	skip pahole "$REF is $("$REF" --version 2>&1 | head -c 40), not v1.31"
-else
+# ref_ready NAME PAHOLE VERSION VARIABLE: PAHOLE is there and is VERSION,
+# else NAME skips, saying so
+ref_ready()
+{
+	if [ ! -x "$2" ]; then
+		skip "$1" "no pahole ${3#v} at $2 (set $4; a test-only reference)"
+		return 1
+	elif [ "$("$2" --version 2>/dev/null)" != "$3" ]; then
+		skip "$1" "$2 is $("$2" --version 2>&1 | head -c 40), not $3"
+		return 1
+	fi
+}
+
+if ref_ready pahole "$REF" v1.31 D2B_PAHOLE_REF; then
 	cross_check pahole "$REF"
 	# the distilled base, from pahole -J on a copy of the same module
 	cp kmodule.o refmod.o
@@ -982,11 +991,7 @@ encodes policy132/true_signature-1.31 --pahole-policy=1.31 "$KFLAGS",true_signat
 same_bytes policy132/true_signature-1.31-ignored f131.btf f131ts.btf
 load_later policy132/true_signature f132ts.btf
 
-if [ ! -x "$REF132" ]; then
-	skip pahole132 "no pahole 1.32 at $REF132 (set D2B_PAHOLE132; a test-only reference)"
-elif [ "$("$REF132" --version 2>/dev/null)" != v1.32 ]; then
-	skip pahole132 "$REF132 is $("$REF132" --version 2>&1 | head -c 40), not v1.32"
-else
+if ref_ready pahole132 "$REF132" v1.32 D2B_PAHOLE132; then
 	cross_check pahole132 "$REF132"
 	if "$REF132" "$KFLAGS",true_signature --btf_encode_detached=ref.f132ts.btf policy132 \
 		>ref.ts.log 2>&1; then
