@@ -39,6 +39,13 @@ struct hmap_iter {
 };
 
 void hmap__init(struct hmap *m, bool force_collisions);
+/*
+ * A read-only map over slots that another map's slots were (m->slots,
+ * m->cap and m->len of a map, kept by a cache): for hmap__find(),
+ * hmap__iter_init() and hmap__next() only, never to be added to, cleared or
+ * released.  -EINVAL if cap is not a power of two above twice len.
+ */
+int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, size_t len);
 void hmap__release(struct hmap *m);
 void hmap__clear(struct hmap *m);
 /* Room for n more entries without growing (one move of the table, not

@@ -40,6 +40,7 @@ struct strtab {
 	size_t nslots, nused;
 	bool force_collisions;	/* every tag 0: all strings collide (tests) */
 	bool dups;		/* strtab__load() met a string twice */
+	bool borrowed;		/* data and slots are the caller's (strtab__borrow()) */
 };
 
 struct strtab *strtab__new(bool force_collisions)
@@ -62,9 +63,63 @@ void strtab__free(struct strtab *st)
 {
 	if (!st)
 		return;
-	free(st->slots);
-	free(st->data);
+	if (!st->borrowed) {
+		free(st->slots);
+		free(st->data);
+	}
 	free(st);
+}
+
+void strtab__index(const struct strtab *st, struct strtab_index *ix)
+{
+	ix->slots = st->slots;
+	ix->nslots = st->nslots;
+	ix->nused = st->nused;
+	ix->dups = st->dups;
+}
+
+struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix)
+{
+	struct strtab *st;
+
+	/* (a power of two at most half full: what index_reserve() keeps) */
+	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots ||
+	    (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
+		return NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->data = (char *)data;
+	st->len = st->cap = len;
+	st->slots = (struct str_slot *)ix->slots;
+	st->nslots = ix->nslots;
+	st->nused = ix->nused;
+	st->dups = ix->dups;
+	st->borrowed = true;
+	return st;
+}
+
+/* Before the first change to a borrowed table: copies of its own. */
+static int unshare(struct strtab *st)
+{
+	struct str_slot *slots;
+	char *data;
+
+	if (!st->borrowed)
+		return 0;
+	data = malloc(st->len);
+	slots = malloc(st->nslots * sizeof(*slots));
+	if (!data || !slots) {
+		free(data);
+		free(slots);
+		return -ENOMEM;
+	}
+	memcpy(data, st->data, st->len);
+	memcpy(slots, st->slots, st->nslots * sizeof(*slots));
+	st->data = data;
+	st->slots = slots;
+	st->borrowed = false;
+	return 0;
 }
 
 bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t len)
@@ -166,6 +221,9 @@ int64_t strtab__add_hashed(struct strtab *st, const char *s, size_t len, uint64_
 
 	if (len == 0)
 		return 0;
+	err = unshare(st);
+	if (err)
+		return err;
 	/* grown first, so that the slot the probe ends at stays the one */
 	err = index_reserve(st, 1);
 	if (err)
@@ -273,7 +331,7 @@ static int load(struct strtab *st, const char *data, size_t len, bool nuls)
 	size_t total = len + (nuls ? 2 : 0);
 	int err;
 
-	if (st->len != 1 || st->nused)
+	if (st->len != 1 || st->nused || st->borrowed)
 		return -EBUSY;
 	if (total > (size_t)INT32_MAX)
 		return -E2BIG;
@@ -293,7 +351,7 @@ int strtab__load(struct strtab *st, const char *data, size_t len)
 	if (len && data[len - 1] != '\0')
 		return -EINVAL;
 	if (!len)	/* (busy or not: a new table is left as it is) */
-		return st->len != 1 || st->nused ? -EBUSY : 0;
+		return st->len != 1 || st->nused || st->borrowed ? -EBUSY : 0;
 	return load(st, data, len, false);
 }
 

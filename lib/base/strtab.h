@@ -35,6 +35,24 @@ int strtab__load(struct strtab *st, const char *data, size_t len);
 /* strtab__load() of "", then len bytes of a string section (data), then a
  * NUL, without copying them twice: the table is len + 2 bytes long. */
 int strtab__load_section(struct strtab *st, const char *data, size_t len);
+/*
+ * A table's index as it is, for a cache to keep beside the table's bytes:
+ * strtab__borrow() takes the two back.  slots: nslots slots of 8 bytes
+ * (host order), of which nused hold a string.
+ */
+struct strtab_index {
+	const void *slots;
+	size_t nslots, nused;
+	bool dups;		/* strtab__loaded_dups() */
+};
+void strtab__index(const struct strtab *st, struct strtab_index *ix);
+/*
+ * A table over data (len bytes: "", the strings, a NUL last) and the index
+ * strtab__index() gave for those very bytes, without copying either: they
+ * must outlive the table (a read-only mapping will do: the first change
+ * copies them).  NULL if ix cannot be such an index, or out of memory.
+ */
+struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix);
 /* Whether strtab__load() met some non-empty string more than once. */
 bool strtab__loaded_dups(const struct strtab *st);
 const char *strtab__str(const struct strtab *st, uint32_t off);
