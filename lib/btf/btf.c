@@ -52,6 +52,17 @@ struct d2b_btf {
 	/* the layout section encode writes (host order), or NULL */
 	struct d2b_layout *layout;
 	uint32_t nr_layout;
+	/* words and offs are borrowed (btf_new_borrowed()): copied before
+	 * the first change */
+	bool borrowed;
+	/* what conversions over this BTF as a base need made once, or NULL
+	 * (btf_set_base_index()); and what to release with the BTF */
+	const struct base_index *base_index;
+	struct btf_keep {
+		void *p;
+		void (*release)(void *p);
+	} keep[BTF_MAX_KEEP];
+	unsigned int nr_keep;
 };
 
 static const struct d2b_type void_type;
@@ -108,13 +119,87 @@ struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
 
 void d2b_btf__free(struct d2b_btf *btf)
 {
+	unsigned int i;
+
 	if (!btf)
 		return;
 	strtab__free(btf->strs);
-	free(btf->words);
-	free(btf->offs);
+	if (!btf->borrowed) {
+		free(btf->words);
+		free(btf->offs);
+	}
 	free(btf->layout);
+	/* (last: the above may lie in what they release) */
+	for (i = btf->nr_keep; i-- > 0;)
+		btf->keep[i].release(btf->keep[i].p);
 	free(btf);
+}
+
+struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uint32_t *offs,
+				 size_t nr, struct strtab *strs)
+{
+	struct d2b_btf *btf;
+
+	if (nr > D2B_MAX_TYPE_ID)
+		return NULL;
+	btf = d2b_btf__new(NULL);
+	if (!btf)
+		return NULL;
+	strtab__free(btf->strs);
+	btf->strs = strs;
+	btf->words = (uint32_t *)words;
+	btf->nwords = btf->words_cap = nwords;
+	btf->offs = (uint32_t *)offs;
+	btf->nr = btf->offs_cap = nr;
+	btf->borrowed = true;
+	return btf;
+}
+
+/* Before the first change to a borrowed BTF's types: copies of its own. */
+static int unshare(struct d2b_btf *btf)
+{
+	uint32_t *words, *offs;
+
+	if (!btf->borrowed)
+		return 0;
+	words = malloc(btf->nwords ? btf->nwords * 4 : 1);
+	offs = malloc(btf->nr ? btf->nr * 4 : 1);
+	if (!words || !offs) {
+		free(words);
+		free(offs);
+		return -ENOMEM;
+	}
+	memcpy(words, btf->words, btf->nwords * 4);
+	memcpy(offs, btf->offs, btf->nr * 4);
+	btf->words = words;
+	btf->offs = offs;
+	btf->borrowed = false;
+	return 0;
+}
+
+int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p))
+{
+	if (btf->nr_keep == BTF_MAX_KEEP)
+		return -ENOSPC;
+	btf->keep[btf->nr_keep].p = p;
+	btf->keep[btf->nr_keep++].release = release;
+	return 0;
+}
+
+void btf_set_base_index(struct d2b_btf *btf, const struct base_index *bi)
+{
+	btf->base_index = bi;
+}
+
+const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr)
+{
+	*nr = btf->nr;
+	return btf->offs;
+}
+
+const struct base_index *btf_base_index(const struct d2b_btf *btf)
+{
+	return btf->base_index;
 }
 
 const struct d2b_btf *d2b_btf__base(const struct d2b_btf *btf)
@@ -297,7 +382,7 @@ void btf_view_init(struct btf_view *v, const struct d2b_btf *btf)
 
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id)
 {
-	if (id < btf->start_id)
+	if (id < btf->start_id || unshare(btf))
 		return NULL;
 	return (struct d2b_type *)d2b_btf__type(btf, id);
 }
@@ -568,6 +653,9 @@ int btf_reserve(struct d2b_btf *btf)
 
 	if (btf->start_id + btf->nr > D2B_MAX_TYPE_ID)
 		return -E2BIG;
+	err = unshare(btf);
+	if (err)
+		return err;
 	err = VEC_RESERVE(btf->offs, btf->offs_cap, btf->nr, 1);
 	if (err)
 		return err;
@@ -577,7 +665,10 @@ int btf_reserve(struct d2b_btf *btf)
 
 int btf_reserve_room(struct d2b_btf *btf, size_t nwords, size_t ntypes)
 {
-	int err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
+	int err = unshare(btf);
+
+	if (!err)
+		err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
 
 	return err ? err : VEC_RESERVE(btf->offs, btf->offs_cap, btf->nr, ntypes);
 }
@@ -594,7 +685,7 @@ int btf_define(struct d2b_btf *btf, uint32_t id)
 int btf_adopt_types(struct d2b_btf *btf, uint32_t *words, size_t nwords, uint32_t *offs,
 		    size_t nr)
 {
-	if (btf->nr || btf->nwords)
+	if (btf->nr || btf->nwords || btf->borrowed)
 		return -EBUSY;
 	if (nr && (uint64_t)btf->start_id + nr - 1 > D2B_MAX_TYPE_ID)
 		return -E2BIG;
@@ -615,7 +706,9 @@ static int btf_new_type(struct d2b_btf *btf, size_t nwords, struct d2b_type **re
 
 	*ret = NULL;
 
-	err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
+	err = unshare(btf);
+	if (!err)
+		err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
 	if (err)
 		return err;
 	if (btf->define_id) {
@@ -981,7 +1074,7 @@ int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t i
 		      const uint32_t *map, uint32_t *smemo)
 {
 	const struct d2b_type *t = d2b_btf__type(src, id);
-	uint32_t *f, end_str = btf_end_str(src);
+	uint32_t *f, start_str = btf_start_str(src), end_str = btf_end_str(src);
 	struct btf_field_iter it;
 	struct d2b_type *nt;
 	size_t n;
@@ -1002,15 +1095,16 @@ int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t i
 	while ((f = btf_field_iter__next(&it)) != NULL) {
 		if (!*f)
 			continue;	/* "" is "" everywhere */
-		if (smemo && *f < end_str && smemo[*f]) {
-			*f = smemo[*f];
+		/* (own strings only: a base's is looked up each time) */
+		if (smemo && *f >= start_str && *f < end_str && smemo[*f - start_str]) {
+			*f = smemo[*f - start_str];
 			continue;
 		}
 		r = d2b_btf__add_str(dst, d2b_btf__str(src, *f));
 		if (r < 0)
 			return r;
-		if (smemo && *f < end_str)
-			smemo[*f] = (uint32_t)r;
+		if (smemo && *f >= start_str && *f < end_str)
+			smemo[*f - start_str] = (uint32_t)r;
 		*f = (uint32_t)r;
 	}
 	return nid;

@@ -111,6 +111,54 @@ void btf_infer_pointer_size(struct d2b_btf *btf);
  * btf's own: the ELF writer encodes in its file's order. */
 int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, size_t *ret_size);
 
+/*
+ * A BTF (no base) over types and strings it does not own, as a cache keeps
+ * them: words (nwords, host order), offs (the word where each of the nr
+ * types starts) and strs (strtab__borrow()), which must outlive it, or be
+ * released with it (btf_keep()).  They are taken as they are, unchecked:
+ * only for what was checked when the cache was made.  The first change
+ * copies them.  NULL if out of memory (strs is not freed then).
+ */
+struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uint32_t *offs,
+				 size_t nr, struct strtab *strs);
+/* Call release(p) when btf is freed, after its own arrays (at most
+ * BTF_MAX_KEEP such; -ENOSPC past them). */
+enum { BTF_MAX_KEEP = 4 };
+int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p));
+/*
+ * What conversions over btf as a base make once (merge/base_index.h),
+ * attached by whoever made it: it must live as long as btf (btf_keep()).
+ */
+struct base_index;
+void btf_set_base_index(struct d2b_btf *btf, const struct base_index *bi);
+const struct base_index *btf_base_index(const struct d2b_btf *btf);
+
+/*
+ * The bytes of a file's BTF (raw BTF, or an ELF file's .BTF section) where
+ * the file has them, mapped read-only: no copy.  ptr_size: the ELF file's
+ * (0 for raw BTF).  -EOPNOTSUPP where they cannot be used in place (a
+ * compressed section, not a regular file): d2b_btf__load_file() reads such
+ * files.  Released by btf_blob__release() (a btf_keep() release).
+ */
+struct btf_blob {
+	const void *data;
+	size_t size;
+	unsigned int ptr_size;
+	void *map;
+	size_t map_len;
+};
+int btf_blob__map(const char *path, struct btf_blob **ret, char *errbuf, size_t errlen);
+void btf_blob__release(void *b);
+struct strtab_index;
+/* d2b_btf__parse_raw() of a blob it took before, whose type offsets and
+ * string index a cache kept (btf_io.c says what is checked again);
+ * -EOPNOTSUPP for a blob not in host order or whose types are unaligned. */
+int btf_parse_known(const void *data, size_t size, const uint32_t *offs, size_t nr,
+		    const struct strtab_index *six, struct d2b_btf **ret, char *errbuf,
+		    size_t errlen);
+/* The word where each own type starts (*nr of them), for a cache. */
+const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr);
+
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);
 struct strtab *btf_strtab(const struct d2b_btf *btf);
@@ -222,9 +270,10 @@ int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
 struct str_memo;
 int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
-/* The same, with smemo[o] (btf_end_str(src) entries, zeroed by the caller
- * for a new dst) keeping the dst offset of each src string offset o met,
- * so that a string copied again is not looked up again. */
+/* The same, with smemo[o - btf_start_str(src)] (btf_end_str(src) -
+ * btf_start_str(src) entries, zeroed by the caller for a new dst) keeping
+ * the dst offset of each own src string offset o met, so that a string
+ * copied again is not looked up again (a base's string is, each time). */
 int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id,
 		      const uint32_t *map, uint32_t *smemo);
 

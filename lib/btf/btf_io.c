@@ -39,6 +39,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -440,6 +441,54 @@ out:
 	return io_ensure_msg(err, errbuf, errlen);
 }
 
+/*
+ * The cached path: data is a blob d2b_btf__parse_raw() took before (a
+ * cache says so, by its digest), in host order and with no base; offs and
+ * six are what that parse found (btf_type_offsets(), strtab__index()).  The
+ * header and sections are checked again (it is cheap), the types are not:
+ * they are used in place, as are the strings.
+ */
+int btf_parse_known(const void *data, size_t size, const uint32_t *offs, size_t nr,
+		    const struct strtab_index *six, struct d2b_btf **ret, char *errbuf,
+		    size_t errlen)
+{
+	struct raw_parse p = {
+		.data = data, .size = size, .errbuf = errbuf, .errlen = errlen, .start_id = 1,
+	};
+	struct d2b_btf *btf = NULL;
+	struct strtab *strs;
+	const uint8_t *types;
+	int err;
+
+	*ret = NULL;
+	err = raw_parse_header(&p);
+	if (!err)
+		err = raw_parse_sections(&p);
+	if (err)
+		return err;
+	types = p.data + p.hdr.hdr_len + p.hdr.type_off;
+	if (p.swap || (uintptr_t)types % 4)
+		return io_err(-EOPNOTSUPP, errbuf, errlen, "not in host order, or not aligned");
+	strs = strtab__borrow((const char *)p.data + p.hdr.hdr_len + p.hdr.str_off, p.hdr.str_len,
+			      six);
+	if (strs)
+		btf = btf_new_borrowed((const uint32_t *)types, p.hdr.type_len / 4, offs, nr, strs);
+	if (!btf) {
+		strtab__free(strs);
+		return io_err(-ENOMEM, errbuf, errlen, "cannot make the BTF");
+	}
+	btf_strs_mixed(btf);
+	err = raw_parse_adopt_layout(&p, btf);
+	if (err) {
+		d2b_btf__free(btf);
+		return io_err(err, errbuf, errlen, "cannot add the layout section");
+	}
+	d2b_btf__set_endian(btf, host_endian());
+	btf_infer_pointer_size(btf);
+	*ret = btf;
+	return 0;
+}
+
 /* ---- files ---- */
 
 /* Read fd to its end; size is only a hint (sysfs files may report 4096). */
@@ -593,6 +642,111 @@ out:
 	free(buf);
 	close(fd);
 	return io_ensure_msg(err, errbuf, errlen);
+}
+
+/* A struct btf_blob's mapping goes (btf_keep()'s release). */
+void btf_blob__release(void *arg)
+{
+	struct btf_blob *b = arg;
+
+	if (b && b->map)
+		munmap(b->map, b->map_len);
+	free(b);
+}
+
+/* Map [off, off + size) of fd read-only into b. */
+static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t lo = off & ~(uint64_t)(page - 1);
+
+	if (!size || size > SIZE_MAX - (off - lo))
+		return -EINVAL;
+	b->map_len = (size_t)(size + (off - lo));
+	b->map = mmap(NULL, b->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)lo);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return -errno;
+	}
+	b->data = (const uint8_t *)b->map + (off - lo);
+	b->size = (size_t)size;
+	return 0;
+}
+
+/* The .BTF section of an ELF file, where it lies in the file as it is. */
+static int blob_elf(struct btf_blob *b, int fd, uint64_t file_size, char *errbuf, size_t errlen)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	int err = -ENOENT;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return io_err(-EINVAL, errbuf, errlen, "libelf is unusable");
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		elf_end(elf);
+		return io_err(-EINVAL, errbuf, errlen, "not a valid ELF file");
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".BTF"))
+			break;
+	}
+	if (!scn)
+		err = io_err(-ENOENT, errbuf, errlen, "no .BTF section");
+	else if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+		 sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset)
+		err = io_err(-EOPNOTSUPP, errbuf, errlen, ".BTF is not in the file as it is");
+	else
+		err = blob_map(b, fd, sh.sh_offset, sh.sh_size);
+	if (!err)
+		b->ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
+	elf_end(elf);
+	return err;
+}
+
+int btf_blob__map(const char *path, struct btf_blob **ret, char *errbuf, size_t errlen)
+{
+	struct btf_blob *b;
+	uint8_t magic[4] = { 0 };
+	struct stat st;
+	int fd, err;
+	ssize_t n;
+
+	*ret = NULL;
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(b);
+		return io_err(-errno, errbuf, errlen, "%s", strerror(errno));
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		err = io_err(-EOPNOTSUPP, errbuf, errlen, "not a regular file");
+		goto out;
+	}
+	n = pread(fd, magic, sizeof(magic), 0);
+	if (n > 0 && elf_ident__check(magic, n) != ELF_IDENT_NOT_ELF)
+		err = blob_elf(b, fd, (uint64_t)st.st_size, errbuf, errlen);
+	else
+		err = blob_map(b, fd, 0, (uint64_t)st.st_size);
+out:
+	close(fd);
+	if (err) {
+		btf_blob__release(b);
+		return io_ensure_msg(err, errbuf, errlen);
+	}
+	*ret = b;
+	return 0;
 }
 
 /* ---- encoding ---- */
