@@ -54,6 +54,7 @@
 #include "btf/btf.h"
 #include "unit/unit.h"
 #include "finish/datasec.h"
+#include "merge/base_index.h"
 #include "merge/dedup.h"
 #include "finish/prune.h"
 #include "finish/sizeless.h"
@@ -633,23 +634,6 @@ static int repair_sizeless(struct conv *c)
 	return err < 0 ? err : 0;
 }
 
-/* Does btf have an ARRAY of ARRAY (int a[5][6] the way we write it)? */
-static bool has_chained_arrays(const struct d2b_btf *btf)
-{
-	uint32_t id, end = d2b_btf__end_id(btf);
-
-	for (id = 1; id < end; id++) {
-		const struct d2b_type *t = d2b_btf__type(btf, id), *e;
-
-		if (d2b_kind(t) != D2B_KIND_ARRAY)
-			continue;
-		e = d2b_btf__type(btf, btf_array(t)->type);
-		if (e && d2b_kind(e) == D2B_KIND_ARRAY)
-			return true;
-	}
-	return false;
-}
-
 /*
  * The input's section table, for the DATASECs, with its names copied (the
  * file may be closed before the DATASECs are made): *ret, and the names
@@ -830,7 +814,7 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 	}
 	/* over a base that writes multi-dimensional arrays flat (pahole's),
 	 * write ours flat too, or none of the types above them would match */
-	if (base && !o.flatten_arrays && !has_chained_arrays(base))
+	if (base && !o.flatten_arrays && !base_index__chained_arrays(base))
 		o.flatten_arrays = true;
 	if (!err)
 		err = make_out(&c, base, &dopts);

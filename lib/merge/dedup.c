@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "merge/base_index.h"
 #include "merge/dedup.h"
 #include "merge/merge_internal.h"
 #include "base/hmap.h"
@@ -74,6 +75,9 @@ struct dedup {
 	struct dedup_opts opts;
 	struct hmap base_index;	/* the base's types (split BTF), for every merge */
 	struct over_index base_over;
+	/* the two above, or the base's own (btf_base_index()): read-only */
+	struct hmap *bmap;
+	struct over_index *bover;
 	struct base_buckets base_buckets;
 	struct merge m;
 	uint32_t *final_map;
@@ -114,9 +118,21 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	hmap__init(&d->base_index, d->opts.force_collisions);
 	hmap__init(&d->base_buckets.state, false);
 	hmap__init(&d->base_buckets.by_shape, false);
-	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, &d->base_over, &d->base_buckets, !d->opts.defer_base_index);
+	d->bmap = &d->base_index;
+	d->bover = &d->base_over;
 	d->base_indexed = !d->opts.defer_base_index;
+	/* the base's index, made once for every dedup over it (base_index.c)
+	 * (a test's forced collisions want keys of 0: its own then) */
+	if (d2b_btf__base(out) && btf_base_index(d2b_btf__base(out)) && !d->opts.force_collisions) {
+		const struct base_index *bi = btf_base_index(d2b_btf__base(out));
+
+		d->bmap = (struct hmap *)&bi->map;
+		d->bover = (struct over_index *)&bi->over;
+		d->base_indexed = true;
+	}
+	err = merge_init(&d->m, d->work, d->opts.force_collisions, d->opts.append_only,
+			 d->bmap, d->bover, &d->base_buckets,
+			 d->bmap == &d->base_index && !d->opts.defer_base_index);
 	if (err) {
 		dedup__free(d);
 		return err;
@@ -134,7 +150,7 @@ int dedup__index_base(struct dedup *d)
 		return 0;
 	d->base_indexed = true;
 	if (!d->opts.append_only && start > 1)
-		err = merge_index_base(&d->m, &d->base_index, &d->base_over, start);
+		err = merge_index_base(&d->m, d->bmap, d->bover, start);
 	if (err)
 		d->failed = true;
 	return err;
@@ -402,18 +418,35 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 {
 	const struct d2b_btf *w = d->work;
 	uint32_t start = d2b_btf__start_id(w), end = d2b_btf__end_id(w), id;
+	/* the base's names, made once (base_index.c), or made here with ours */
+	const struct hmap *base_names = d->bmap != &d->base_index ?
+		&btf_base_index(d2b_btf__base(w))->names : NULL;
+	const struct hmap *maps[2];
 	uint32_t *alias = NULL;
 	struct hmap names;
 	int err = 0;
 
 	*ret = NULL;
+	/* none to resolve (a small module, often): no names to index */
+	for (id = start; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(w, id);
+
+		if (t->name_off && (d2b_kind(t) == D2B_KIND_FWD ||
+				    (btf_kind_is_enum(d2b_kind(t)) && !d2b_vlen(t))))
+			break;
+	}
+	if (id == end)
+		return 0;
 	hmap__init(&names, d->opts.force_collisions);
-	for (id = 1; id < end && !err; id++) {
+	for (id = base_names ? start : 1; id < end && !err; id++) {
 		const struct d2b_type *t = d2b_btf__type(w, id);
 
 		if (t->name_off && (btf_kind_is_composite(d2b_kind(t)) || is_full_enum(t)))
 			err = hmap__add(&names, t->name_off, id);
 	}
+	/* (the base's first: a name's entries in ID order, as from one map) */
+	maps[0] = base_names ? base_names : &names;
+	maps[1] = base_names ? &names : NULL;
 	if (!err) {
 		alias = calloc(end - start + 1, sizeof(*alias));
 		if (!alias)
@@ -422,9 +455,8 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 	for (id = start; id < end && !err; id++) {
 		const struct d2b_type *t = d2b_btf__type(w, id);
 		bool fwd_enum = btf_kind_is_enum(d2b_kind(t)) && !d2b_vlen(t);
-		struct hmap_iter it;
 		uint32_t target = 0, count = 0;
-		uint64_t v;
+		int k;
 
 		if ((d2b_kind(t) != D2B_KIND_FWD && !fwd_enum) || !t->name_off)
 			continue;
@@ -436,14 +468,20 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 				continue;
 			}
 		}
-		hmap__iter_init(&names, t->name_off, &it);
-		while (hmap__next(&names, &it, &v)) {
-			const struct d2b_type *c = d2b_btf__type(w, v);
+		for (k = 0; k < 2 && maps[k]; k++) {
+			struct hmap_iter it;
+			uint64_t v;
 
-			if (c->name_off != t->name_off || btf_kind_is_enum(d2b_kind(c)) != fwd_enum)
-				continue;
-			target = v;
-			count++;
+			hmap__iter_init(maps[k], t->name_off, &it);
+			while (hmap__next(maps[k], &it, &v)) {
+				const struct d2b_type *c = d2b_btf__type(w, v);
+
+				if (c->name_off != t->name_off ||
+				    btf_kind_is_enum(d2b_kind(c)) != fwd_enum)
+					continue;
+				target = v;
+				count++;
+			}
 		}
 		if (count != 1)
 			continue;
@@ -501,7 +539,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 	for (id = 0; id < start; id++)
 		d->final_map[id] = id;
 	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only,
-			 &d->base_index, &d->base_over, &d->base_buckets, false);
+			 d->bmap, d->bover, &d->base_buckets, false);
 	fm.last = true;		/* no merge after it: its index is never read */
 	if (!err)
 		err = merge_source(&fm, d->work, alias, NULL, d->final_map);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A base's index, made once
+ * =========================
+ *
+ * Every merge into split BTF looks for each source type among the base's
+ * types first (merge.c, "Split BTF").  For a kernel module over vmlinux
+ * that index (about 100,000 types, each with a key that needs its form
+ * made and hashed) used to be most of the run: a small module's own
+ * units are a few hundred types.  So the index is its own object, made by
+ * the same code as before (merge_index_base(), over a throwaway BTF on the
+ * base, as dedup__new() did), and attached to the base: each dedup over
+ * the base borrows it read-only, and the answers are the ones its own
+ * index gave, entry for entry, in the same order.
+ *
+ * Nothing in it depends on the module: a key is made of the base type's
+ * words with its IDs and name offsets as the base has them.  So the index
+ * is the same for every module over one base, and a cache can keep it
+ * beside the base's bytes (base_cache.c): its two tables are kept as their
+ * slots (hmap's, and over_index's arrays), which the next run maps and
+ * reads in place.
+ *
+ * A cached index is checked against the code reading it
+ * (base_index__check()): keys of types spread over the base must find
+ * them.  The cache's digest guards against damage; this guards against a
+ * dwarf2btf whose keys changed without a new cache format.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf/btf.h"
+#include "merge/base_index.h"
+
+enum {
+	CHECK_SAMPLES = 64,	/* base types base_index__check() looks up */
+};
+
+/* Does btf have an ARRAY of ARRAY (int a[5][6] the way we write it)? */
+static bool scan_chained_arrays(const struct d2b_btf *btf)
+{
+	uint32_t id, end = d2b_btf__end_id(btf);
+
+	for (id = 1; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id), *e;
+
+		if (d2b_kind(t) != D2B_KIND_ARRAY)
+			continue;
+		e = d2b_btf__type(btf, btf_array(t)->type);
+		if (e && d2b_kind(e) == D2B_KIND_ARRAY)
+			return true;
+	}
+	return false;
+}
+
+bool base_index__chained_arrays(const struct d2b_btf *btf)
+{
+	const struct base_index *bi = btf_base_index(btf);
+
+	return bi ? bi->chained_arrays : scan_chained_arrays(btf);
+}
+
+void base_index__free(void *arg)
+{
+	struct base_index *bi = arg;
+
+	if (!bi)
+		return;
+	if (!bi->borrowed) {
+		hmap__release(&bi->map);
+		hmap__release(&bi->names);
+		over_index_release(&bi->over);
+	}
+	free(bi);
+}
+
+static int index_names(struct base_index *bi, const struct d2b_btf *base)
+{
+	uint32_t id, end = d2b_btf__end_id(base);
+	int err = 0;
+
+	for (id = 1; id < end && !err; id++) {
+		const struct d2b_type *t = d2b_btf__type(base, id);
+
+		if (t->name_off && (btf_kind_is_composite(d2b_kind(t)) || is_full_enum(t)))
+			err = hmap__add(&bi->names, t->name_off, id);
+	}
+	/* (an empty map still has slots, for a cache to keep) */
+	return err ? err : hmap__reserve(&bi->names, 1);
+}
+
+int base_index__make(const struct d2b_btf *base, struct base_index **ret)
+{
+	struct base_buckets bb;
+	struct base_index *bi;
+	struct d2b_btf *tmp;
+	struct merge m;
+	int err;
+
+	*ret = NULL;
+	if (d2b_btf__base(base) || !d2b_btf__nr_types(base))
+		return -EINVAL;
+	bi = calloc(1, sizeof(*bi));
+	tmp = d2b_btf__new(base);
+	if (!bi || !tmp) {
+		free(bi);
+		d2b_btf__free(tmp);
+		return -ENOMEM;
+	}
+	hmap__init(&bi->map, false);
+	hmap__init(&bi->names, false);
+	hmap__init(&bb.state, false);
+	hmap__init(&bb.by_shape, false);
+	err = merge_init(&m, tmp, false, false, &bi->map, &bi->over, &bb, true);
+	merge_release(&m);
+	d2b_btf__free(tmp);
+	if (!err)
+		err = index_names(bi, base);
+	if (err) {
+		base_index__free(bi);
+		return err;
+	}
+	bi->chained_arrays = scan_chained_arrays(base);
+	bi->meta.map_cap = bi->map.cap;
+	bi->meta.map_len = bi->map.len;
+	bi->meta.names_cap = bi->names.cap;
+	bi->meta.names_len = bi->names.len;
+	bi->meta.over_cap = bi->over.cap;
+	bi->meta.chained_arrays = bi->chained_arrays;
+	*ret = bi;
+	return 0;
+}
+
+void base_index__sections(const struct base_index *bi, struct cache_section *sec)
+{
+	int k;
+
+	sec[0].data = &bi->meta;
+	sec[0].size = sizeof(bi->meta);
+	sec[1].data = bi->map.slots;
+	sec[1].size = bi->map.cap * sizeof(*bi->map.slots);
+	sec[2].data = bi->names.slots;
+	sec[2].size = bi->names.cap * sizeof(*bi->names.slots);
+	for (k = 0; k < NR_OVER; k++) {
+		sec[3 + k].data = bi->over.first[k];
+		sec[3 + k].size = bi->over.cap * sizeof(*bi->over.first[k]);
+	}
+}
+
+int base_index__borrow(const struct cache_section *sec, struct base_index **ret)
+{
+	const struct base_index_meta *meta = sec[0].data;
+	struct base_index *bi;
+	int k;
+
+	*ret = NULL;
+	if (sec[0].size != sizeof(*meta) || meta->map_cap > SIZE_MAX / sizeof(struct hmap_entry) ||
+	    sec[1].size != meta->map_cap * sizeof(struct hmap_entry) ||
+	    meta->names_cap > SIZE_MAX / sizeof(struct hmap_entry) ||
+	    sec[2].size != meta->names_cap * sizeof(struct hmap_entry) ||
+	    meta->over_cap > SIZE_MAX / sizeof(uint32_t))
+		return -EBADMSG;
+	for (k = 0; k < NR_OVER; k++)
+		if (sec[3 + k].size != meta->over_cap * sizeof(uint32_t))
+			return -EBADMSG;
+	bi = calloc(1, sizeof(*bi));
+	if (!bi)
+		return -ENOMEM;
+	bi->borrowed = true;
+	if (hmap__borrow(&bi->map, sec[1].data, (size_t)meta->map_cap, (size_t)meta->map_len) ||
+	    hmap__borrow(&bi->names, sec[2].data, (size_t)meta->names_cap,
+			 (size_t)meta->names_len)) {
+		free(bi);
+		return -EBADMSG;
+	}
+	for (k = 0; k < NR_OVER; k++)
+		bi->over.first[k] = (uint32_t *)sec[3 + k].data;
+	bi->over.cap = (size_t)meta->over_cap;
+	bi->chained_arrays = meta->chained_arrays != 0;
+	bi->meta = *meta;
+	*ret = bi;
+	return 0;
+}
+
+/* Is id among the entries of key? */
+static bool map_has(const struct hmap *h, uint64_t key, uint32_t id)
+{
+	struct hmap_iter it;
+	uint64_t v;
+
+	hmap__iter_init(h, key, &it);
+	while (hmap__next(h, &it, &v))
+		if (v == id)
+			return true;
+	return false;
+}
+
+int base_index__check(const struct base_index *bi, const struct d2b_btf *base)
+{
+	uint32_t n = d2b_btf__nr_types(base), i, id;
+	struct base_buckets bb;
+	struct d2b_btf *tmp;
+	struct merge m;
+	int err = 0;
+
+	if (bi->map.len < n)
+		return -EBADMSG;
+	tmp = d2b_btf__new(base);
+	if (!tmp)
+		return -ENOMEM;
+	hmap__init(&bb.state, false);
+	hmap__init(&bb.by_shape, false);
+	err = merge_init(&m, tmp, false, false, (struct hmap *)&bi->map,
+			 (struct over_index *)&bi->over, &bb, false);
+	for (i = 0; i < CHECK_SAMPLES && !err; i++) {
+		const struct d2b_type *t;
+		uint64_t key;
+		int k;
+
+		/* spread from the first type to the last */
+		id = 1 + (uint32_t)((uint64_t)i * (n - 1) / (CHECK_SAMPLES - 1));
+		err = merge_type_key(&m, &m.fa, id, &key);
+		if (err)
+			break;
+		if (!map_has(&bi->map, key, id)) {
+			err = -EBADMSG;
+			break;
+		}
+		t = d2b_btf__type(base, id);
+		if (t->name_off && (btf_kind_is_composite(d2b_kind(t)) || is_full_enum(t)) &&
+		    !map_has(&bi->names, t->name_off, id)) {
+			err = -EBADMSG;
+			break;
+		}
+		k = over_slot_of(t);
+		if (k >= 0 && !over_index_find(&bi->over, k, t->type))
+			err = -EBADMSG;
+		if (k >= 0 && over_index_find(&bi->over, k, t->type) > id)
+			err = -EBADMSG;
+	}
+	merge_release(&m);
+	d2b_btf__free(tmp);
+	return err;
+}
