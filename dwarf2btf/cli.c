@@ -102,10 +102,52 @@ int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **
 	return r;
 }
 
+void cli_cache_dir(struct cli *cli, const char *opt)
+{
+	const char *env = getenv("DWARF2BTF_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n = -1;
+
+	cli->cache_dir = NULL;
+	if (opt || env) {
+		opt = opt ? opt : env;
+		if (*opt && strcmp(opt, "none"))
+			cli->cache_dir = opt;
+		return;
+	}
+	if (xdg && *xdg == '/')
+		n = snprintf(cli->cache_buf, sizeof(cli->cache_buf), "%s/dwarf2btf", xdg);
+	else if (home && *home == '/')
+		n = snprintf(cli->cache_buf, sizeof(cli->cache_buf), "%s/.cache/dwarf2btf", home);
+	if (n > 0 && (size_t)n < sizeof(cli->cache_buf))
+		cli->cache_dir = cli->cache_buf;
+}
+
+static const char *const cache_said[] = {
+	[D2B_BASE_CACHE_NONE] = "not cached (the index made)",
+	[D2B_BASE_CACHE_HIT] = "read from the cache",
+	[D2B_BASE_CACHE_MADE] = "made and written to the cache",
+	[D2B_BASE_CACHE_REMADE] = "the cache entry was damaged or out of date: made and written again",
+	[D2B_BASE_CACHE_UNWRITABLE] = "made; the cache entry could not be written",
+};
+
+/* the base, with its index, and what the cache did (r >= 0) */
+static int load_base(const char *path, const struct cli *cli, struct d2b_btf **ret,
+		     char *err, size_t errlen)
+{
+	int r = d2b_btf__load_base(path, cli->cache_dir, ret, err, errlen);
+
+	if (r >= 0 && cli->verbose && (size_t)r < sizeof(cache_said) / sizeof(cache_said[0]))
+		fprintf(stderr, "%s: %s: base index %s%s%s\n", prog, path, cache_said[r],
+			cli->cache_dir ? " " : "", cli->cache_dir ? cli->cache_dir : "");
+	return r;
+}
+
 /* a base loaded on a thread of its own, handed over when the library asks */
 struct base_loader {
 	pthread_t thread;
 	const char *path;
+	const struct cli *cli;
 	struct d2b_btf *btf;
 	char err[512];
 	int r;
@@ -116,7 +158,7 @@ static void *base_loader_run(void *arg)
 {
 	struct base_loader *l = arg;
 
-	l->r = d2b_btf__load_file(l->path, NULL, &l->btf, l->err, sizeof(l->err));
+	l->r = load_base(l->path, l->cli, &l->btf, l->err, sizeof(l->err));
 	return NULL;
 }
 
@@ -132,9 +174,9 @@ static const struct d2b_btf *base_loader_join(void *arg)
 }
 
 int cli_convert(const char *file, const char *base_path, const struct d2b_opts *opts,
-		struct d2b_btf **base, struct d2b_btf **btf)
+		const struct cli *cli, struct d2b_btf **base, struct d2b_btf **btf)
 {
-	struct base_loader l = { .path = base_path };
+	struct base_loader l = { .path = base_path, .cli = cli };
 	struct d2b_base_later later = { .get = base_loader_join, .arg = &l };
 	int r;
 
@@ -144,8 +186,12 @@ int cli_convert(const char *file, const char *base_path, const struct d2b_opts *
 		return d2b_convert_file(file, NULL, opts, btf);
 	/* one thread asked for (or none to be had): the base first */
 	if (opts->jobs <= 1 || pthread_create(&l.thread, NULL, base_loader_run, &l)) {
-		r = cli_load_btf(base_path, NULL, base);
-		return r < 0 ? r : d2b_convert_file(file, *base, opts, btf);
+		r = load_base(base_path, cli, base, l.err, sizeof(l.err));
+		if (r < 0) {
+			print_load_error(base_path, r, l.err);
+			return r;
+		}
+		return d2b_convert_file(file, *base, opts, btf);
 	}
 	r = d2b_convert_file_later_base(file, &later, opts, btf);
 	base_loader_join(&l);

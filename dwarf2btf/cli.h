@@ -16,6 +16,10 @@ extern const char *prog;	/* for messages: "dwarf2btf" or what argv[0] says */
 struct cli {
 	int verbose;
 	bool stats;
+	/* where d2b_btf__load_base() keeps a base's cache entries, or NULL:
+	 * none (cli_cache_dir()) */
+	const char *cache_dir;
+	char cache_buf[4096];
 };
 
 /* The d2b_diag_fn of both front ends; arg is a struct cli. */
@@ -23,13 +27,20 @@ void cli_print_diag(const struct d2b_diag *d, void *arg);
 /* Load a raw BTF or ELF .BTF file, printing the error. */
 int cli_load_btf(const char *path, const struct d2b_btf *base, struct d2b_btf **ret);
 /*
- * Convert file, over the base BTF in base_path if not NULL, every error
- * printed.  With opts->jobs > 1 the base is loaded on a thread of its own
- * while the library opens file.  *base gets the base, to be freed after
- * *btf.
+ * The cache directory for a base: DIR from --cache-dir=DIR (opt, or NULL)
+ * or else $DWARF2BTF_CACHE_DIR, else $XDG_CACHE_HOME/dwarf2btf, else
+ * $HOME/.cache/dwarf2btf; none where the one chosen is "" or "none", or
+ * where there is no HOME.  Sets cli->cache_dir.
+ */
+void cli_cache_dir(struct cli *cli, const char *opt);
+/*
+ * Convert file, over the base BTF in base_path if not NULL (loaded with
+ * d2b_btf__load_base(), through cli->cache_dir), every error printed.
+ * With opts->jobs > 1 the base is loaded on a thread of its own while the
+ * library opens file.  *base gets the base, to be freed after *btf.
  */
 int cli_convert(const char *file, const char *base_path, const struct d2b_opts *opts,
-		struct d2b_btf **base, struct d2b_btf **btf);
+		const struct cli *cli, struct d2b_btf **base, struct d2b_btf **btf);
 /* Write btf raw to output, or (output NULL) as .BTF (and base_btf, if not
  * NULL, as .BTF.base) into the ELF file file, printing the error. */
 int cli_write_btf(const char *file, const char *output, const struct d2b_btf *btf,

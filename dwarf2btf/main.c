@@ -68,6 +68,11 @@ static void usage(FILE *out)
 		"      --allow-missing-debug\n"
 		"                       convert what is there when such a file is missing,\n"
 		"                       and warn of what was left out (else it is an error)\n"
+		"      --cache-dir=DIR  with -b: keep BASE's parse and index in DIR, for\n"
+		"                       the next run over the same BASE (default:\n"
+		"                       $DWARF2BTF_CACHE_DIR, else $XDG_CACHE_HOME/dwarf2btf,\n"
+		"                       else ~/.cache/dwarf2btf); the output is the same\n"
+		"      --no-cache       with -b: no cache (as --cache-dir=none)\n"
 		"\n"
 		"Reporting:\n"
 		"  -v, --verbose        explain what was left out and why (twice: more)\n"
@@ -99,6 +104,8 @@ enum {
 	OPT_IGNORE_POLICY,
 	OPT_DEBUG_DIR,
 	OPT_ALLOW_MISSING,
+	OPT_CACHE_DIR,
+	OPT_NO_CACHE,
 };
 
 static const struct option long_options[] = {
@@ -123,6 +130,8 @@ static const struct option long_options[] = {
 	{ "ignore-policy", no_argument, NULL, OPT_IGNORE_POLICY },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "allow-missing-debug", no_argument, NULL, OPT_ALLOW_MISSING },
+	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -196,7 +205,7 @@ int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &cli };
-	const char *output = NULL, *base_path = NULL, *compare = NULL, *file;
+	const char *output = NULL, *base_path = NULL, *compare = NULL, *cache_dir = NULL, *file;
 	struct d2b_compare_opts copts = { 0 };
 	struct d2b_btf *base = NULL, *btf = NULL;
 	const char **dirs = NULL;
@@ -286,6 +295,12 @@ int main(int argc, char **argv)
 		case OPT_ALLOW_MISSING:
 			opts.allow_missing_debug = true;
 			break;
+		case OPT_CACHE_DIR:
+			cache_dir = optarg;
+			break;
+		case OPT_NO_CACHE:
+			cache_dir = "none";
+			break;
 		case 'v':
 			cli.verbose++;
 			break;
@@ -331,7 +346,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (cli_convert(file, base_path, &opts, &base, &btf) < 0)
+	cli_cache_dir(&cli, cache_dir);
+	if (cli_convert(file, base_path, &opts, &cli, &base, &btf) < 0)
 		goto out;
 
 	if (cli_write_btf(file, output, btf, NULL) < 0)

@@ -369,7 +369,8 @@ static int encode(struct pahole_cli *p, const char *file)
 	int err, rc = 1;
 
 	to_opts(p, &opts);
-	if (cli_convert(file, p->base_path, &opts, &base, &btf) < 0)
+	cli_cache_dir(&p->cli, NULL);
+	if (cli_convert(file, p->base_path, &opts, &p->cli, &base, &btf) < 0)
 		goto out;
 	/* as pahole: a distilled .BTF.base goes with split BTF written into
 	 * the ELF file, never with raw output */

@@ -362,6 +362,37 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
  * the reason, without the path (the caller names the file). */
 int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen);
+/*
+ * d2b_btf__load_file() of a base (no base of its own) to convert over,
+ * such as a kernel's vmlinux for its modules, with what every conversion
+ * over it makes first (an index of its types) made once and attached to
+ * it: conversions over the returned BTF, in this process, skip that step.
+ * With cache_dir (not NULL), the index and the parse of the base are also
+ * kept in an entry of that directory named by a digest of the base's
+ * bytes (made if missing, 0700), and the next call over the same bytes, in
+ * any process, maps them instead of making them: a kernel's modules are
+ * converted in about a third of the time.  An entry is used only if whole,
+ * undamaged, of this library's format and made from these very bytes;
+ * else it is made again and written over, without a lock (runs writing at
+ * once write the same bytes; the last rename wins).  The entries beyond
+ * the 8 most recently used are removed.  The result never depends on the
+ * cache.  The base must stay unchanged while the BTF lives (its bytes may
+ * be used where the file has them).
+ * Returns a negative errno (errbuf says why, as d2b_btf__load_file()), or
+ * what the cache did (a problem with the cache is not an error):
+ */
+enum d2b_base_cache {
+	D2B_BASE_CACHE_NONE = 0,	/* no cache_dir, or a base that cannot be
+					 * cached (compressed .BTF, another byte
+					 * order): the index was made */
+	D2B_BASE_CACHE_HIT,		/* read from the cache */
+	D2B_BASE_CACHE_MADE,		/* no entry: made, and written */
+	D2B_BASE_CACHE_REMADE,		/* the entry was damaged, of another format,
+					 * or did not check: made, and written over */
+	D2B_BASE_CACHE_UNWRITABLE,	/* made; the entry could not be written */
+};
+int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf **ret,
+		       char *errbuf, size_t errlen);
 /* Byte order the blob was read in, or the target's for a converted BTF
  * (NATIVE for ones built by hand: the host's); a split BTF starts with its
  * base's.  encode and write_raw write in it, d2b_elf__write_btf in the ELF
