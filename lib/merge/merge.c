@@ -172,6 +172,7 @@ int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool
 	hmap__init(&m->smap_sparse, false);
 	m->dst_start = start;
 	m->dst_end = d2b_btf__end_id(dst);
+	m->over.sparse = start > 1;
 	if (append_only)
 		return 0;
 	/* the base's types (split BTF) are candidates like our own */

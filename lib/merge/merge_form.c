@@ -207,13 +207,23 @@ int over_index_reserve(struct over_index *o, uint32_t type)
 	for (j = 0; j < NR_OVER; j++) {
 		/* (the first time fresh zero pages, no memset) */
 		bool had = o->first[j] != NULL;
-		uint32_t *f = had ? realloc(o->first[j], cap * sizeof(*f)) :
-				    pages__zalloc(cap, sizeof(*f));
+		uint32_t *f;
 
+		if (o->sparse) {
+			/* (zero pages, touched only where written) */
+			f = calloc(cap, sizeof(*f));
+			if (f && had)
+				memcpy(f, o->first[j], o->cap * sizeof(*f));
+			if (f)
+				free(o->first[j]);
+		} else {
+			f = had ? realloc(o->first[j], cap * sizeof(*f)) :
+				  pages__zalloc(cap, sizeof(*f));
+			if (f && had)
+				memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
+		}
 		if (!f)
 			return -ENOMEM;
-		if (had)
-			memset(f + o->cap, 0, (cap - o->cap) * sizeof(*f));
 		o->first[j] = f;
 	}
 	o->cap = cap;

@@ -76,6 +76,10 @@ enum { OVER_TYPEDEF = 4, NR_OVER = 5 };
 struct over_index {
 	uint32_t *first[NR_OVER];
 	size_t cap;		/* entries of each first[k] */
+	/* few entries over a wide range of IDs (split BTF's own types, which
+	 * mostly refer to the base's): zero pages left to fault in when
+	 * touched, not made present at once */
+	bool sparse;
 };
 
 /*
