@@ -24,6 +24,9 @@
 #	D2B_CORPUS	 corpus directory for the optional corpus tests; when
 #			 unset they SKIP and say so
 #	D2B_VERBOSE=1	 also print every PASS line
+#	DWARF2BTF_CACHE_DIR  where conversions over a base keep its cache
+#			 entry (default here: BUILD_DIR/tests/cache, not the
+#			 user's ~/.cache/dwarf2btf)
 
 set -u
 
@@ -38,6 +41,7 @@ BUILD=$(cd "$1" && pwd)
 TIMEOUT=${D2B_TEST_TIMEOUT:-600}
 FILTER=${D2B_TEST_FILTER:-}
 LOGDIR=$BUILD/tests/logs
+export DWARF2BTF_CACHE_DIR=${DWARF2BTF_CACHE_DIR-$BUILD/tests/cache}
 mkdir -p "$LOGDIR"
 export D2B_BUILD=$BUILD D2B_SRC=$SRC
 
