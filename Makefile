@@ -66,9 +66,10 @@ LIBA := $(O)/libdwarf2btf.a
 # default on Debian) gives: the library has no global variables to reach
 # through a table, and with LTO the command is compiled again as an
 # executable anyway.  SOMAJOR changes with any incompatible change of the
-# ABI (tests/libso checks it against tests/libso/abi/).
+# ABI (tests/libso checks it against tests/libso/abi/), SOMINOR with each
+# new version node of lib/libdwarf2btf.map (1.1: d2b_btf__load_base).
 SOMAJOR := 1
-SOMINOR := 0.0
+SOMINOR := 1.0
 SONAME := libdwarf2btf.so.$(SOMAJOR)
 SOLIB := $(O)/$(SONAME).$(SOMINOR)
 LIB_MAP := lib/libdwarf2btf.map

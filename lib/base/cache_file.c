@@ -121,7 +121,7 @@ int cache_file__open(struct cache_file *cf, const char *dir, const char *name,
 		goto out;
 	}
 	cf->map_len = (size_t)st.st_size;
-	cf->map = mmap(NULL, cf->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	cf->map = mmap(NULL, cf->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (cf->map == MAP_FAILED) {
 		cf->map = NULL;
 		err = why_err(-errno, why, whylen, strerror(errno));
@@ -129,7 +129,7 @@ int cache_file__open(struct cache_file *cf, const char *dir, const char *name,
 	}
 	h = cf->map;
 	bad = check_header(h, (uint64_t)st.st_size, version);
-	if (!bad && digest64((const char *)cf->map + HEADER_SIZE, cf->map_len - HEADER_SIZE, 0) !=
+	if (!bad && digest64_mapped((const char *)cf->map + HEADER_SIZE, cf->map_len - HEADER_SIZE, 0) !=
 		    h->payload_digest)
 		bad = "its contents are damaged (digest mismatch)";
 	if (bad) {

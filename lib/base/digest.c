@@ -17,8 +17,12 @@
 
 #include "base/digest.h"
 #include "base/hmap.h"
+#include "base/pages.h"
 
-enum { ROUND = DIGEST_LANES * 8 };	/* bytes a round takes */
+enum {
+	ROUND = DIGEST_LANES * 8,	/* bytes a round takes */
+	BEHIND = 1 << 20,		/* digest64_mapped() gives pages back by this */
+};
 
 static const uint64_t DIGEST_K1 = 0x9e3779b185ebca87ULL;
 static const uint64_t DIGEST_K2 = 0xc2b2ae3d27d4eb4fULL;
@@ -103,5 +107,23 @@ uint64_t digest64(const void *p, size_t len, uint64_t seed)
 
 	digest__init(&d, seed);
 	digest__add(&d, p, len);
+	return digest__final(&d);
+}
+
+uint64_t digest64_mapped(const void *p, size_t len, uint64_t seed)
+{
+	const unsigned char *s = p;
+	struct pages_behind pb;
+	struct digest d;
+	size_t off, n;
+
+	digest__init(&d, seed);
+	pages_behind__init(&pb, s, len, BEHIND);
+	for (off = 0; off < len; off += n) {
+		n = len - off < BEHIND ? len - off : BEHIND;
+		digest__add(&d, s + off, n);
+		pages_behind__reach(&pb, off + n);
+	}
+	pages_behind__all(&pb);
 	return digest__final(&d);
 }

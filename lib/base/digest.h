@@ -28,5 +28,12 @@ void digest__add(struct digest *d, const void *p, size_t len);
 uint64_t digest__final(const struct digest *d);
 /* The three above over one block. */
 uint64_t digest64(const void *p, size_t len, uint64_t seed);
+/*
+ * The same, of a block in a read-only file mapping that nothing wrote:
+ * each page read is given back behind (pages.h), so that the digest of
+ * a large entry does not stay in the process's resident set; the pages
+ * used later are brought back from the page cache as they are touched.
+ */
+uint64_t digest64_mapped(const void *p, size_t len, uint64_t seed);
 
 #endif

@@ -663,7 +663,7 @@ static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size)
 	if (!size || size > SIZE_MAX - (off - lo))
 		return -EINVAL;
 	b->map_len = (size_t)(size + (off - lo));
-	b->map = mmap(NULL, b->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)lo);
+	b->map = mmap(NULL, b->map_len, PROT_READ, MAP_PRIVATE, fd, (off_t)lo);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;
 		return -errno;

@@ -196,7 +196,7 @@ int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf *
 		goto out;
 	}
 	if (cache_dir) {
-		dg = digest64(b->data, b->size, 0);
+		dg = digest64_mapped(b->data, b->size, 0);
 		snprintf(name, sizeof(name), BASE_CACHE_PREFIX "%016" PRIx64 "-%zx.v%d", dg, b->size,
 			 BASE_CACHE_FORMAT);
 		cf = calloc(1, sizeof(*cf));

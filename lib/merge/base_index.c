@@ -33,7 +33,7 @@
 #include "merge/base_index.h"
 
 enum {
-	CHECK_SAMPLES = 64,	/* base types base_index__check() looks up */
+	CHECK_SAMPLES = 16,	/* base types base_index__check() looks up */
 };
 
 /* Does btf have an ARRAY of ARRAY (int a[5][6] the way we write it)? */
