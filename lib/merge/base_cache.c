@@ -32,6 +32,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,23 @@ static int attach(struct d2b_btf *btf, struct base_index *bi)
 	return 0;
 }
 
+/* Do the nr type offsets rise, and end inside the blob's type section?
+ * (What the parse found, the digest says; this says it holds for b.) */
+static bool offsets_fit(const uint32_t *offs, size_t nr, const struct btf_blob *b)
+{
+	struct d2b_header h;
+	size_t i;
+
+	if (b->size < sizeof(h) || !nr || offs[0] != 0)
+		return false;
+	memcpy(&h, b->data, sizeof(h));
+	for (i = 1; i < nr; i++)
+		if (offs[i] <= offs[i - 1])
+			return false;
+	/* (a type is 3 words at least) */
+	return (uint64_t)offs[nr - 1] + 3 <= h.type_len / 4;
+}
+
 /*
  * The entry cf, for the blob b (digest dg): the BTF over b's bytes and the
  * entry's tables, with its index.  -EBADMSG if it is not that blob's or
@@ -106,6 +124,8 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 	    meta->blob_size != b->size || meta->blob_digest != dg || !meta->nr_types ||
 	    cf->sec[SEC_OFFS].size != meta->nr_types * 4 ||
 	    meta->str_nslots > SIZE_MAX / 8 || cf->sec[SEC_STRS].size != meta->str_nslots * 8)
+		return -EBADMSG;
+	if (!offsets_fit(cf->sec[SEC_OFFS].data, (size_t)meta->nr_types, b))
 		return -EBADMSG;
 	six.slots = cf->sec[SEC_STRS].data;
 	six.nslots = (size_t)meta->str_nslots;
