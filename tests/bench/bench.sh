@@ -90,6 +90,10 @@
 #	BENCH_MODULE_EVERY the sample's step (default 28)
 #	BENCH_MODULE_JOBS  -j for each module (default 1)
 #	BENCH_MODULE_WRITE detached (default) or inplace, as above
+#	BENCH_MODULE_BASE  vmlinux (default: the corpus vmlinux's .BTF, the
+#			same base for every tool) or own: each tool's modules
+#			over the vmlinux BTF that tool makes (-j$(nproc), not
+#			timed, a raw file), as in a kernel build by that tool
 #	BENCH_MODULE_ROWS  1: a row per module (default, but 0 with
 #			BENCH_ALL_MODULES=1); 0: the summary alone
 #	BENCH_TIME	GNU time to run (default /usr/bin/time)
@@ -113,6 +117,7 @@ ALL_MODULES=${BENCH_ALL_MODULES:-0}
 MOD_EVERY=${BENCH_MODULE_EVERY:-28}
 MOD_JOBS=${BENCH_MODULE_JOBS:-1}
 MOD_WRITE=${BENCH_MODULE_WRITE:-detached}
+MOD_BASE=${BENCH_MODULE_BASE:-vmlinux}
 MOD_ROWS=${BENCH_MODULE_ROWS:-1}
 [ "$ALL_MODULES" = 1 ] && MOD_ROWS=${BENCH_MODULE_ROWS:-0}
 
@@ -165,6 +170,7 @@ number BENCH_RUNS "$RUNS"
 number BENCH_MODULE_EVERY "$MOD_EVERY"
 number BENCH_MODULE_JOBS "$MOD_JOBS"
 case $MOD_WRITE in detached | inplace) ;; *) die "BENCH_MODULE_WRITE must be detached or inplace, not '$MOD_WRITE'" ;; esac
+case $MOD_BASE in vmlinux | own) ;; *) die "BENCH_MODULE_BASE must be vmlinux or own, not '$MOD_BASE'" ;; esac
 # the module sample: paths relative to CORPUS/modules, sorted bytewise
 MODULES=()
 MOD_TOTAL=0
@@ -354,10 +360,12 @@ if wants modules; then
 	else
 		how="${#MODULES[@]} of $MOD_TOTAL (one in $MOD_EVERY of the sorted list, from the first)"
 	fi
+	b=VMLINUX
+	[ "$MOD_BASE" = vmlinux ] || b="OWN (the tool's vmlinux BTF)"
 	if [ "$MOD_WRITE" = detached ]; then
-		echo "modules:   $how, each -j$MOD_JOBS --btf_base VMLINUX --btf_encode_detached=OUT MODULE"
+		echo "modules:   $how, each -j$MOD_JOBS --btf_base $b --btf_encode_detached=OUT MODULE"
 	else
-		echo "modules:   $how, each -j$MOD_JOBS --btf_base VMLINUX, into a fresh copy of MODULE"
+		echo "modules:   $how, each -j$MOD_JOBS --btf_base $b, into a fresh copy of MODULE"
 	fi
 fi
 echo "load:      $(cut -d' ' -f1-3 /proc/loadavg) at start"
@@ -380,6 +388,16 @@ for target in "${JTARGETS[@]}"; do
 	done
 done
 
+# mod_base TOOL: the base TOOL converts a module over
+mod_base()
+{
+	if [ "$MOD_BASE" = vmlinux ]; then
+		echo "$VMLINUX"
+	else
+		echo "$WORK/base-$1.btf"
+	fi
+}
+
 # module_run M TOOL R: convert module number M as the kernel does, timed
 # (R > 0, run R) or not (R = 0, a second run for the check); our output's
 # checksum goes into OUR_SUM[M|R], and the first run's output is read back
@@ -387,17 +405,18 @@ declare -A OUR_SUM
 mod_bad=()
 module_run()
 {
-	local m=$1 tool=$2 r=$3 file out key
+	local m=$1 tool=$2 r=$3 file out key base
 	file=$CORPUS/modules/${MODULES[m]}
+	base=$(mod_base "$tool")
 	key="modules|${MODULES[m]}|$tool"
 	out=$WORK/module-$tool.btf
 	if [ "$MOD_WRITE" = inplace ]; then
 		out=$WORK/module-$tool.ko
 		cp "$file" "$out" || die "cannot copy $file"
 		file=$out
-		cmdline "$tool" "$file" "$VMLINUX" "$MOD_JOBS" ""
+		cmdline "$tool" "$file" "$base" "$MOD_JOBS" ""
 	else
-		cmdline "$tool" "$file" "$VMLINUX" "$MOD_JOBS" "$out"
+		cmdline "$tool" "$file" "$base" "$MOD_JOBS" "$out"
 	fi
 	if [ "$r" -gt 0 ]; then
 		timed "$key" "$out" || return
@@ -410,11 +429,22 @@ module_run()
 	fi
 	[ "$tool" = ours ] || return 0
 	OUR_SUM[$m|$r]=$(cksum <"$out")
-	if [ "$r" = 1 ] && ! "$D2B" --base "$VMLINUX" --dump "$out" >/dev/null 2>"$WORK/readback.log"; then
+	if [ "$r" = 1 ] && ! "$D2B" --base "$base" --dump "$out" >/dev/null 2>"$WORK/readback.log"; then
 		mod_bad+=("${MODULES[m]}: does not read back ($(tail -n 1 "$WORK/readback.log"))")
 	fi
 }
 
+if wants modules && [ "$MOD_BASE" = own ]; then
+	# each tool's vmlinux BTF, as a kernel build that the tool made
+	# vmlinux's BTF in gives its modules (raw BTF, not an ELF vmlinux)
+	for tool in "${RUN_TOOLS[@]}"; do
+		progress "modules: ${TOOL_NAME[$tool]}'s vmlinux BTF, the base of its modules"
+		cmdline "$tool" "$VMLINUX" "" "$(nproc)" "$(mod_base "$tool")"
+		rm -f "$(mod_base "$tool")"
+		"${CMD[@]}" >"$WORK/base-$tool.log" 2>&1 ||
+			die "${TOOL_NAME[$tool]} could not make the base of its modules: $(tail -n 1 "$WORK/base-$tool.log")"
+	done
+fi
 if wants modules; then
 	for ((r = 1; r <= RUNS; r++)); do
 		for m in "${!MODULES[@]}"; do
@@ -636,7 +666,9 @@ modules_report()
 }
 
 if wants modules; then
-	echo "modules (${#MODULES[@]} of $MOD_TOTAL), each over vmlinux at -j$MOD_JOBS, output $MOD_WRITE;" \
+	b="vmlinux"
+	[ "$MOD_BASE" = vmlinux ] || b="the tool's own vmlinux BTF"
+	echo "modules (${#MODULES[@]} of $MOD_TOTAL), each over $b at -j$MOD_JOBS, output $MOD_WRITE;" \
 		"per module the median of $RUNS runs; CPU is user+sys"
 	modules_report
 	echo
@@ -755,6 +787,8 @@ fi
 
 mod_rc=0
 if wants modules; then
+	RB=VMLINUX
+	[ "$MOD_BASE" = vmlinux ] || RB=OWN_BASE
 	differ=()
 	for m in "${!MODULES[@]}"; do
 		first=${OUR_SUM[$m|1]:-}
@@ -778,9 +812,9 @@ if wants modules; then
 		mod_rc=1
 	fi
 	if [ ${#mod_bad[@]} -eq 0 ]; then
-		echo "  reads back (dwarf2btf --base VMLINUX --dump): yes"
+		echo "  reads back (dwarf2btf --base $RB --dump): yes"
 	else
-		echo "  reads back (dwarf2btf --base VMLINUX --dump): no, ${#mod_bad[@]} problems:"
+		echo "  reads back (dwarf2btf --base $RB --dump): no, ${#mod_bad[@]} problems:"
 		printf '    %s\n' "${mod_bad[@]:0:5}"
 		mod_rc=1
 	fi

@@ -115,6 +115,23 @@ modules_cases()
 		pass "bench modules: no rows"
 	fi
 
+	# over each tool's own vmlinux BTF
+	bench mods-own D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=4 \
+		BENCH_MODULE_BASE=own BENCH_RUNS=1
+	expect "bench modules: own base" 0 "$work/mods-own.out" \
+		"^modules: +1 of 4 .*--btf_base OWN \\(the tool's vmlinux BTF\\) --btf_encode_detached=OUT MODULE\$" \
+		"^modules \\(1 of 4\\), each over the tool's own vmlinux BTF at -j1" \
+		'^  1 of 1 modules converted by every tool$' \
+		'^  reads back \(dwarf2btf --base OWN_BASE --dump\): yes$'
+	if [ ! -s "$work/scratch-mods-own/base-pahole132.btf" ]; then
+		fail "bench modules: own bases" "no base-pahole132.btf made"
+	else
+		pass "bench modules: own bases"
+	fi
+	bench mods-bad-base D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_BASE=debian
+	expect "bench modules: bad base" 2 "$work/mods-bad-base.out" \
+		"BENCH_MODULE_BASE must be vmlinux or own, not 'debian'"
+
 	# pahole 1.31 fails on every module: said, and exit 1
 	bench mods-failing D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=3 \
 		PAHOLE="$work/failing"
