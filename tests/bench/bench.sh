@@ -645,8 +645,10 @@ modules_report()
 		}
 		close(tsv)
 	}
-	function module_rows(    s, i, j, k, m) {
-		s = sprintf("  %-40s", "module: CPU s (median)")
+	function module_rows(    s, i, j, k, m, wm) {
+		wm = 40
+		for (k = 1; k <= good; k++) if (length(G[k]) > wm) wm = length(G[k])
+		s = sprintf("  %-*s", wm, "module: CPU s (median)")
 		for (i = 1; i <= nt; i++) if (T[i] in runs) s = s sprintf(" %8s", sh[T[i]])
 		for (i = 1; i <= nm; i++) for (j = 1; j <= nf; j++) if (F[j] in runs)
 			s = s sprintf(" %10s", sh[M[i]] "/" sh[F[j]])
@@ -654,7 +656,7 @@ modules_report()
 		for (i = 1; i <= nt; i++) if (T[i] in runs) s = s sprintf(" %8s", sh[T[i]])
 		print ""; print s
 		for (k = 1; k <= good; k++) {
-			m = G[k]; s = sprintf("  %-40s", m)
+			m = G[k]; s = sprintf("  %-*s", wm, m)
 			for (i = 1; i <= nt; i++) if (T[i] in runs) s = s sprintf(" %8.3f", mc[m, T[i]])
 			for (i = 1; i <= nm; i++) for (j = 1; j <= nf; j++) if (F[j] in runs)
 				s = s sprintf(" %10s", rat(mc[m, M[i]], mc[m, F[j]]))

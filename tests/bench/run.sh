@@ -213,9 +213,11 @@ cp "$src/tests/sample/sample.o" "$work/mods/vmlinux"
 for m in a/one b/two b/three c/four; do
 	cp "$src/tests/sample/sample.o" "$work/mods/modules/kernel/$m.ko"
 done
+mods_ok=0
 if ! "$build/dwarf2btf" "$work/mods/vmlinux" >"$work/mods.out" 2>&1; then
 	fail_tail "bench modules" "dwarf2btf could not give the made-up vmlinux its .BTF" "$work/mods.out" 10
 else
+	mods_ok=1
 	modules_cases
 fi
 
@@ -252,8 +254,8 @@ pack()
 # pack.sh: a packed copy of the sample (a relocatable file: every section
 # kept) runs on its own, from another directory
 if ! command -v objcopy >/dev/null 2>&1 || ! command -v readelf >/dev/null 2>&1 ||
-   ! command -v zstd >/dev/null 2>&1; then
-	skip "bench pack" "needs objcopy, readelf (binutils) and zstd"
+   ! command -v zstd >/dev/null 2>&1 || ! command -v tar >/dev/null 2>&1; then
+	skip "bench pack" "needs objcopy, readelf (binutils), tar and zstd"
 	exit 0
 fi
 if pack pack "$work/corpus" "$src/tests/sample/sample.o"; then
@@ -262,6 +264,42 @@ if pack pack "$work/corpus" "$src/tests/sample/sample.o"; then
 		"^ours: +$work/pack/bin/dwarf2btf-pahole" \
 		'^ +vmlinux +dwarf2btf-pahole +deterministic: yes' \
 		'^ +0 differences'
+fi
+
+# pack.sh modules: the sample (one in two: a/one.ko, b/two.ko) and the
+# base's .BTF, run from elsewhere, times every module it carries; run
+# again into the same folder; refuses a folder of other modules
+if [ $mods_ok = 1 ]; then
+	mkdir -p "$work/elsewhere" "$work/foreign/modules"
+	: >"$work/foreign/modules/other.ko"
+	env D2B_CORPUS="$work/mods" PAHOLE="$work/pahole" D2B_PAHOLE132="$work/pahole" \
+	    D2B_BIN="$build/dwarf2btf" BENCH_MODULE_EVERY=2 \
+	    "$here/pack.sh" "$work/pack-mods" modules >"$work/pack-mods.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -s "$work/pack-mods/corpus/modules.tar.zst" ]; then
+		fail_tail "bench pack modules" "pack.sh exit $rc" "$work/pack-mods.out" 40
+	else
+		for i in 1 2; do
+			(cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_RUNS=1 \
+			 BENCH_CORPUS_DIR="$work/pack-mods-unpacked" "$work/pack-mods/run.sh") \
+				>"$work/pack-mods-run$i.out" 2>&1
+			rc=$?
+			expect "bench pack modules, run $i" 0 "$work/pack-mods-run$i.out" \
+				"^pahole: +$work/pack-mods/bin/pahole132 \\(v1\\.32\\)" \
+				'^modules: +all 2, each -j1 --btf_base VMLINUX' \
+				'^  2 of 2 modules converted by every tool$' \
+				'^  kernel/a/one\.ko +[0-9.]+ ' \
+				'^  kernel/b/two\.ko +[0-9.]+ ' \
+				'^  reads back \(dwarf2btf --base VMLINUX --dump\): yes$'
+		done
+		(cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_CORPUS_DIR="$work/foreign" \
+		 "$work/pack-mods/run.sh") >"$work/pack-foreign.out" 2>&1
+		rc=$?
+		expect "bench pack modules: other modules left alone" 2 "$work/pack-foreign.out" \
+			"^run\.sh: $work/foreign/modules holds other files; set BENCH_CORPUS_DIR to a new folder\$"
+		[ -e "$work/foreign/modules/other.ko" ] ||
+			fail "bench pack modules: other modules left alone" "other.ko removed"
+	fi
 fi
 
 # the same for an executable (the path a vmlinux takes: sections left out)
