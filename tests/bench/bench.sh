@@ -26,7 +26,11 @@
 # CORPUS/modules/**/*.ko, from the first (41 of the 1,121 of the Debian 6.1
 # corpus), or all of them with BENCH_ALL_MODULES=1, each over vmlinux as
 # the kernel converts a module: the flags above with -jBENCH_MODULE_JOBS
-# (the kernel passes make's -jN; default 1) and --btf_base VMLINUX,
+# (the kernel passes make's -jN; default 1) and --btf_base BASE, where
+# BASE is the vmlinux BTF that the same tool made (in a kernel build,
+# vmlinux's .BTF comes from the pahole that converts its modules; over
+# another's, here Debian's, pahole 1.32 repeats base types: nfs.ko took
+# it 3.3 s of CPU instead of 0.26; BENCH_MODULE_BASE), and the output
 #   detached  --btf_encode_detached=OUT MODULE (Linux 7.x, scripts/gen-btf.sh;
 #             the default), or
 #   inplace   MODULE itself, a fresh copy of it for every run (Linux 6.x,
@@ -39,7 +43,7 @@
 # ratios; one row per module too unless BENCH_MODULE_ROWS=0 (the default
 # with BENCH_ALL_MODULES=1).  A module counts where every tool converted
 # it.  Our output must be byte-identical in two runs (an extra untimed run
-# when BENCH_RUNS=1) and read back (dwarf2btf --base VMLINUX --dump).
+# when BENCH_RUNS=1) and read back (dwarf2btf --base BASE --dump).
 #
 # Wall and CPU times come from bash's `time` (milliseconds: GNU time prints
 # hundredths, too coarse for a module), around GNU time, which gives the
@@ -90,10 +94,13 @@
 #	BENCH_MODULE_EVERY the sample's step (default 28)
 #	BENCH_MODULE_JOBS  -j for each module (default 1)
 #	BENCH_MODULE_WRITE detached (default) or inplace, as above
-#	BENCH_MODULE_BASE  vmlinux (default: the corpus vmlinux's .BTF, the
-#			same base for every tool) or own: each tool's modules
-#			over the vmlinux BTF that tool makes (-j$(nproc), not
-#			timed, a raw file), as in a kernel build by that tool
+#	BENCH_MODULE_BASE  the modules' base: own (the default: each tool's
+#			modules over the vmlinux BTF that tool makes first,
+#			-j$(nproc), not timed, as a raw file: as in a kernel
+#			built with that tool), vmlinux (the corpus vmlinux's
+#			.BTF, Debian's, for every tool), or a folder DIR
+#			(DIR/TOOL.btf for TOOL pahole, pahole132, ours and
+#			default: what pack.sh carries)
 #	BENCH_MODULE_ROWS  1: a row per module (default, but 0 with
 #			BENCH_ALL_MODULES=1); 0: the summary alone
 #	BENCH_TIME	GNU time to run (default /usr/bin/time)
@@ -117,7 +124,7 @@ ALL_MODULES=${BENCH_ALL_MODULES:-0}
 MOD_EVERY=${BENCH_MODULE_EVERY:-28}
 MOD_JOBS=${BENCH_MODULE_JOBS:-1}
 MOD_WRITE=${BENCH_MODULE_WRITE:-detached}
-MOD_BASE=${BENCH_MODULE_BASE:-vmlinux}
+MOD_BASE=${BENCH_MODULE_BASE:-own}
 MOD_ROWS=${BENCH_MODULE_ROWS:-1}
 [ "$ALL_MODULES" = 1 ] && MOD_ROWS=${BENCH_MODULE_ROWS:-0}
 
@@ -170,7 +177,10 @@ number BENCH_RUNS "$RUNS"
 number BENCH_MODULE_EVERY "$MOD_EVERY"
 number BENCH_MODULE_JOBS "$MOD_JOBS"
 case $MOD_WRITE in detached | inplace) ;; *) die "BENCH_MODULE_WRITE must be detached or inplace, not '$MOD_WRITE'" ;; esac
-case $MOD_BASE in vmlinux | own) ;; *) die "BENCH_MODULE_BASE must be vmlinux or own, not '$MOD_BASE'" ;; esac
+case $MOD_BASE in
+vmlinux | own) ;;
+*) [ -d "$MOD_BASE" ] || die "BENCH_MODULE_BASE must be own, vmlinux or a folder, not '$MOD_BASE'" ;;
+esac
 # the module sample: paths relative to CORPUS/modules, sorted bytewise
 MODULES=()
 MOD_TOTAL=0
@@ -360,8 +370,11 @@ if wants modules; then
 	else
 		how="${#MODULES[@]} of $MOD_TOTAL (one in $MOD_EVERY of the sorted list, from the first)"
 	fi
-	b=VMLINUX
-	[ "$MOD_BASE" = vmlinux ] || b="OWN (the tool's vmlinux BTF)"
+	case $MOD_BASE in
+	vmlinux) b=VMLINUX ;;
+	own) b="OWN (the tool's vmlinux BTF, made first)" ;;
+	*) b="$MOD_BASE/TOOL.btf" ;;
+	esac
 	if [ "$MOD_WRITE" = detached ]; then
 		echo "modules:   $how, each -j$MOD_JOBS --btf_base $b --btf_encode_detached=OUT MODULE"
 	else
@@ -391,11 +404,11 @@ done
 # mod_base TOOL: the base TOOL converts a module over
 mod_base()
 {
-	if [ "$MOD_BASE" = vmlinux ]; then
-		echo "$VMLINUX"
-	else
-		echo "$WORK/base-$1.btf"
-	fi
+	case $MOD_BASE in
+	vmlinux) echo "$VMLINUX" ;;
+	own) echo "$WORK/base-$1.btf" ;;
+	*) echo "$MOD_BASE/$1.btf" ;;
+	esac
 }
 
 # module_run M TOOL R: convert module number M as the kernel does, timed
@@ -434,6 +447,11 @@ module_run()
 	fi
 }
 
+if wants modules && [ "$MOD_BASE" != vmlinux ] && [ "$MOD_BASE" != own ]; then
+	for tool in "${RUN_TOOLS[@]}"; do
+		[ -s "$(mod_base "$tool")" ] || die "BENCH_MODULE_BASE: no $(mod_base "$tool")"
+	done
+fi
 if wants modules && [ "$MOD_BASE" = own ]; then
 	# each tool's vmlinux BTF, as a kernel build that the tool made
 	# vmlinux's BTF in gives its modules (raw BTF, not an ELF vmlinux)
@@ -441,8 +459,12 @@ if wants modules && [ "$MOD_BASE" = own ]; then
 		progress "modules: ${TOOL_NAME[$tool]}'s vmlinux BTF, the base of its modules"
 		cmdline "$tool" "$VMLINUX" "" "$(nproc)" "$(mod_base "$tool")"
 		rm -f "$(mod_base "$tool")"
-		"${CMD[@]}" >"$WORK/base-$tool.log" 2>&1 ||
-			die "${TOOL_NAME[$tool]} could not make the base of its modules: $(tail -n 1 "$WORK/base-$tool.log")"
+		if ! "${CMD[@]}" >"$WORK/base-$tool.log" 2>&1; then
+			echo "  FAILED: ${CMD[*]}" >&2
+			tail -n 5 "$WORK/base-$tool.log" | sed 's/^/    | /' >&2
+			echo "bench.sh: ${TOOL_NAME[$tool]} could not make the base of its modules" >&2
+			exit 1
+		fi
 	done
 fi
 if wants modules; then
@@ -668,8 +690,11 @@ modules_report()
 }
 
 if wants modules; then
-	b="vmlinux"
-	[ "$MOD_BASE" = vmlinux ] || b="the tool's own vmlinux BTF"
+	case $MOD_BASE in
+	vmlinux) b=vmlinux ;;
+	own) b="the tool's own vmlinux BTF" ;;
+	*) b="$MOD_BASE/TOOL.btf" ;;
+	esac
 	echo "modules (${#MODULES[@]} of $MOD_TOTAL), each over $b at -j$MOD_JOBS, output $MOD_WRITE;" \
 		"per module the median of $RUNS runs; CPU is user+sys"
 	modules_report
@@ -790,7 +815,7 @@ fi
 mod_rc=0
 if wants modules; then
 	RB=VMLINUX
-	[ "$MOD_BASE" = vmlinux ] || RB=OWN_BASE
+	[ "$MOD_BASE" = vmlinux ] || RB=ITS_BASE
 	differ=()
 	for m in "${!MODULES[@]}"; do
 		first=${OUR_SUM[$m|1]:-}

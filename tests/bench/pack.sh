@@ -34,8 +34,11 @@
 #		  modules: bench.sh's sample of the modules (one in 28 of the
 #		    sorted list, BENCH_MODULE_EVERY) whole, in one tar, and
 #		    vmlinux's .BTF as above (about 8 MB for the 41 of the
-#		    Debian 6.1 corpus); there bench.sh times all the modules
-#		    it carries.  All 1,121 (1.2 GB, about 0.2 GB packed) would
+#		    Debian 6.1 corpus), and each tool's own vmlinux BTF,
+#		    made here with bench.sh's flags (about 2 MB each, packed),
+#		    the modules' base there (BENCH_MODULE_BASE; "vmlinux" is
+#		    vmlinux's .BTF); there bench.sh times all the modules it
+#		    carries.  All 1,121 (1.2 GB, about 0.2 GB packed) would
 #		    not fit the 64 MiB a copy to such a machine may take
 #	bench.sh, run.sh
 #
@@ -146,6 +149,33 @@ for name in "${names[@]}"; do
 done
 cp "$SRC/tests/bench/bench.sh" "$out/" || exit 1
 
+# make_bases: each tool's vmlinux BTF, with bench.sh's flags, by the packed
+# tools, into corpus/bases.tar.zst (bench.sh's BENCH_MODULE_BASE=DIR)
+make_bases()
+{
+	local features tool cmd
+	features=$(sed -n 's/^FEATURES=//p' "$SRC/tests/bench/bench.sh")
+	mkdir -p "$out/corpus/bases" || die "cannot create $out/corpus/bases"
+	for tool in pahole pahole132 ours default; do
+		case $tool in
+		pahole132) [ $have132 = 1 ] || continue; cmd=("$out/bin/pahole132") ;;
+		pahole) cmd=("$out/bin/pahole") ;;
+		ours) cmd=("$out/bin/dwarf2btf-pahole") ;;
+		default) cmd=("$out/bin/dwarf2btf" -j -o "$out/corpus/bases/default.btf" "$VMLINUX") ;;
+		esac
+		[ "$tool" = default ] ||
+			cmd+=(-J -j"$(nproc)" --btf_features="$features" --lang_exclude=rust
+			      --btf_encode_detached="$out/corpus/bases/$tool.btf" "$VMLINUX")
+		echo "pack.sh: the base of $tool's modules: ${cmd[*]}"
+		"${cmd[@]}" >"$out/corpus/bases/$tool.log" 2>&1 ||
+			die "$tool failed on $VMLINUX: $(tail -n 1 "$out/corpus/bases/$tool.log")"
+		rm -f "$out/corpus/bases/$tool.log"
+	done
+	tar cf - -C "$out/corpus" bases | zstd -19 -T0 -q -o "$out/corpus/bases.tar.zst" ||
+		die "tar or zstd failed"
+	rm -rf "$out/corpus/bases"
+}
+
 if [ "$target" = vmlinux ]; then
 	tmp=$out/corpus/vmlinux.tmp
 	drop=(--remove-section='.rela*' --remove-section=.debug_line
@@ -169,6 +199,7 @@ else
 	else
 		(cd "$CORPUS/modules" && tar cf - -- "${MODULES[@]}") |
 			zstd -19 --long=27 -T0 -q -o "$out/corpus/modules.tar.zst" || die "tar or zstd failed"
+		make_bases
 	fi
 fi
 zstd_bin=$(command -v zstd)
@@ -198,7 +229,9 @@ fi
 if [ -f "\$d/corpus/modules.tar.zst" ]; then
 	# the sample alone: bench.sh times every one
 	z -c "\$d/corpus/modules.tar.zst" | tar xf - -C "\$c/modules" || exit 2
+	z -c "\$d/corpus/bases.tar.zst" | tar xf - -C "\$c" || exit 2
 	export BENCH_ALL_MODULES=1 BENCH_MODULE_ROWS=\${BENCH_MODULE_ROWS:-1}
+	export BENCH_MODULE_BASE=\${BENCH_MODULE_BASE:-\$c/bases}
 fi
 p132=\$d/bin/pahole132
 [ $have132 = 1 ] || p132="\$d/bin/pahole132 (not packed: pahole 1.32 was not there)"

@@ -70,8 +70,8 @@ modules_cases()
 	# detached, two runs: the summary, a row per module, the checks
 	bench mods D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=2
 	expect "bench modules" 0 "$work/mods.out" \
-		'^modules: +2 of 4 \(one in 2 of the sorted list, from the first\), each -j1 --btf_base VMLINUX --btf_encode_detached=OUT MODULE$' \
-		'^modules \(2 of 4\), each over vmlinux at -j1, output detached; per module the median of 2 runs' \
+		"^modules: +2 of 4 \\(one in 2 of the sorted list, from the first\\), each -j1 --btf_base OWN \\(the tool's vmlinux BTF, made first\\) --btf_encode_detached=OUT MODULE\$" \
+		"^modules \\(2 of 4\\), each over the tool's own vmlinux BTF at -j1, output detached; per module the median of 2 runs" \
 		'^  2 of 2 modules converted by every tool$' \
 		'^ +pahole 1\.31 +pahole 1\.32 +dwarf2btf-pahole +ours/1\.31 +ours/1\.32$' \
 		"^  CPU s, median module +$n +$n +$n +$r +$r\$" \
@@ -86,7 +86,7 @@ modules_cases()
 		"^  kernel/b/two\\.ko +$n +$n +$n +$r +$r +$n +$n +$n\$" \
 		'^modules, dwarf2btf-pahole \(2 converted\):$' \
 		'^  byte-identical in its 2 runs: yes$' \
-		'^  reads back \(dwarf2btf --base VMLINUX --dump\): yes$' \
+		'^  reads back \(dwarf2btf --base ITS_BASE --dump\): yes$' \
 		'^corpus unchanged \(size and mtime of vmlinux and 2 modules\): yes$'
 	t=$work/scratch-mods/modules.tsv
 	if grep -Eq 'three|four|^vmlinux|serial part' "$work/mods.out"; then
@@ -98,14 +98,17 @@ modules_cases()
 		pass "bench modules: the sample and modules.tsv"
 	fi
 
-	# all four, in place, one run (and an untimed one for the check),
-	# without pahole 1.32: no row per module
+	# all four over vmlinux's .BTF, in place, one run (and an untimed one
+	# for the check), without pahole 1.32: no row per module
 	bench mods-all D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_ALL_MODULES=1 \
-		BENCH_MODULE_WRITE=inplace BENCH_RUNS=1 D2B_PAHOLE132="$work/none"
+		BENCH_MODULE_WRITE=inplace BENCH_RUNS=1 D2B_PAHOLE132="$work/none" \
+		BENCH_MODULE_BASE=vmlinux
 	expect "bench modules: all, in place" 0 "$work/mods-all.out" \
 		'^modules: +all 4, each -j1 --btf_base VMLINUX, into a fresh copy of MODULE$' \
 		'^  4 of 4 modules converted by every tool$' \
 		"^  CPU s, median module +$n +not there +$n +$r +not there\$" \
+		'^modules \(4 of 4\), each over vmlinux at -j1, output inplace' \
+		'^  reads back \(dwarf2btf --base VMLINUX --dump\): yes$' \
 		"^  \\.ko bytes, all modules +[0-9]+ +not there +[0-9]+ +1\\.00 +not there\$" \
 		'^  byte-identical in two runs \(one not timed\): yes$' \
 		'^corpus unchanged \(size and mtime of vmlinux and 4 modules\): yes$'
@@ -115,25 +118,36 @@ modules_cases()
 		pass "bench modules: no rows"
 	fi
 
-	# over each tool's own vmlinux BTF
-	bench mods-own D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=4 \
-		BENCH_MODULE_BASE=own BENCH_RUNS=1
-	expect "bench modules: own base" 0 "$work/mods-own.out" \
-		"^modules: +1 of 4 .*--btf_base OWN \\(the tool's vmlinux BTF\\) --btf_encode_detached=OUT MODULE\$" \
-		"^modules \\(1 of 4\\), each over the tool's own vmlinux BTF at -j1" \
+	# over the bases of a folder (those the first case made, renamed)
+	mkdir -p "$work/bases"
+	for t in pahole pahole132 ours; do
+		cp "$work/scratch-mods/base-$t.btf" "$work/bases/$t.btf"
+	done
+	bench mods-dir D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=4 \
+		BENCH_MODULE_BASE="$work/bases" BENCH_RUNS=1
+	expect "bench modules: a folder of bases" 0 "$work/mods-dir.out" \
+		"^modules: +1 of 4 .*--btf_base $work/bases/TOOL\\.btf --btf_encode_detached=OUT MODULE\$" \
+		"^modules \\(1 of 4\\), each over $work/bases/TOOL\\.btf at -j1" \
 		'^  1 of 1 modules converted by every tool$' \
-		'^  reads back \(dwarf2btf --base OWN_BASE --dump\): yes$'
-	if [ ! -s "$work/scratch-mods-own/base-pahole132.btf" ]; then
-		fail "bench modules: own bases" "no base-pahole132.btf made"
-	else
-		pass "bench modules: own bases"
+		'^  reads back \(dwarf2btf --base ITS_BASE --dump\): yes$'
+	if [ -e "$work/scratch-mods-dir/base-ours.btf" ]; then
+		fail "bench modules: a folder of bases" "bases made all the same"
 	fi
+	rm "$work/bases/ours.btf"
+	bench mods-no-base D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_BASE="$work/bases"
+	expect "bench modules: a base missing" 2 "$work/mods-no-base.out" \
+		"BENCH_MODULE_BASE: no $work/bases/ours\\.btf\$"
 	bench mods-bad-base D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_BASE=debian
 	expect "bench modules: bad base" 2 "$work/mods-bad-base.out" \
-		"BENCH_MODULE_BASE must be vmlinux or own, not 'debian'"
+		"BENCH_MODULE_BASE must be own, vmlinux or a folder, not 'debian'"
+	# a tool that cannot make its own base: said, and exit 1
+	bench mods-base-fails D2B_CORPUS="$work/mods" BENCH_TARGETS=modules PAHOLE="$work/failing"
+	expect "bench modules: a base fails" 1 "$work/mods-base-fails.out" \
+		'^bench\.sh: pahole 1\.31 could not make the base of its modules$' 'pahole stub: refuses'
 
 	# pahole 1.31 fails on every module: said, and exit 1
 	bench mods-failing D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=3 \
+		BENCH_MODULE_BASE=vmlinux \
 		PAHOLE="$work/failing"
 	expect "bench modules: a tool fails" 1 "$work/mods-failing.out" \
 		'^  0 of 2 modules converted by every tool$' \
@@ -266,8 +280,9 @@ if pack pack "$work/corpus" "$src/tests/sample/sample.o"; then
 		'^ +0 differences'
 fi
 
-# pack.sh modules: the sample (one in two: a/one.ko, b/two.ko) and the
-# base's .BTF, run from elsewhere, times every module it carries; run
+# pack.sh modules: the sample (one in two: a/one.ko, b/two.ko), the
+# base's .BTF and each tool's own, run from elsewhere, times every module
+# it carries over the tool's own base; run
 # again into the same folder; refuses a folder of other modules
 if [ $mods_ok = 1 ]; then
 	mkdir -p "$work/elsewhere" "$work/foreign/modules"
@@ -286,11 +301,11 @@ if [ $mods_ok = 1 ]; then
 			rc=$?
 			expect "bench pack modules, run $i" 0 "$work/pack-mods-run$i.out" \
 				"^pahole: +$work/pack-mods/bin/pahole132 \\(v1\\.32\\)" \
-				'^modules: +all 2, each -j1 --btf_base VMLINUX' \
+				"^modules: +all 2, each -j1 --btf_base $work/pack-mods-unpacked/bases/TOOL\\.btf " \
 				'^  2 of 2 modules converted by every tool$' \
 				'^  kernel/a/one\.ko +[0-9.]+ ' \
 				'^  kernel/b/two\.ko +[0-9.]+ ' \
-				'^  reads back \(dwarf2btf --base VMLINUX --dump\): yes$'
+				'^  reads back \(dwarf2btf --base ITS_BASE --dump\): yes$'
 		done
 		(cd "$work/elsewhere" && env -u LD_LIBRARY_PATH BENCH_CORPUS_DIR="$work/foreign" \
 		 "$work/pack-mods/run.sh") >"$work/pack-foreign.out" 2>&1
