@@ -500,7 +500,8 @@ spread()
 {
 	local -n arr=$2
 	[ -n "${arr[$1]:-}" ] || { echo "-"; return; }
-	printf '%s\n' ${arr[$1]} | sort -g | sed -n '1h; $H; ${x; s/\n/-/; p}'
+	printf '%s\n' ${arr[$1]} | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+		END { printf "%.2f-%.2f\n", lo, hi }'
 }
 
 # ratio A_KEY B_KEY ARRAY: median(A) / median(B)
@@ -859,6 +860,8 @@ for target in "${JTARGETS[@]}"; do
 	for ref in "${REFS[@]}"; do
 		p=$(out_of "$ref" "$target" "$j")
 		echo "by meaning, $target -j$j, ours and ${TOOL_NAME[$ref]}: dwarf2btf$how --compare PAHOLE_OUT OURS_OUT (A: ours, the file argument; B: pahole, --compare's)"
+		[ "$ref" = pahole ] &&
+			echo "  (ours follows pahole 1.32's policy: its FUNCs and nested arrays differ from 1.31's by design)"
 		if [ "$ref" = pahole132 ] && [ $HAVE132 = 0 ]; then
 			echo "  ($NOT_THERE)"
 			echo
