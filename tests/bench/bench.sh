@@ -4,6 +4,7 @@
 # Side-by-side benchmark: dwarf2btf against pahole 1.31 and pahole 1.32,
 # all with the kernel's flags, on the corpus vmlinux, on xfs.ko over
 # vmlinux, and on a fixed sample of the corpus modules over vmlinux.
+# xfs.ko and the modules are split over the same base (BASE below).
 #
 #	tests/bench/bench.sh
 #
@@ -58,7 +59,8 @@
 # Afterwards it checks that each of our vmlinux and xfs.ko outputs is
 # byte-identical across the -j values ("deterministic: yes/no") and
 # compares ours with each pahole's by meaning (dwarf2btf --compare
-# PAHOLE_OUT OURS_OUT, per-kind summary).  The corpus is only read
+# PAHOLE_OUT OURS_OUT, per-kind summary; xfs.ko's only over one base for
+# all, BENCH_MODULE_BASE=vmlinux).  The corpus is only read
 # (outputs are detached or go to copies; sizes and mtimes are checked
 # before and after).  Nothing asserts on timings: the exit status is 0
 # unless a tool (or --compare, or a module check) failed or the corpus
@@ -94,8 +96,9 @@
 #	BENCH_MODULE_EVERY the sample's step (default 28)
 #	BENCH_MODULE_JOBS  -j for each module (default 1)
 #	BENCH_MODULE_WRITE detached (default) or inplace, as above
-#	BENCH_MODULE_BASE  the modules' base: own (the default: each tool's
-#			modules over the vmlinux BTF that tool makes first,
+#	BENCH_MODULE_BASE  the base of xfs.ko and the modules: own (the
+#			default: each tool's modules over the vmlinux BTF
+#			that tool makes first,
 #			-j$(nproc), not timed, as a raw file: as in a kernel
 #			built with that tool), vmlinux (the corpus vmlinux's
 #			.BTF, Debian's, for every tool), or a folder DIR
@@ -386,21 +389,6 @@ echo
 
 # ---- timing runs ----
 
-for target in "${JTARGETS[@]}"; do
-	base=
-	[ "$target" = vmlinux ] || base=$VMLINUX
-	for j in "${JOBS[@]}"; do
-		for ((r = 1; r <= RUNS; r++)); do
-			progress "$target -j$j run $r/$RUNS"
-			for tool in "${RUN_TOOLS[@]}"; do
-				out=$(out_of "$tool" "$target" "$j")
-				cmdline "$tool" "$(target_file "$target")" "$base" "$j" "$out"
-				timed "$target|$j|$tool" "$out"
-			done
-		done
-	done
-done
-
 # mod_base TOOL: the base TOOL converts a module over
 mod_base()
 {
@@ -410,6 +398,47 @@ mod_base()
 	*) echo "$MOD_BASE/$1.btf" ;;
 	esac
 }
+
+# split: true if xfs.ko or the modules are timed (over a base)
+split()
+{
+	wants xfs.ko || wants modules
+}
+
+if split && [ "$MOD_BASE" != vmlinux ] && [ "$MOD_BASE" != own ]; then
+	for tool in "${RUN_TOOLS[@]}"; do
+		[ -s "$(mod_base "$tool")" ] || die "BENCH_MODULE_BASE: no $(mod_base "$tool")"
+	done
+fi
+if split && [ "$MOD_BASE" = own ]; then
+	# each tool's vmlinux BTF, as a kernel build that the tool made
+	# vmlinux's BTF in gives its modules (raw BTF, not an ELF vmlinux)
+	for tool in "${RUN_TOOLS[@]}"; do
+		progress "${TOOL_NAME[$tool]}'s vmlinux BTF, the base of its modules"
+		cmdline "$tool" "$VMLINUX" "" "$(nproc)" "$(mod_base "$tool")"
+		rm -f "$(mod_base "$tool")"
+		if ! "${CMD[@]}" >"$WORK/base-$tool.log" 2>&1; then
+			echo "  FAILED: ${CMD[*]}" >&2
+			tail -n 5 "$WORK/base-$tool.log" | sed 's/^/    | /' >&2
+			echo "bench.sh: ${TOOL_NAME[$tool]} could not make the base of its modules" >&2
+			exit 1
+		fi
+	done
+fi
+for target in "${JTARGETS[@]}"; do
+	for j in "${JOBS[@]}"; do
+		for ((r = 1; r <= RUNS; r++)); do
+			progress "$target -j$j run $r/$RUNS"
+			for tool in "${RUN_TOOLS[@]}"; do
+				base=
+				[ "$target" = vmlinux ] || base=$(mod_base "$tool")
+				out=$(out_of "$tool" "$target" "$j")
+				cmdline "$tool" "$(target_file "$target")" "$base" "$j" "$out"
+				timed "$target|$j|$tool" "$out"
+			done
+		done
+	done
+done
 
 # module_run M TOOL R: convert module number M as the kernel does, timed
 # (R > 0, run R) or not (R = 0, a second run for the check); our output's
@@ -447,26 +476,6 @@ module_run()
 	fi
 }
 
-if wants modules && [ "$MOD_BASE" != vmlinux ] && [ "$MOD_BASE" != own ]; then
-	for tool in "${RUN_TOOLS[@]}"; do
-		[ -s "$(mod_base "$tool")" ] || die "BENCH_MODULE_BASE: no $(mod_base "$tool")"
-	done
-fi
-if wants modules && [ "$MOD_BASE" = own ]; then
-	# each tool's vmlinux BTF, as a kernel build that the tool made
-	# vmlinux's BTF in gives its modules (raw BTF, not an ELF vmlinux)
-	for tool in "${RUN_TOOLS[@]}"; do
-		progress "modules: ${TOOL_NAME[$tool]}'s vmlinux BTF, the base of its modules"
-		cmdline "$tool" "$VMLINUX" "" "$(nproc)" "$(mod_base "$tool")"
-		rm -f "$(mod_base "$tool")"
-		if ! "${CMD[@]}" >"$WORK/base-$tool.log" 2>&1; then
-			echo "  FAILED: ${CMD[*]}" >&2
-			tail -n 5 "$WORK/base-$tool.log" | sed 's/^/    | /' >&2
-			echo "bench.sh: ${TOOL_NAME[$tool]} could not make the base of its modules" >&2
-			exit 1
-		fi
-	done
-fi
 if wants modules; then
 	for ((r = 1; r <= RUNS; r++)); do
 		for m in "${!MODULES[@]}"; do
@@ -518,7 +527,15 @@ ratio()
 fmt='%-2s %-5s %-21s %8s %12s %8s %9s %11s\n'
 for target in "${JTARGETS[@]}"; do
 	file=$(target_file "$target")
-	echo "$target ($(( $(stat -L -c %s "$file") / 1048576 )) MiB)$([ "$target" = vmlinux ] || echo ', split over vmlinux')"
+	over=
+	if [ "$target" != vmlinux ]; then
+		case $MOD_BASE in
+		vmlinux) over=", split over vmlinux" ;;
+		own) over=", split over the tool's own vmlinux BTF" ;;
+		*) over=", split over $MOD_BASE/TOOL.btf" ;;
+		esac
+	fi
+	echo "$target ($(( $(stat -L -c %s "$file") / 1048576 )) MiB)$over"
 	printf "$fmt" "" "jobs" "tool" "wall s" "(min-max)" "CPU s" "RSS MiB" "BTF bytes"
 	for j in "${JOBS[@]}"; do
 		for tool in "${TOOLS[@]}"; do
@@ -864,6 +881,11 @@ for target in "${JTARGETS[@]}"; do
 			echo "  (ours follows pahole 1.32's policy: its FUNCs and nested arrays differ from 1.31's by design)"
 		if [ "$ref" = pahole132 ] && [ $HAVE132 = 0 ]; then
 			echo "  ($NOT_THERE)"
+			echo
+			continue
+		fi
+		if [ "$target" != vmlinux ] && [ "$MOD_BASE" != vmlinux ]; then
+			echo "  (skipped: each is split over its own tool's base; BENCH_MODULE_BASE=vmlinux compares them)"
 			echo
 			continue
 		fi

@@ -28,17 +28,17 @@
 #		    .BTF_ids, whose bytes such a copy does not keep (pahole
 #		    1.31 reads GNU objcopy's leftovers as kfunc sets)
 #		    (about 55 MB for the Debian 6.1 kernel);
-#		  xfs.ko: the module whole, and vmlinux's .BTF as a raw file
-#		    to be its base (both tools give what they give over the
-#		    ELF vmlinux; about 9 MB);
+#		  xfs.ko: the module whole, vmlinux's .BTF as a raw file (both
+#		    tools give what they give over the ELF vmlinux), and each
+#		    tool's own vmlinux BTF, made here with bench.sh's flags
+#		    (about 1 MB each, packed), its base there
+#		    (BENCH_MODULE_BASE; "vmlinux" is vmlinux's .BTF; about
+#		    13 MB in all);
 #		  modules: bench.sh's sample of the modules (one in 28 of the
 #		    sorted list, BENCH_MODULE_EVERY) whole, in one tar, and
-#		    vmlinux's .BTF as above (about 8 MB for the 41 of the
-#		    Debian 6.1 corpus), and each tool's own vmlinux BTF,
-#		    made here with bench.sh's flags (about 2 MB each, packed),
-#		    the modules' base there (BENCH_MODULE_BASE; "vmlinux" is
-#		    vmlinux's .BTF); there bench.sh times all the modules it
-#		    carries.  All 1,121 (1.2 GB, about 0.2 GB packed) would
+#		    the bases as for xfs.ko (about 11 MB for the 41 of the
+#		    Debian 6.1 corpus); there bench.sh times all the modules
+#		    it carries.  All 1,121 (1.2 GB, about 0.2 GB packed) would
 #		    not fit the 64 MiB a copy to such a machine may take
 #	bench.sh, run.sh
 #
@@ -199,8 +199,8 @@ else
 	else
 		(cd "$CORPUS/modules" && tar cf - -- "${MODULES[@]}") |
 			zstd -19 --long=27 -T0 -q -o "$out/corpus/modules.tar.zst" || die "tar or zstd failed"
-		make_bases
 	fi
+	make_bases
 fi
 zstd_bin=$(command -v zstd)
 copy_prog "$zstd_bin" zstd
@@ -229,8 +229,10 @@ fi
 if [ -f "\$d/corpus/modules.tar.zst" ]; then
 	# the sample alone: bench.sh times every one
 	z -c "\$d/corpus/modules.tar.zst" | tar xf - -C "\$c/modules" || exit 2
-	z -c "\$d/corpus/bases.tar.zst" | tar xf - -C "\$c" || exit 2
 	export BENCH_ALL_MODULES=1 BENCH_MODULE_ROWS=\${BENCH_MODULE_ROWS:-1}
+fi
+if [ -f "\$d/corpus/bases.tar.zst" ]; then
+	z -c "\$d/corpus/bases.tar.zst" | tar xf - -C "\$c" || exit 2
 	export BENCH_MODULE_BASE=\${BENCH_MODULE_BASE:-\$c/bases}
 fi
 p132=\$d/bin/pahole132

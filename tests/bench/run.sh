@@ -155,6 +155,41 @@ modules_cases()
 		'FAILED \(exit 1\): .*failing'
 }
 
+# xfs_cases: the xfs.ko rows, a copy of the sample over $work/mods's vmlinux
+xfs_cases()
+{
+	mkdir -p "$work/xfs/modules/kernel/fs/xfs"
+	cp "$work/mods/vmlinux" "$work/xfs/vmlinux"
+	cp "$src/tests/sample/sample.o" "$work/xfs/modules/kernel/fs/xfs/xfs.ko"
+	# over each tool's own base (the default): not compared
+	bench xfs D2B_CORPUS="$work/xfs" BENCH_TARGETS=xfs.ko BENCH_JOBS="1 2" BENCH_RUNS=1
+	expect "bench xfs.ko" 0 "$work/xfs.out" \
+		"^xfs\\.ko \\(0 MiB\\), split over the tool's own vmlinux BTF\$" \
+		'^ +-j1 +pahole 1\.32 +[0-9.]+ +[0-9.]+-[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+$' \
+		'^ +-j2 +ratio ours/1\.32 +([0-9.]+|-) +([0-9.]+|-) +[0-9.]+ *$' \
+		'^ +xfs\.ko +-j2 +open [0-9.]+ \+ merge ' \
+		'^ +xfs\.ko +pahole 1\.32 +deterministic: yes$' \
+		"^  \\(skipped: each is split over its own tool's base; BENCH_MODULE_BASE=vmlinux compares them\\)\$" \
+		'^corpus unchanged \(size and mtime of vmlinux xfs\.ko\): yes$'
+	if grep -q '^modules' "$work/xfs.out"; then
+		fail_tail "bench xfs.ko alone" "modules timed" "$work/xfs.out" 40
+	else
+		pass "bench xfs.ko alone"
+	fi
+	# over vmlinux's .BTF, one base for all: compared
+	bench xfs-vmlinux D2B_CORPUS="$work/xfs" BENCH_TARGETS=xfs.ko BENCH_JOBS=1 BENCH_RUNS=1 \
+		BENCH_MODULE_BASE=vmlinux
+	expect "bench xfs.ko over vmlinux" 0 "$work/xfs-vmlinux.out" \
+		'^xfs\.ko \(0 MiB\), split over vmlinux$' \
+		'^by meaning, xfs\.ko -j1, ours and pahole 1\.32: dwarf2btf --base VMLINUX --compare ' \
+		'^ +0 differences'
+	if [ "$(grep -c '^ *0 differences' "$work/xfs-vmlinux.out")" != 2 ]; then
+		fail_tail "bench xfs.ko over vmlinux: compared" "not with both paholes" "$work/xfs-vmlinux.out" 40
+	else
+		pass "bench xfs.ko over vmlinux: compared"
+	fi
+}
+
 # vmlinux alone, -j2 asked twice (once is run), both paholes' places taken
 # by the same program: identical outputs, ratios, the serial part, exit 0.
 # (The sample converts in a few ms: a median of 0.00 s makes a ratio "-".)
@@ -233,6 +268,7 @@ if ! "$build/dwarf2btf" "$work/mods/vmlinux" >"$work/mods.out" 2>&1; then
 else
 	mods_ok=1
 	modules_cases
+	xfs_cases
 fi
 
 # pack NAME CORPUS ORIGINAL: pack.sh of CORPUS (whose vmlinux is a copy of
