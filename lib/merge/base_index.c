@@ -125,7 +125,9 @@ int base_index__make(const struct d2b_btf *base, struct base_index **ret)
 	bi->meta.map_len = bi->map.len;
 	bi->meta.names_cap = bi->names.cap;
 	bi->meta.names_len = bi->names.len;
-	bi->meta.over_cap = bi->over.cap;
+	/* (no base type refers past the base: a cache keeps that much) */
+	bi->meta.over_cap = bi->over.cap < d2b_btf__end_id(base) ? bi->over.cap :
+			    d2b_btf__end_id(base);
 	bi->meta.chained_arrays = bi->chained_arrays;
 	*ret = bi;
 	return 0;
@@ -143,7 +145,7 @@ void base_index__sections(const struct base_index *bi, struct cache_section *sec
 	sec[2].size = bi->names.cap * sizeof(*bi->names.slots);
 	for (k = 0; k < NR_OVER; k++) {
 		sec[3 + k].data = bi->over.first[k];
-		sec[3 + k].size = bi->over.cap * sizeof(*bi->over.first[k]);
+		sec[3 + k].size = bi->meta.over_cap * sizeof(*bi->over.first[k]);
 	}
 }
 

@@ -106,6 +106,12 @@
 #			default: what pack.sh carries)
 #	BENCH_MODULE_ROWS  1: a row per module (default, but 0 with
 #			BENCH_ALL_MODULES=1); 0: the summary alone
+#	BENCH_CACHE	our base cache (dwarf2btf(1), THE BASE CACHE) for
+#			xfs.ko and the modules: warm (the default: an entry
+#			in WORK/cache made before the timed runs, as every
+#			module of a kernel build but the first few finds it)
+#			or none (DWARF2BTF_CACHE_DIR=none: the base parsed
+#			and indexed in each run, as before the cache)
 #	BENCH_TIME	GNU time to run (default /usr/bin/time)
 #	BENCH_WORK	scratch directory (default: a new /tmp/d2b-bench.XXXXXX,
 #			removed at exit unless BENCH_KEEP=1); samples.tsv there
@@ -128,6 +134,7 @@ MOD_EVERY=${BENCH_MODULE_EVERY:-28}
 MOD_JOBS=${BENCH_MODULE_JOBS:-1}
 MOD_WRITE=${BENCH_MODULE_WRITE:-detached}
 MOD_BASE=${BENCH_MODULE_BASE:-own}
+CACHE=${BENCH_CACHE:-warm}
 MOD_ROWS=${BENCH_MODULE_ROWS:-1}
 [ "$ALL_MODULES" = 1 ] && MOD_ROWS=${BENCH_MODULE_ROWS:-0}
 
@@ -229,6 +236,11 @@ else
 fi
 SAMPLES=$WORK/samples.tsv
 : >"$SAMPLES"
+case $CACHE in
+warm) export DWARF2BTF_CACHE_DIR=$WORK/cache ;;
+none) export DWARF2BTF_CACHE_DIR=none ;;
+*) die "BENCH_CACHE must be warm or none, not '$CACHE'" ;;
+esac
 
 stamp()
 {
@@ -365,6 +377,7 @@ fi
 echo "ours:      $OURS, $D2B ($("$D2B" --version 2>&1 | head -n 1))"
 echo "machine:   $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)); $RUNS runs each, interleaved; medians"
 echo "flags:     -J -jN --btf_features=$FEATURES"
+split && echo "our base cache: $CACHE$([ "$CACHE" = warm ] && echo " (its entry made before the timed runs, as for all but a build's first modules)")"
 echo "           --lang_exclude=rust [--btf_base VMLINUX] --btf_encode_detached=OUT FILE"
 [ "$DEFAULT" = 1 ] && echo "default:   dwarf2btf -jN [--base VMLINUX] -o OUT FILE"
 if wants modules; then
@@ -424,6 +437,18 @@ if split && [ "$MOD_BASE" = own ]; then
 			exit 1
 		fi
 	done
+fi
+if split && [ "$CACHE" = warm ]; then
+	# our cache entry of each base, made before the timed runs
+	for tool in ours default; do
+		case " ${RUN_TOOLS[*]} " in *" $tool "*) ;; *) continue ;; esac
+		progress "the base cache of ${TOOL_NAME[$tool]}"
+		file=$XFS
+		[ ${#MODULES[@]} -eq 0 ] || file=$CORPUS/modules/${MODULES[0]}
+		cmdline "$tool" "$file" "$(mod_base "$tool")" 1 "$WORK/warm.btf"
+		"${CMD[@]}" >/dev/null 2>&1 || echo "  (the base cache of ${TOOL_NAME[$tool]} not made)" >&2
+	done
+	rm -f "$WORK/warm.btf"
 fi
 for target in "${JTARGETS[@]}"; do
 	for j in "${JOBS[@]}"; do

@@ -334,9 +334,17 @@ static void check_index(const struct d2b_btf *btf)
 	CHECK_EQ(bi->names.len, fresh->names.len);
 	CHECK(!memcmp(bi->names.slots, fresh->names.slots,
 		      fresh->names.cap * sizeof(*fresh->names.slots)));
-	CHECK_EQ(bi->over.cap, fresh->over.cap);
-	for (k = 0; k < NR_OVER; k++)
-		CHECK(!memcmp(bi->over.first[k], fresh->over.first[k], fresh->over.cap * 4));
+	/* (a cached one ends after the base's last type: none refers further) */
+	CHECK_EQ(bi->meta.over_cap, fresh->meta.over_cap);
+	CHECK(bi->over.cap >= fresh->meta.over_cap);
+	CHECK(fresh->meta.over_cap == d2b_btf__end_id(btf));
+	for (k = 0; k < NR_OVER; k++) {
+		size_t i;
+
+		CHECK(!memcmp(bi->over.first[k], fresh->over.first[k], fresh->meta.over_cap * 4));
+		for (i = fresh->meta.over_cap; i < fresh->over.cap; i++)
+			CHECK(fresh->over.first[k][i] == 0);
+	}
 	CHECK(bi->chained_arrays == fresh->chained_arrays);
 	CHECK(bi->chained_arrays);
 	CHECK(base_index__check(bi, btf) == 0);
