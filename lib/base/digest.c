@@ -68,6 +68,8 @@ void digest__add(struct digest *d, const void *p, size_t len)
 	const unsigned char *s = p;
 	size_t n;
 
+	if (!len)
+		return;		/* (p may be NULL then) */
 	d->len += len;
 	if (d->nbuf) {
 		n = ROUND - d->nbuf < len ? ROUND - d->nbuf : len;
