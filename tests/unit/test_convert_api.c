@@ -278,6 +278,48 @@ static void test_threads_shared_base(void)
 	d2b_btf__free(base);
 }
 
+/*
+ * The same over a base that d2b_btf__load_base() loaded, from a cache entry
+ * (its types, strings and index in a read-only mapping, shared by both):
+ * the bytes each gives alone, and a base loaded without a cache gives.
+ */
+static void test_threads_cached_base(void)
+{
+	char dir[] = "/tmp/d2b-test-convert-api-XXXXXX", path[300], cmd[400];
+	struct d2b_opts opts = { 0 };
+	struct d2b_btf *base = NULL, *plain = NULL;
+	struct job jobs[3];
+
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/base.btf", dir);
+	REQUIRE(d2b_convert_file(sample, NULL, &opts, &base) == 0);
+	REQUIRE(d2b_btf__write_raw(base, path, NULL, 0) == 0);
+	d2b_btf__free(base);
+	base = NULL;
+	CHECK_EQ(d2b_btf__load_base(path, dir, &base, NULL, 0), D2B_BASE_CACHE_MADE);
+	d2b_btf__free(base);
+	base = NULL;
+	REQUIRE(d2b_btf__load_base(path, dir, &base, NULL, 0) == D2B_BASE_CACHE_HIT);
+	REQUIRE(d2b_btf__load_file(path, NULL, &plain, NULL, 0) == 0);
+	memset(jobs, 0, sizeof(jobs));
+	jobs[0].name = "over the cached base";
+	jobs[0].base = base;
+	jobs[1].name = "over the cached base, -j2";
+	jobs[1].base = base;
+	jobs[1].opts.jobs = 2;
+	jobs[2].name = "over the base loaded without a cache";
+	jobs[2].base = plain;
+	job_run(&jobs[0]);
+	job_run(&jobs[2]);
+	CHECK(jobs[0].size == jobs[2].size && jobs[0].bytes && jobs[2].bytes &&
+	      !memcmp(jobs[0].bytes, jobs[2].bytes, jobs[0].size));
+	run_at_once(jobs, 3, 2);
+	d2b_btf__free(base);
+	d2b_btf__free(plain);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("D2B_SRC");
@@ -294,5 +336,6 @@ int main(void)
 	RUN(test_opts_size);
 	RUN(test_threads_independent);
 	RUN(test_threads_shared_base);
+	RUN(test_threads_cached_base);
 	return test_done();
 }
