@@ -22,7 +22,7 @@ static char dir[] = "/tmp/d2b-test-base-cache-XXXXXX";
 
 static const char *path_of(const char *name)
 {
-	static char path[1024];
+	static char path[300];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return path;
@@ -420,7 +420,7 @@ static void test_load_base_cached(void)
 /* The one entry in dir/sub, by name */
 static const char *entry_of(const char *sub)
 {
-	static char name[300];
+	static char name[200];
 	char cmd[400];
 	FILE *f;
 
@@ -438,7 +438,7 @@ static const char *entry_of(const char *sub)
 static void test_load_base_damaged(void)
 {
 	struct d2b_btf *btf = NULL;
-	char sub_name[400];
+	char sub_name[256];
 
 	clear_dir("lbd");
 	write_base("base.btf", D2B_ENDIAN_NATIVE, NULL);
@@ -458,7 +458,7 @@ static void test_load_base_damaged(void)
 static void test_load_base_any_byte(void)
 {
 	struct d2b_btf *btf = NULL;
-	char sub_name[400];
+	char sub_name[256];
 	struct stat st;
 	long i, size;
 
