@@ -49,6 +49,13 @@
 #			    section, so booting proves the kernel takes it
 #	  ko-no-layout/MOD  the modules' split BTF has none
 #	and "Failed to register" (kfunc sets) counts as a dmesg error.
+#   VER-gcc16, VER-clang22: VER-gcc built with today's compilers, GCC 16
+#	(CC=gcc-16) or clang 22 and its tools (LLVM=-22), in the Debian sid
+#	chroot of .ci/sid-build.sh (D2B_SID, default ~/.cache/sid; made by
+#	../shared/tools/debian-next.sh chroot): make runs there with the
+#	kernel cache and PAHOLE bound at their paths (lib.sh: in_root; run
+#	as root).  SKIP when the chroot or its compiler is missing; CI does
+#	not list them.  The checks are VER-gcc's.
 #   VER-repro: VER-gcc relinked with KBUILD_BUILD_TIMESTAMP set (in the
 #	same O directory: build-kernel.sh's D2B_KERNEL_TIMESTAMP), the path
 #	where 7.x passes -j$(JOBS) --btf_features=+reproducible_build:
@@ -69,7 +76,9 @@
 #	D2B_KERNEL_MATRIX	entries, space or comma separated (default
 #				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod,
 #				6.12-split, 6.12-dwz, 7.3-gcc, 7.3-extmod,
-#				7.3-repro; 7.3 needs fetch-source.sh 7.3)
+#				7.3-repro, and with the sid chroot 7.3-gcc16,
+#				7.3-clang22; 7.3 needs fetch-source.sh 7.3)
+#	D2B_SID			the sid chroot (lib.sh: compiler_root)
 #	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
 #	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
 #	D2B_KERNEL_MAKEFLAGS (build-kernel.sh), D2B_KERNEL_ACCEL,
@@ -613,10 +622,15 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 		continue
 	fi
 	case $what in
-	gcc|clang|clang-[0-9]*)
-		cc=$(compiler_make_args "$what"); cc=${cc#CC=}
-		if ! command -v "$cc" >/dev/null; then
+	gcc|clang|clang-[0-9]*|gcc16|clang22)
+		cc=$(compiler_cc "$what") root=$(compiler_root "$what")
+		if [ "$root" = / ] && ! command -v "$cc" >/dev/null; then
 			skip "kernel/$entry" "$cc not installed"
+			continue
+		fi
+		why=$(root_missing "$root" "$cc")
+		if [ -n "$why" ]; then
+			skip "kernel/$entry" "$why"
 			continue
 		fi
 		kernel_case "$ver" "$what" ;;
@@ -624,7 +638,7 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 	repro)	repro_case "$ver" ;;
 	split)	split_case "$ver" ;;
 	dwz)	dwz_case "$ver" ;;
-	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
+	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-clang-NN, VER-gcc16, VER-clang22, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
 	esac
 done
 
