@@ -223,6 +223,18 @@ version_options()
 	esac
 }
 
+# kernel_pahole_flags SRC O: the PAHOLE flags SRC's scripts/Makefile.btf
+# gives O's configuration (PAHOLE_FLAGS, as gen-btf.sh gets them), for a
+# build of kernel_jobs jobs without KBUILD_BUILD_TIMESTAMP
+kernel_pahole_flags()
+{
+	# shellcheck disable=SC2016	# make's $(...)
+	printf '%s\n' "include $2/include/config/auto.conf" "include $1/scripts/Kbuild.include" \
+		"include $1/scripts/Makefile.btf" 'flags: ; @echo $(PAHOLE_FLAGS)' |
+		env -u KBUILD_BUILD_TIMESTAMP make -s --no-print-directory -f - \
+			JOBS="$(kernel_jobs)" flags
+}
+
 # kernel_modules VERSION: the modules version_options builds, as
 # MODULE_NAME:PATH in the O dir.  Since 6.16 the CRC libraries cannot be
 # chosen by hand: 7.x builds two lib/ tests instead.
