@@ -44,9 +44,11 @@ file -L "$BUSYBOX" 2>/dev/null | grep 'statically linked' >/dev/null ||
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-boot.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-# the kernel's gen_init_cpio makes /dev/console without being root
+# the kernel's gen_init_cpio makes /dev/console without being root; the
+# build's own may not run here (built in a chroot with a newer libc)
 gen=$O/usr/gen_init_cpio
-if [ ! -x "$gen" ]; then
+echo "dir /dev 0755 0 0" >"$WORK/probe"
+if [ ! -x "$gen" ] || ! "$gen" "$WORK/probe" >/dev/null 2>&1; then
 	gen=$WORK/gen_init_cpio
 	cc -O2 -o "$gen" "$O/source/usr/gen_init_cpio.c" ||
 		die "cannot build gen_init_cpio from $O/source/usr"

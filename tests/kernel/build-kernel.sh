@@ -7,8 +7,10 @@
 #
 # VERSION is a Debian linux-source-VERSION package (6.12, 6.1), unpacked
 # once into the cache (lib.sh; variant "split" builds a copy of it,
-# variant_source).  COMPILER is gcc, clang (clang-19) or
-# clang-NN.  VARIANT is base or ipc (lib.sh: variant_options).  The build
+# variant_source).  COMPILER is gcc, clang (clang-19) or clang-NN, or
+# gcc16 or clang22: make runs in the sid chroot then, with the cache and
+# PAHOLE bound into it (lib.sh: compiler_root, in_root).  VARIANT is
+# base, ipc or split (lib.sh: variant_options).  The build
 # goes to its own O= directory in the cache, keyed by version, compiler,
 # variant and PAHOLE's path and version; its path is the last line on
 # stdout.  Steps:
@@ -48,8 +50,14 @@ trap 'echo "build-kernel: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 PAHOLE=$(abs_path "$PAHOLE")
 CCARGS=$(compiler_make_args "$COMPILER") || die 3 "unknown compiler '$COMPILER'"
 EXTRA=$(variant_options "$VARIANT") || die 3 "unknown variant '$VARIANT'"
-cc=${CCARGS#CC=}
-command -v "$cc" >/dev/null || die 3 "compiler $cc not installed"
+cc=$(compiler_cc "$COMPILER")
+ROOT=$(compiler_root "$COMPILER")
+if [ "$ROOT" = / ]; then
+	command -v "$cc" >/dev/null || die 3 "compiler $cc not installed"
+else
+	why=$(root_missing "$ROOT" "$cc")
+	[ -z "$why" ] || die 3 "$why"
+fi
 SRC=$(variant_source "$VER" "$VARIANT") || die 3 "cannot unpack linux-source-$VER"
 O=$(kernel_out_dir "$VER" "$COMPILER" "$VARIANT" "$PAHOLE")
 mkdir -p "$O"
@@ -61,7 +69,7 @@ flock 9
 # shellcheck disable=SC2086   # word splitting of the make arguments is wanted
 kmake()
 {
-	make -C "$SRC" O="$O" ARCH=x86_64 $CCARGS PAHOLE="$PAHOLE" \
+	in_root "$ROOT" "$PAHOLE" make -C "$SRC" O="$O" ARCH=x86_64 $CCARGS PAHOLE="$PAHOLE" \
 		${D2B_KERNEL_TIMESTAMP:+KBUILD_BUILD_TIMESTAMP="$D2B_KERNEL_TIMESTAMP" V=1} \
 		${D2B_KERNEL_MAKEFLAGS:-} "$@"
 }

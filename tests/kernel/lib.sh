@@ -86,15 +86,84 @@ pahole_version()
 	esac
 }
 
-# make variables for a compiler name (gcc, clang = clang-19, clang-NN)
+# make variables for a compiler name: gcc, clang (= clang-19) and clang-NN
+# of this system; gcc16 and clang22 of the sid chroot (compiler_root),
+# clang22 with the LLVM tools (LLVM=-22: LLVM=1 with the suffix sid's
+# packages give the tool names)
 compiler_make_args()
 {
 	case $1 in
 	gcc)	 echo "CC=gcc" ;;
 	clang)	 echo "CC=clang-19" ;;
 	clang-*) echo "CC=$1" ;;
+	gcc16)	 echo "CC=gcc-16 HOSTCC=gcc-16" ;;
+	clang22) echo "LLVM=-22" ;;
 	*)	 return 1 ;;
 	esac
+}
+
+# compiler_cc COMPILER: the C compiler's command
+compiler_cc()
+{
+	case $1 in
+	clang22) echo clang-22 ;;
+	*)	 compiler_make_args "$1" | sed 's/^CC=//; s/ .*//' ;;
+	esac
+}
+
+# compiler_root COMPILER: / for a compiler of this system; for gcc16 and
+# clang22 the Debian sid chroot they run in: D2B_SID, default ~/.cache/sid
+# (made by ../shared/tools/debian-next.sh chroot, as .ci/sid-build.sh does)
+compiler_root()
+{
+	case $1 in
+	gcc16|clang22) echo "${D2B_SID:-$HOME/.cache/sid}" ;;
+	*)	       echo / ;;
+	esac
+}
+
+# root_missing ROOT CC: why compiler CC cannot run in ROOT, or nothing
+root_missing()
+{
+	[ "$1" = / ] && return 0
+	if [ ! -x "$1/usr/bin/make" ]; then
+		echo "no chroot with make at $1 (../shared/tools/debian-next.sh chroot $1 ...)"
+	elif [ ! -x "$1/usr/bin/$2" ]; then
+		echo "no $2 in the chroot $1"
+	elif [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+		echo "running in the chroot $1 needs root and unshare"
+	fi
+}
+
+# in_root ROOT PAHOLE COMMAND...: run COMMAND here (ROOT /) or chrooted
+# in ROOT, in a mount namespace of its own (unshare) where the kernel
+# cache and PAHOLE (when not empty) are bound at the paths they have here,
+# so that the kernel's O= directories and its PAHOLE=... work unchanged;
+# the mounts go with the namespace.  PAHOLE is bound as a file: a
+# symbolic link's target, under the link's name.
+in_root()
+{
+	local root=$1 pahole=$2 cache
+	shift 2
+	if [ "$root" = / ]; then
+		"$@"
+		return
+	fi
+	cache=$(kernel_cache_dir)
+	mkdir -p "$root$cache" || return
+	if [ -n "$pahole" ]; then
+		mkdir -p "$root$(dirname "$pahole")" && touch "$root$pahole" || return
+	fi
+	# shellcheck disable=SC2016	# expanded by that sh
+	unshare --mount --propagation private sh -ec '
+		root=$1 cache=$2 pahole=$3
+		shift 3
+		for d in proc dev; do
+			mountpoint -q "$root/$d" || mount --bind "/$d" "$root/$d"
+		done
+		mount --bind "$cache" "$root$cache"
+		[ -z "$pahole" ] || mount --bind "$(readlink -f "$pahole")" "$root$pahole"
+		exec chroot "$root" "$@"' in_root "$root" "$cache" "$pahole" "$@"
 }
 
 # Kernel configuration variants: extra options on top of the base list.
@@ -152,6 +221,18 @@ version_options()
 	6.*) echo "CRC7=m CRC_ITU_T=m" ;;
 	*)   echo "WERROR RUNTIME_TESTING_MENU TEST_BITOPS=m TEST_HEXDUMP=m" ;;
 	esac
+}
+
+# kernel_pahole_flags SRC O: the PAHOLE flags SRC's scripts/Makefile.btf
+# gives O's configuration (PAHOLE_FLAGS, as gen-btf.sh gets them), for a
+# build of kernel_jobs jobs without KBUILD_BUILD_TIMESTAMP
+kernel_pahole_flags()
+{
+	# shellcheck disable=SC2016	# make's $(...)
+	printf '%s\n' "include $2/include/config/auto.conf" "include $1/scripts/Kbuild.include" \
+		"include $1/scripts/Makefile.btf" 'flags: ; @echo $(PAHOLE_FLAGS)' |
+		env -u KBUILD_BUILD_TIMESTAMP make -s --no-print-directory -f - \
+			JOBS="$(kernel_jobs)" flags
 }
 
 # kernel_modules VERSION: the modules version_options builds, as

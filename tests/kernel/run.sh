@@ -49,6 +49,23 @@
 #			    section, so booting proves the kernel takes it
 #	  ko-no-layout/MOD  the modules' split BTF has none
 #	and "Failed to register" (kfunc sets) counts as a dmesg error.
+#   VER-gcc16, VER-clang22: VER-gcc built with today's compilers, GCC 16
+#	(CC=gcc-16) or clang 22 and its tools (LLVM=-22), in the Debian sid
+#	chroot of .ci/sid-build.sh (D2B_SID, default ~/.cache/sid; made by
+#	../shared/tools/debian-next.sh chroot): make runs there with the
+#	kernel cache and PAHOLE bound at their paths (lib.sh: in_root; run
+#	as root).  SKIP when the chroot or its compiler is missing; CI does
+#	not list them.  The checks of VER-gcc, and
+#	  vmlinux-as-pahole132  vmlinux's BTF by PAHOLE -J equals by
+#			    meaning (dwarf2btf --compare) pahole 1.32's,
+#			    both with the flags the tree's Makefile.btf
+#			    gives (PAHOLE_FLAGS), both run in the chroot;
+#			    the reference is the chroot's pahole.  Its
+#			    choices are counted in a note, not failed:
+#			    see allowed_diffs
+#	  ko-as-pahole132/MOD   the same for each module, over the built
+#			    vmlinux (--btf_base)
+#	Any VER-COMPILER entry has these two with D2B_KERNEL_PAHOLE132.
 #   VER-repro: VER-gcc relinked with KBUILD_BUILD_TIMESTAMP set (in the
 #	same O directory: build-kernel.sh's D2B_KERNEL_TIMESTAMP), the path
 #	where 7.x passes -j$(JOBS) --btf_features=+reproducible_build:
@@ -69,7 +86,12 @@
 #	D2B_KERNEL_MATRIX	entries, space or comma separated (default
 #				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod,
 #				6.12-split, 6.12-dwz, 7.3-gcc, 7.3-extmod,
-#				7.3-repro; 7.3 needs fetch-source.sh 7.3)
+#				7.3-repro, and with the sid chroot 7.3-gcc16,
+#				7.3-clang22; 7.3 needs fetch-source.sh 7.3)
+#	D2B_SID			the sid chroot (lib.sh: compiler_root)
+#	D2B_KERNEL_PAHOLE132	a pahole 1.32 on this system to compare with
+#				(as-pahole132; default for gcc16 and clang22:
+#				the chroot's)
 #	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
 #	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
 #	D2B_KERNEL_MAKEFLAGS (build-kernel.sh), D2B_KERNEL_ACCEL,
@@ -321,6 +343,7 @@ kernel_case()
 	check_sections "$name" "$O" "$(kernel_modules "$ver")"
 	btf7_checks "$name" "$ver" "$O"
 	le_libbpf "$name" "$O/vmlinux"
+	as_pahole132 "$name" "$ver" "$cc" "$O"
 	boot_and_check "$name" "$O" "$(kernel_modules "$ver")" || return
 	# the in-tree modules' BTF is not relocated: the guest has the .ko's bytes
 	for m in $(kernel_modules "$ver"); do
@@ -333,6 +356,136 @@ kernel_case()
 		else
 			fail "$name/module-btf-same/$mod" "/sys/kernel/btf/$mod differs from $(basename "$ko")'s .BTF"
 		fi
+	done
+}
+
+# ---- pahole 1.32: the same BTF by meaning ----------------------------------
+
+# pahole_btf ROOT BIND PAHOLE OUT ELF [BASE]: PAHOLE -J with the kernel's
+# flags ($PFLAGS) in ROOT (in_root; BIND: the binary to bind there, or
+# nothing for the root's own), ELF's BTF detached to OUT, split over BASE
+pahole_btf()
+{
+	# shellcheck disable=SC2086	# PFLAGS is a list of words
+	in_root "$1" "$2" "$3" -J $PFLAGS ${6:+--btf_base "$6"} --btf_encode_detached="$4" "$5" \
+		>>"$WORK/p132.log" 2>&1 && [ -s "$4" ]
+}
+
+# Differences from pahole 1.32 that are its choices, not a meaning lost:
+#   layout   REF_NO_LAYOUT=1: pahole 1.32 does not know
+#	     --btf_features=layout (7.3 asks pahole >= 1.31 for it) and
+#	     leaves the section out; PAHOLE writes it
+#   repeats  a module's split BTF: pahole 1.32 repeats typedefs of the
+#	     base and the types built on them (as tests/pahole's split
+#	     case): a type only pahole 1.32's module has whose name (the
+#	     form --compare gives it) a type of the base has; not a FUNC,
+#	     VAR, DATASEC or DECL_TAG
+#   oddint   base types of 3, 5, 6, 7 or 9-15 bytes (clang's DW_ATE_unsigned_24,
+#	     _48, _56 of DWARF expressions, used by no C type): pahole 1.32
+#	     writes INT __SANITIZED_FAKE_INT__ (4 bytes), we an ARRAY of as
+#	     many unsigned char (README: What becomes what)
+# allowed_diffs DIFFS BASE_NAMES: each line of DIFFS (dwarf2btf --compare's
+# difference lines, A: pahole 1.32) as "KIND<TAB>LINE", KIND one of those
+# above or "-"; BASE_NAMES: the base's types as "--compare BASE EMPTY"
+# lists them ("TYPEDEF loff_t only in A", "PTR 'loff_t *': 1 in A, ..."),
+# or /dev/null
+allowed_diffs()
+{
+	awk -v nolayout="$REF_NO_LAYOUT" -v diffs="$1" '
+	function key(l) {
+		if (sub(/ only in A$/, "", l) || sub(/: [0-9]+ in A, 0 in B$/, "", l))
+			return l
+		return ""
+	}
+	FILENAME != diffs { k = key($0); if (k != "") base[k] = 1; next }
+	nolayout == 1 && /^layout section only in B / { print "layout\t" $0; next }
+	$0 == "INT __SANITIZED_FAKE_INT__ only in A" ||
+	/^ARRAY .unsigned char\[([3567]|9|1[0-5])\].: 0 in A, [0-9]+ in B$/ { print "oddint\t" $0; next }
+	{ k = key($0) }
+	k != "" && k in base && k !~ /^(FUNC|VAR|DATASEC|DECL_TAG) / { print "repeats\t" $0; next }
+	{ print "-\t" $0 }' "$2" "$1"
+}
+
+# same_as_ref NAME REF OURS [BASE]: dwarf2btf --compare (A: pahole 1.32,
+# B: PAHOLE) finds no difference but allowed_diffs' (counted in a note);
+# PASS with the number of types, or FAIL showing the differences and the
+# counts per kind
+same_as_ref()
+{
+	local out=$WORK/p132-compare.out names=/dev/null counts
+	"$BUILD/dwarf2btf" ${4:+--base "$4"} "$2" --compare "$3" >"$out" 2>&1
+	case $? in 0|3) ;; *) show_tail "$out" 4; fail "$1" "dwarf2btf --compare failed"; return ;; esac
+	if [ -n "${4:-}" ]; then
+		names=$WORK/base-names
+		"$BUILD/dwarf2btf" "$4" --compare "$WORK/empty.btf" >"$names" 2>&1
+	fi
+	sed '/^kind /,$d' "$out" >"$WORK/p132-diffs"
+	allowed_diffs "$WORK/p132-diffs" "$names" >"$WORK/p132-kinds"
+	counts=$(cut -f1 "$WORK/p132-kinds" | grep -v '^-$' | sort | uniq -c | awk '{ printf " %s %d", $2, $1 }')
+	[ -n "$counts" ] && note "$1: pahole 1.32's choices:$counts"
+	if ! grep -q '^-	' "$WORK/p132-kinds" && grep -q '^kind ' "$out"; then
+		pass "$1 ($(awk '$1 != "kind" && NF == 7 { n += $2 } END { print n + 0 }' "$out") types)"
+	else
+		sed -n 's/^-	//p' "$WORK/p132-kinds" | head -n 12 | sed 's/^/#   /'
+		sed -n '/^kind /,$p' "$out" | grep -v ' 0        0        0$' | sed 's/^/#   /'
+		fail "$1" "BTF differs by meaning from pahole 1.32's (A: pahole 1.32, B: PAHOLE)"
+	fi
+}
+
+# as_pahole132 NAME VER COMPILER O: vmlinux's and the modules' BTF by
+# PAHOLE and by pahole 1.32, each run as the build runs it (the flags of
+# the tree's Makefile.btf, modules over the built vmlinux), are equal by
+# meaning (dwarf2btf --compare).  pahole 1.32 is D2B_KERNEL_PAHOLE132, or
+# for gcc16/clang22 the chroot's own pahole; without either, no cases.
+as_pahole132()
+{
+	local name=$1 o=$4 root broot ref bind='' src d m mod ko
+	broot=$(compiler_root "$3")
+	if [ -n "${D2B_KERNEL_PAHOLE132:-}" ]; then
+		root=/ ref=$D2B_KERNEL_PAHOLE132
+	elif [ "$broot" != / ]; then
+		root=$broot ref=/usr/bin/pahole
+	else
+		return 0
+	fi
+	if [ "$(in_root "$root" "" "$ref" --version 2>/dev/null)" != v1.32 ]; then
+		skip "$name/as-pahole132" "$ref (root $root) is not pahole v1.32"
+		return
+	fi
+	src=$(kernel_source "$2") || return
+	[ "$broot" = / ] || bind=$PAHOLE
+	if [ ! -f "$src/scripts/Makefile.btf" ] || ! PFLAGS=$(kernel_pahole_flags "$src" "$o"); then
+		skip "$name/as-pahole132" "no PAHOLE_FLAGS from scripts/Makefile.btf (Linux < 6.9)"
+		return
+	fi
+	note "$name: PAHOLE_FLAGS $PFLAGS"
+	REF_NO_LAYOUT=0
+	if ! in_root "$root" "" "$ref" --supported_btf_features 2>/dev/null | tr , '\n' |
+			grep -qx layout; then
+		REF_NO_LAYOUT=1
+		note "$name: pahole 1.32 has no --btf_features=layout: the layout section is PAHOLE's only"
+	fi
+	d=$o/d2b-pahole132
+	# BTF with no types (--compare BASE with it lists BASE's types)
+	{ printf '\237\353\001\000\030\000\000\000\000\000\000\000'
+	  printf '\000\000\000\000\000\000\000\000\001\000\000\000\000'; } >"$WORK/empty.btf"
+	rm -rf "$d" && mkdir -p "$d" && : >"$WORK/p132.log"
+	if ! pahole_btf "$broot" "$bind" "$PAHOLE" "$d/vmlinux.ours" "$o/vmlinux" ||
+	   ! pahole_btf "$root" "" "$ref" "$d/vmlinux.ref" "$o/vmlinux"; then
+		show_tail "$WORK/p132.log" 6
+		fail "$name/vmlinux-as-pahole132" "PAHOLE or pahole 1.32 -J failed on vmlinux"
+		return
+	fi
+	same_as_ref "$name/vmlinux-as-pahole132" "$d/vmlinux.ref" "$d/vmlinux.ours"
+	for m in $(kernel_modules "$2"); do
+		mod=${m%%:*} ko=$o/${m#*:}
+		if ! pahole_btf "$broot" "$bind" "$PAHOLE" "$d/$mod.ours" "$ko" "$o/vmlinux" ||
+		   ! pahole_btf "$root" "" "$ref" "$d/$mod.ref" "$ko" "$o/vmlinux"; then
+			show_tail "$WORK/p132.log" 6
+			fail "$name/ko-as-pahole132/$mod" "PAHOLE or pahole 1.32 -J failed on $(basename "$ko")"
+			continue
+		fi
+		same_as_ref "$name/ko-as-pahole132/$mod" "$d/$mod.ref" "$d/$mod.ours" "$o/vmlinux"
 	done
 }
 
@@ -613,10 +766,15 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 		continue
 	fi
 	case $what in
-	gcc|clang|clang-[0-9]*)
-		cc=$(compiler_make_args "$what"); cc=${cc#CC=}
-		if ! command -v "$cc" >/dev/null; then
+	gcc|clang|clang-[0-9]*|gcc16|clang22)
+		cc=$(compiler_cc "$what") root=$(compiler_root "$what")
+		if [ "$root" = / ] && ! command -v "$cc" >/dev/null; then
 			skip "kernel/$entry" "$cc not installed"
+			continue
+		fi
+		why=$(root_missing "$root" "$cc")
+		if [ -n "$why" ]; then
+			skip "kernel/$entry" "$why"
 			continue
 		fi
 		kernel_case "$ver" "$what" ;;
@@ -624,7 +782,7 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 	repro)	repro_case "$ver" ;;
 	split)	split_case "$ver" ;;
 	dwz)	dwz_case "$ver" ;;
-	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
+	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-clang-NN, VER-gcc16, VER-clang22, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
 	esac
 done
 
