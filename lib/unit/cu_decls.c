@@ -195,29 +195,6 @@ static bool type_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 	return cu__attr_integrate(w, die, DW_AT_type, &a, &owner) && cu__ref(w, &owner, &a, ret);
 }
 
-/* A struct passed by value (through typedefs and const): it may take
- * several registers, so register expectations do not hold after it. */
-static bool is_struct_param(struct cu *w, const struct cu_die *param)
-{
-	struct cu_die t = *param;
-	int hops;
-
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (!type_die(w, &t, &t))
-			return false;
-		switch (t.d.tag) {
-		case DW_TAG_structure_type:
-			return true;
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-			continue;
-		default:
-			return false;
-		}
-	}
-	return false;
-}
-
 /* The type DIE offset of a parameter, through its abstract origin. */
 static uint64_t param_type(struct cu *w, const struct cu_die *param)
 {
@@ -299,28 +276,6 @@ enum {
 	ABI_REG_UNKNOWN = -1,	/* no register read from the location */
 	ABI_REG_LIBDW = -2,		/* only libdw can read this location */
 };
-
-/* The byte size of die's type (pahole's measure: a pointer is a word, a
- * type without DW_AT_byte_size is its own type's size), 0 if none. */
-static uint64_t type_size(struct cu *w, const struct cu_die *die)
-{
-	struct cu_die owner, t;
-	struct die_attr a;
-	uint64_t size;
-	int hops;
-
-	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
-		return 0;
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (t.d.tag == DW_TAG_pointer_type)
-			return w->ptr_size;
-		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
-			return size;
-		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
-			return 0;
-	}
-	return 0;
-}
 
 static bool is_reg_op(unsigned int atom)
 {
@@ -498,7 +453,7 @@ struct slot_walk {
 /* One parameter of code that gives no signature change (clang's). */
 static void clang_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 {
-	uint64_t size = type_size(w, p), word = w->ptr_size;
+	uint64_t size = cu__param_size(w, p), word = w->ptr_size;
 	int slots = w->agg_two_regs && size > word ? (int)((size + word - 1) / word) : 1;
 	struct die_attr loc;
 	int reg, i;
@@ -525,7 +480,7 @@ static void clang_param(struct cu *w, const struct cu_die *p, struct slot_walk *
 /* One parameter of GCC's code, or of clang's with a changed signature. */
 static void gcc_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 {
-	uint64_t size = type_size(w, p), word = w->ptr_size;
+	uint64_t size = cu__param_size(w, p), word = w->ptr_size;
 	int slots = w->agg_two_regs && size > word ? (int)((size + word - 1) / word) : 1;
 	bool in_memory = size > (w->agg_two_regs ? 2 : 1) * word;
 	struct die_attr loc;
@@ -564,7 +519,7 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 			clang_param(w, &child, &s);
 		else
 			gcc_param(w, &child, &s);
-		if (!s.has_struct && is_struct_param(w, &child))
+		if (!s.has_struct && cu__is_struct_param(w, &child))
 			s.has_struct = true;
 		/* a parameter without a type of its own names its declaration */
 		if (!cu__has_attr(&child, DW_AT_type) &&
@@ -603,7 +558,7 @@ static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external
 		do {
 			if (child.d.tag != DW_TAG_formal_parameter)
 				continue;
-			if (is_struct_param(w, &child))
+			if (cu__is_struct_param(w, &child))
 				has_struct = true;
 			if (idx >= w->nr_reg_params) {
 				idx++;
@@ -692,7 +647,7 @@ static uint32_t origin_flags(struct cu *w, const struct cu_die *die)
 			continue;
 		p = clone_param(w, die, &op);
 		gcc_param(w, &p, &s);
-		if (!s.has_struct && is_struct_param(w, &op))
+		if (!s.has_struct && cu__is_struct_param(w, &op))
 			s.has_struct = true;
 	} while (cu__next(w, &op));
 	return s.unexpected && !s.has_struct ? UNIT_FUNC_ORIGIN_UNEXPECTED : 0;
