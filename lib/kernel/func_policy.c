@@ -245,16 +245,15 @@ static size_t order_by_code(struct entry *e, size_t n)
 }
 
 /* pahole 1.32: lost parameters where its ABI changed (a .isra/.constprop
- * clone's symbol at its address, or clang's DW_CC_nocall)?  With
- * true_signature, whose prototypes say what the code takes, only clang's
- * (whose true prototypes lib/unit does not make yet: left out still). */
+ * clone's symbol at its address, or clang's DW_CC_nocall)?  Never with
+ * true_signature, whose prototypes say what the code takes (lib/unit made
+ * them: a clone's from its DWARF, clang's from its parameters'
+ * locations). */
 static bool abi_changed(const struct elf_funcs *ef, const struct elf_func_info *info,
 			const struct entry *e, bool true_sig)
 {
-	if (!(e->flags & UNIT_FUNC_OPTIMIZED))
+	if (!(e->flags & UNIT_FUNC_OPTIMIZED) || true_sig)
 		return false;
-	if (true_sig)
-		return e->flags & UNIT_FUNC_NOCALL;
 	return (e->flags & UNIT_FUNC_NOCALL) ||
 	       (e->addr && (elf_funcs__at(ef, info, e->addr) & ELF_AT_CLONE));
 }

@@ -22,6 +22,7 @@
 #include "unit/cu_annot.h"
 #include "unit/cu_decls.h"
 #include "unit/cu_scope.h"
+#include "unit/cu_truesig.h"
 #include "unit/cu_types.h"
 #include "dwarf/die_loc.h"
 #include "dwarf/die_reader.h"
@@ -501,11 +502,20 @@ static void gcc_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 	s->reg_idx += in_memory ? 1 : slots;
 }
 
+/* pahole 1.32's true_signature rebuilds the prototype of die, clang's
+ * (cu_truesig.c, which also says how the parameters arrive)? */
+static bool clang_true_signature(struct cu *w, const struct cu_die *die)
+{
+	return w->opts->true_signature && w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
+	       w->clang && nocall(w, die);
+}
+
 static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 {
 	struct slot_walk s = { 0 };
 	struct cu_die child, origin, oparam;
 	bool changed = w->clang && nocall(w, die);
+	bool rebuilt = changed && clang_true_signature(w, die);
 	int idx = 0;
 
 	if (changed)
@@ -515,9 +525,10 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 	do {
 		if (child.d.tag != DW_TAG_formal_parameter)
 			continue;
-		if (w->clang && !changed)
+		/* (rebuilt: cu_truesig__proto() judges them) */
+		if (!rebuilt && w->clang && !changed)
 			clang_param(w, &child, &s);
-		else
+		else if (!rebuilt)
 			gcc_param(w, &child, &s);
 		if (!s.has_struct && cu__is_struct_param(w, &child))
 			s.has_struct = true;
@@ -690,7 +701,7 @@ static int clone_proto(struct cu *w, const struct cu_die *die, const struct cu_d
 			goto out;
 		v[nr++] = p;
 	} while (cu__next(w, &child));
-	err = cu_types__proto_of(w, decl, v, nr);
+	err = cu_types__proto_of(w, decl, v, NULL, nr);
 out:
 	free(v);
 	return err;
@@ -784,6 +795,8 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	}
 	flags = kernel ? func_flags_ts(w, die, has_flag(w, &named, DW_AT_external)) : 0;
 	proto = kernel ? clone_proto(w, die, &decl, flags) : 0;
+	if (!proto && kernel && clang_true_signature(w, die))
+		proto = cu_truesig__proto(w, die, &decl, &flags);
 	if (!proto)
 		proto = cu_types__proto(w, &decl, true);
 	if (proto < 0)
