@@ -31,8 +31,12 @@
  * is in the register after it, else dropped.
  *
  * Pass 3 (cu_truesig__proto()): the prototype of the parameters kept,
- * each as its DIE says, a cut aggregate as its member under the name
- * "param__member".  The flags: a parameter dropped or without a location
+ * each as its DIE says, a cut aggregate as its member, and the varargs if
+ * the function has them.  Where pass 1 found a member, the parameter is
+ * named "param__member" unless pass 2 kept the aggregate whole for the
+ * next parameter's sake: also where it left the aggregate as it is for
+ * another reason (past the registers, unexpected), as pahole does -- its
+ * name then says which member the register holds, its type does not.  The flags: a parameter dropped or without a location
  * (UNIT_FUNC_OPTIMIZED), one unexpected while no parameter is a struct
  * (UNIT_FUNC_UNEXPECTED_REG: the kernel policy leaves the function out).
  *
@@ -61,7 +65,7 @@ enum fate {
 
 struct tparam {
 	struct cu_die die;		/* the parameter DIE of the code */
-	struct cu_die member;		/* has_member: the member passed alone */
+	struct cu_die member;		/* has_member: the member in its one piece */
 	uint64_t size;
 	uint64_t fields[2];		/* pieces' byte offsets in the first and second word */
 	int reg;			/* DW_OP_regN it arrives in, or NO_REG */
@@ -286,6 +290,7 @@ static void walk(const struct cu *w, struct tparam *v, size_t n)
 			taken = slots;
 		} else if ((p->fields[0] || p->fields[1]) &&
 			   next_in_place(w, v, n, i, reg_idx, slots)) {
+			p->has_member = false;
 			taken = slots;
 		} else if ((p->fields[0] || p->fields[1]) && p->has_member) {
 			p->fate = CUT;
@@ -295,9 +300,10 @@ static void walk(const struct cu *w, struct tparam *v, size_t n)
 	}
 }
 
-/* The prototype of the parameters v[0 .. n) kept; *flags as the top says */
+/* The prototype of the parameters v[0 .. n) kept, and varargs if not
+ * NULL (DW_TAG_unspecified_parameters); *flags as the top says */
 static int build(struct cu *w, const struct cu_die *decl, const struct tparam *v, size_t n,
-		 uint32_t *flags)
+		 const struct cu_die *varargs, uint32_t *flags)
 {
 	struct cu_die *dies = NULL;
 	char **names = NULL;
@@ -305,7 +311,7 @@ static int build(struct cu *w, const struct cu_die *decl, const struct tparam *v
 	size_t i, nr = 0;
 	int ret = -ENOMEM;
 
-	if (n && (!(dies = calloc(n, sizeof(*dies))) || !(names = calloc(n, sizeof(*names)))))
+	if (!(dies = calloc(n + 1, sizeof(*dies))) || !(names = calloc(n + 1, sizeof(*names))))
 		goto out;
 	for (i = 0; i < n; i++) {
 		const struct tparam *p = &v[i];
@@ -321,10 +327,11 @@ static int build(struct cu *w, const struct cu_die *decl, const struct tparam *v
 		/* an out-of-line instance's parameter: its declaration's */
 		if (!cu__has_attr(&p->die, DW_AT_type))
 			cu__ref_attr(w, &p->die, DW_AT_abstract_origin, &dies[nr]);
-		if (p->fate == CUT) {
+		if (p->fate == CUT)
+			dies[nr] = p->member;
+		if (p->has_member) {
 			const char *pname = cu__name(w, &p->die), *mname = cu__name(w, &p->member);
 
-			dies[nr] = p->member;
 			if (!pname || !mname || asprintf(&names[nr], "%s__%s", pname, mname) < 0) {
 				names[nr] = NULL;
 				goto out;
@@ -334,6 +341,8 @@ static int build(struct cu *w, const struct cu_die *decl, const struct tparam *v
 	}
 	if (unexpected && !has_struct)
 		*flags |= UNIT_FUNC_UNEXPECTED_REG;
+	if (varargs)
+		dies[nr++] = *varargs;
 	ret = cu_types__proto_of(w, decl, dies, (const char *const *)names, nr);
 out:
 	for (i = 0; names && i < n; i++)
@@ -347,12 +356,14 @@ int cu_truesig__proto(struct cu *w, const struct cu_die *die, const struct cu_di
 		      uint32_t *flags)
 {
 	struct tparam *v = NULL;
-	struct cu_die child;
+	struct cu_die child, varargs = { 0 };
 	size_t n = 0, cap = 0;
 	int err;
 
 	if (cu__child(w, die, &child)) {
 		do {
+			if (child.d.tag == DW_TAG_unspecified_parameters)
+				varargs = child;
 			if (child.d.tag != DW_TAG_formal_parameter)
 				continue;
 			err = VEC_RESERVE(v, cap, n, 1);
@@ -364,7 +375,7 @@ int cu_truesig__proto(struct cu *w, const struct cu_die *die, const struct cu_di
 		} while (cu__next(w, &child));
 	}
 	walk(w, v, n);
-	err = build(w, decl, v, n, flags);
+	err = build(w, decl, v, n, varargs.du ? &varargs : NULL, flags);
 out:
 	free(v);
 	return err;
