@@ -92,9 +92,27 @@ __attribute__((noinline)) static long first_dead(long unused, struct pair a, lon
 	return a.f1 + a.f2 + w;
 }
 
+/* inlined into entry() once, and out of line (an instance of the
+ * inlined DIE, whose DW_AT_calling_convention says DW_CC_nocall) where
+ * OUT_OF_LINE says so: unused dropped, a whole (its out-of-line
+ * parameter DIE names no member): (a, w) */
+#ifdef __clang__
+#define OUT_OF_LINE [[clang::noinline]]
+#else
+#define OUT_OF_LINE
+#endif
+static long half_inlined(long unused, struct pair a, int k, long w)
+{
+	long r = a.f1 * w + k;
+
+	for (int i = 0; i < w; i++)
+		r += sink * i;
+	return r;
+}
+
 long entry(void)
 {
-	long r = 0;
+	long r = half_inlined(sink, p1, 3, vi);
 
 	r += agg_cut(p1, p2, vi);
 	r += agg_keep(p1, p2, vi, vi + 1);
@@ -108,5 +126,6 @@ long entry(void)
 	r += ptr_dead("x", sink, vo);
 	r += plain(sink, vp);
 	r += first_dead(sink, p2, vq);
+	OUT_OF_LINE r += half_inlined(sink + 1, p2, 3, vj);
 	return r;
 }
