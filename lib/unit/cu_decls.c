@@ -644,9 +644,12 @@ static struct cu_die clone_param(struct cu *w, const struct cu_die *die, const s
  * origin's then seem to arrive in unexpected registers, and pahole's
  * combining of a name's definitions makes that the clone's too.  Such is
  * the origin (UNIT_FUNC_ORIGIN_UNEXPECTED)?  O(parameters^2), for clones
- * that changed their parameters only.
+ * that changed their parameters only.  clang's out-of-line code of an
+ * inlined function whose signature changed (DW_CC_nocall) is such a
+ * clone too; its origin, inlined, is judged as clang's unchanged code
+ * (clang_param()).
  */
-static uint32_t origin_flags(struct cu *w, const struct cu_die *die)
+static uint32_t origin_flags(struct cu *w, const struct cu_die *die, bool clang)
 {
 	struct cu_die origin, op, p;
 	struct slot_walk s = { 0 };
@@ -657,7 +660,10 @@ static uint32_t origin_flags(struct cu *w, const struct cu_die *die)
 		if (op.d.tag != DW_TAG_formal_parameter)
 			continue;
 		p = clone_param(w, die, &op);
-		gcc_param(w, &p, &s);
+		if (clang)
+			clang_param(w, &p, &s);
+		else
+			gcc_param(w, &p, &s);
 		if (!s.has_struct && cu__is_struct_param(w, &op))
 			s.has_struct = true;
 	} while (cu__next(w, &op));
@@ -707,15 +713,17 @@ out:
 	return err;
 }
 
-/* func_flags(), and for true_signature what pahole makes of a GCC clone's
- * abstract origin (origin_flags()) */
+/* func_flags(), and for true_signature what pahole makes of the abstract
+ * origin of a GCC clone or of clang's changed code (origin_flags()) */
 static uint32_t func_flags_ts(struct cu *w, const struct cu_die *die, bool external)
 {
 	uint32_t flags = func_flags(w, die, external);
 
 	if (w->opts->true_signature && w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
 	    !w->clang && (flags & (UNIT_FUNC_REORDERED | UNIT_FUNC_CLONE_CHANGED)))
-		flags |= origin_flags(w, die);
+		flags |= origin_flags(w, die, false);
+	else if (clang_true_signature(w, die) && cu__has_attr(die, DW_AT_abstract_origin))
+		flags |= origin_flags(w, die, true);
 	return flags;
 }
 
