@@ -110,6 +110,15 @@ static long half_inlined(long unused, struct pair a, int k, long w)
 	return r;
 }
 
+/* inlined twice and out of line once: k is 7 at every call, u passes in
+ * memory, and the out-of-line code takes (a, b, c, z), z in the fourth
+ * register; pahole 1.32 also judges the inlined DIE with those
+ * registers, where z's slot comes after k's: unexpected, left out */
+static long origin_shift(long a, char b, long c, char k, union big u, char z)
+{
+	return a + b + c + k + z;
+}
+
 long entry(void)
 {
 	long r = half_inlined(sink, p1, 3, vi);
@@ -127,5 +136,8 @@ long entry(void)
 	r += plain(sink, vp);
 	r += first_dead(sink, p2, vq);
 	OUT_OF_LINE r += half_inlined(sink + 1, p2, 3, vj);
+	r += origin_shift(sink, (char)vi, sink + 2, 7, g, (char)vj);
+	r += origin_shift(sink + 3, (char)vk, sink, 7, g, (char)vl);
+	OUT_OF_LINE r += origin_shift(sink + 5, (char)vm, sink + 1, 7, g, (char)vn);
 	return r;
 }
