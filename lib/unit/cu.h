@@ -5,7 +5,9 @@
  * only downwards:
  *
  *	unit.c       the driver: language, top-level DIEs, local types
- *	cu_decls.c   functions and variables          (uses cu_types, cu_annot)
+ *	cu_decls.c   functions and variables          (uses cu_truesig, cu_types, cu_annot)
+ *	cu_truesig.c clang's changed signatures, as true_signature rebuilds them
+ *	             (uses cu_types)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
  *	cu_scope.c   names: C++ scopes, kernel-valid names  (used by cu_types, cu_decls)
