@@ -32,7 +32,7 @@
 #		features, nested arrays, policy132.c (a __weak and a strong
 #		definition, function-pointer parameters, .constprop clones)
 #		and nocall.c (clang 19+: DW_CC_nocall) checked by name under
-#		both policies
+#		both policies, and with true_signature (its prototype rebuilt)
 # pahole132	with pahole 1.32 at $D2B_PAHOLE132 (default
 #		/root/.cache/pahole-1.32; SKIP without it): the fixtures
 #		compare equal as above, under the default policy
@@ -945,6 +945,14 @@ EOF
 	expect policy132/nocall-1.31 nc131.btf <<'EOF'
 func drop_arg params=v,unused
 EOF
+	# true_signature: what the code takes, unused dropped
+	encodes policy132/nocall-true_signature "$KFLAGS",true_signature \
+		--btf_encode_detached=nc132ts.btf nocall.o
+	expect policy132/nocall-true_signature nc132ts.btf <<'EOF'
+func drop_arg params=v
+func entry params=x
+EOF
+	load_later policy132/nocall-true_signature nc132ts.btf
 else
 	skip policy132/nocall "no clang 19 or later (DW_CC_nocall)"
 fi
@@ -998,6 +1006,13 @@ if ref_ready pahole132 "$REF132" v1.32 D2B_PAHOLE132; then
 		compared pahole132/true_signature f132ts.btf ref.f132ts.btf
 	else
 		fail pahole132/true_signature "$REF132 failed"
+		show ref.ts.log
+	fi
+	if [ -n "$NOCALL_CC" ] && "$REF132" "$KFLAGS",true_signature \
+		--btf_encode_detached=ref.nc132ts.btf nocall.o >ref.ts.log 2>&1; then
+		compared pahole132/true_signature/nocall nc132ts.btf ref.nc132ts.btf
+	elif [ -n "$NOCALL_CC" ]; then
+		fail pahole132/true_signature/nocall "$REF132 failed"
 		show ref.ts.log
 	fi
 fi
