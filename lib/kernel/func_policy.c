@@ -281,7 +281,7 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 			   bool consistent, bool true_sig, size_t *keep)
 {
 	uint32_t flags = 0;
-	size_t i, ncode;
+	size_t i, ncode, end;
 
 	ncode = order_by_code(e, n);
 	*keep = canonical(ef, info, e, n, true_sig);
@@ -301,14 +301,12 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 		return NULL;
 	if (flags & UNIT_FUNC_CLONE_CHANGED)
 		return "a clone of it takes other parameters";
-	for (i = 1; i < n; i++) {
-		/* (with true_signature, pahole 1.32's binary compares the
-		 * definitions with code among themselves, and those without
-		 * among themselves) */
-		size_t first = true_sig && i >= ncode ? ncode : 0;
-
-		if (e[i].id != e[first].id &&
-		    !protos_match(btf, e[first].id, e[i].id, LOOSE_MAX_DEPTH))
+	/* (with true_signature, pahole 1.32's binary compares the definitions
+	 * with code among themselves, and those without only where none has
+	 * code) */
+	end = true_sig && ncode ? ncode : n;
+	for (i = 1; i < end; i++) {
+		if (e[i].id != e[0].id && !protos_match(btf, e[0].id, e[i].id, LOOSE_MAX_DEPTH))
 			return "prototypes differ between compile units";
 	}
 	return NULL;
