@@ -55,6 +55,8 @@
 enum {
 	NO_REG = -1,
 	WORD_FIELDS = 64,	/* byte offsets a word's field set can say */
+	MAX_SLOTS = 64,		/* registers an aggregate is counted to take (the
+				 * ABIs have 8 at most: bounds a huge one) */
 };
 
 enum fate {
@@ -266,7 +268,9 @@ static void walk(const struct cu *w, struct tparam *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		struct tparam *p = &v[i];
-		int slots = w->agg_two_regs && p->size > word ? (int)((p->size + word - 1) / word) : 1;
+		uint64_t words = p->size / word + (p->size % word != 0);
+		int slots = w->agg_two_regs && p->size > word ?
+			    (words < MAX_SLOTS ? (int)words : MAX_SLOTS) : 1;
 		int taken = p->in_memory ? 1 : slots;
 		bool regs_left = reg_idx < w->nr_param_slots;
 		int expected = regs_left ? slot_reg(w, reg_idx) : -1;
