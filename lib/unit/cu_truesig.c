@@ -18,7 +18,7 @@
  * DW_OP_fbreg as the first location says it is a constant, or on the
  * stack.  An aggregate of two words in pieces records which bytes of
  * each word (register) are there; where one piece of one word is all,
- * the struct member at that offset is what the code takes (members()).
+ * the struct member at that offset is what the code takes (find_member()).
  *
  * Pass 2 (walk()): the parameters in order against the ABI's registers.
  * A constant is dropped (it takes no register); past the registers,
@@ -30,15 +30,18 @@
  * register).  A parameter without a location is kept where the next one
  * is in the register after it, else dropped.
  *
- * Pass 3 (cu_truesig__proto()): the prototype of the parameters kept,
- * each as its DIE says, a cut aggregate as its member, and the varargs if
- * the function has them.  Where pass 1 found a member, the parameter is
- * named "param__member" unless pass 2 kept the aggregate whole for the
- * next parameter's sake: also where it left the aggregate as it is for
- * another reason (past the registers, unexpected), as pahole does -- its
- * name then says which member the register holds, its type does not.  The flags: a parameter dropped or without a location
- * (UNIT_FUNC_OPTIMIZED), one unexpected while no parameter is a struct
- * (UNIT_FUNC_UNEXPECTED_REG: the kernel policy leaves the function out).
+ * Pass 3 (build()): the prototype of the parameters kept, each as its
+ * DIE says, a cut aggregate as its member, and the varargs if the
+ * function has them.  Where pass 1 found a member, the parameter is named
+ * "param__member" unless pass 2 kept the aggregate whole for the next
+ * parameter's sake: also where it left the aggregate as it is for another
+ * reason (past the registers, unexpected), as pahole does -- its name
+ * then says which member the register holds, its type does not.  The
+ * flags: a parameter dropped or without a location (UNIT_FUNC_OPTIMIZED),
+ * one unexpected while no parameter is a struct (UNIT_FUNC_UNEXPECTED_REG:
+ * the kernel policy leaves the function out).  (Out-of-line code of an
+ * inlined function also has its abstract origin judged with its
+ * registers: cu_decls.c's origin_flags().)
  *
  * Locations are read by libdw: such functions are few.
  */
@@ -336,7 +339,7 @@ static int build(struct cu *w, const struct cu_die *decl, const struct tparam *v
 		if (p->has_member) {
 			const char *pname = cu__name(w, &p->die), *mname = cu__name(w, &p->member);
 
-			if (!pname || !mname || asprintf(&names[nr], "%s__%s", pname, mname) < 0) {
+			if (pname && mname && asprintf(&names[nr], "%s__%s", pname, mname) < 0) {
 				names[nr] = NULL;
 				goto out;
 			}
