@@ -552,7 +552,11 @@ struct d2b_opts {
 	 * the ABI's registers) is described by that clone, under the clone's
 	 * name, with the parameters its DWARF lists -- less, where it reorders
 	 * them, those that have no location or that it optimized out --
-	 * rather than left out or described by its source prototype */
+	 * rather than left out or described by its source prototype; one
+	 * whose signature clang changed (DW_CC_nocall) by the parameters its
+	 * code takes, read from their locations (dead ones and constants
+	 * dropped, an aggregate passed in one register cut to that member,
+	 * named "param__member") */
 	bool true_signature;
 };
 

@@ -245,16 +245,15 @@ static size_t order_by_code(struct entry *e, size_t n)
 }
 
 /* pahole 1.32: lost parameters where its ABI changed (a .isra/.constprop
- * clone's symbol at its address, or clang's DW_CC_nocall)?  With
- * true_signature, whose prototypes say what the code takes, only clang's
- * (whose true prototypes lib/unit does not make yet: left out still). */
+ * clone's symbol at its address, or clang's DW_CC_nocall)?  Never with
+ * true_signature, whose prototypes say what the code takes (lib/unit made
+ * them: a clone's from its DWARF, clang's from its parameters'
+ * locations). */
 static bool abi_changed(const struct elf_funcs *ef, const struct elf_func_info *info,
 			const struct entry *e, bool true_sig)
 {
-	if (!(e->flags & UNIT_FUNC_OPTIMIZED))
+	if (!(e->flags & UNIT_FUNC_OPTIMIZED) || true_sig)
 		return false;
-	if (true_sig)
-		return e->flags & UNIT_FUNC_NOCALL;
 	return (e->flags & UNIT_FUNC_NOCALL) ||
 	       (e->addr && (elf_funcs__at(ef, info, e->addr) & ELF_AT_CLONE));
 }
@@ -282,7 +281,7 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 			   bool consistent, bool true_sig, size_t *keep)
 {
 	uint32_t flags = 0;
-	size_t i, ncode;
+	size_t i, ncode, end;
 
 	ncode = order_by_code(e, n);
 	*keep = canonical(ef, info, e, n, true_sig);
@@ -302,14 +301,12 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 		return NULL;
 	if (flags & UNIT_FUNC_CLONE_CHANGED)
 		return "a clone of it takes other parameters";
-	for (i = 1; i < n; i++) {
-		/* (with true_signature, pahole 1.32's binary compares the
-		 * definitions with code among themselves, and those without
-		 * among themselves) */
-		size_t first = true_sig && i >= ncode ? ncode : 0;
-
-		if (e[i].id != e[first].id &&
-		    !protos_match(btf, e[first].id, e[i].id, LOOSE_MAX_DEPTH))
+	/* (with true_signature, pahole 1.32's binary compares the definitions
+	 * with code among themselves, and those without only where none has
+	 * code) */
+	end = true_sig && ncode ? ncode : n;
+	for (i = 1; i < end; i++) {
+		if (e[i].id != e[0].id && !protos_match(btf, e[0].id, e[i].id, LOOSE_MAX_DEPTH))
 			return "prototypes differ between compile units";
 	}
 	return NULL;

@@ -5,7 +5,9 @@
  * only downwards:
  *
  *	unit.c       the driver: language, top-level DIEs, local types
- *	cu_decls.c   functions and variables          (uses cu_types, cu_annot)
+ *	cu_decls.c   functions and variables          (uses cu_truesig, cu_types, cu_annot)
+ *	cu_truesig.c clang's changed signatures, as true_signature rebuilds them
+ *	             (uses cu_types)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
  *	cu_scope.c   names: C++ scopes, kernel-valid names  (used by cu_types, cu_decls)
@@ -254,6 +256,15 @@ static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
 {
 	return a->du == b->du && a->d.off == b->d.off;
 }
+
+/* The byte size of the type of die (a parameter), by pahole's measure: a
+ * pointer is a word, a type without DW_AT_byte_size is its own type's
+ * size; 0 if none. */
+uint64_t cu__param_size(struct cu *w, const struct cu_die *die);
+/* Is die (a parameter) a struct passed by value, through typedefs and
+ * const?  It may take several registers, so that register expectations do
+ * not hold after it. */
+bool cu__is_struct_param(struct cu *w, const struct cu_die *die);
 
 /* The key of a DIE of another unit than the one walked, in far_ids. */
 uint64_t cu__far_key(const struct cu *w, const struct cu_die *die);

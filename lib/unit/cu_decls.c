@@ -22,6 +22,7 @@
 #include "unit/cu_annot.h"
 #include "unit/cu_decls.h"
 #include "unit/cu_scope.h"
+#include "unit/cu_truesig.h"
 #include "unit/cu_types.h"
 #include "dwarf/die_loc.h"
 #include "dwarf/die_reader.h"
@@ -195,29 +196,6 @@ static bool type_die(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 	return cu__attr_integrate(w, die, DW_AT_type, &a, &owner) && cu__ref(w, &owner, &a, ret);
 }
 
-/* A struct passed by value (through typedefs and const): it may take
- * several registers, so register expectations do not hold after it. */
-static bool is_struct_param(struct cu *w, const struct cu_die *param)
-{
-	struct cu_die t = *param;
-	int hops;
-
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (!type_die(w, &t, &t))
-			return false;
-		switch (t.d.tag) {
-		case DW_TAG_structure_type:
-			return true;
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-			continue;
-		default:
-			return false;
-		}
-	}
-	return false;
-}
-
 /* The type DIE offset of a parameter, through its abstract origin. */
 static uint64_t param_type(struct cu *w, const struct cu_die *param)
 {
@@ -299,28 +277,6 @@ enum {
 	ABI_REG_UNKNOWN = -1,	/* no register read from the location */
 	ABI_REG_LIBDW = -2,		/* only libdw can read this location */
 };
-
-/* The byte size of die's type (pahole's measure: a pointer is a word, a
- * type without DW_AT_byte_size is its own type's size), 0 if none. */
-static uint64_t type_size(struct cu *w, const struct cu_die *die)
-{
-	struct cu_die owner, t;
-	struct die_attr a;
-	uint64_t size;
-	int hops;
-
-	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
-		return 0;
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (t.d.tag == DW_TAG_pointer_type)
-			return w->ptr_size;
-		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
-			return size;
-		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
-			return 0;
-	}
-	return 0;
-}
 
 static bool is_reg_op(unsigned int atom)
 {
@@ -498,7 +454,7 @@ struct slot_walk {
 /* One parameter of code that gives no signature change (clang's). */
 static void clang_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 {
-	uint64_t size = type_size(w, p), word = w->ptr_size;
+	uint64_t size = cu__param_size(w, p), word = w->ptr_size;
 	int slots = w->agg_two_regs && size > word ? (int)((size + word - 1) / word) : 1;
 	struct die_attr loc;
 	int reg, i;
@@ -525,7 +481,7 @@ static void clang_param(struct cu *w, const struct cu_die *p, struct slot_walk *
 /* One parameter of GCC's code, or of clang's with a changed signature. */
 static void gcc_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 {
-	uint64_t size = type_size(w, p), word = w->ptr_size;
+	uint64_t size = cu__param_size(w, p), word = w->ptr_size;
 	int slots = w->agg_two_regs && size > word ? (int)((size + word - 1) / word) : 1;
 	bool in_memory = size > (w->agg_two_regs ? 2 : 1) * word;
 	struct die_attr loc;
@@ -546,11 +502,20 @@ static void gcc_param(struct cu *w, const struct cu_die *p, struct slot_walk *s)
 	s->reg_idx += in_memory ? 1 : slots;
 }
 
+/* pahole 1.32's true_signature rebuilds the prototype of die, clang's
+ * (cu_truesig.c, which also says how the parameters arrive)? */
+static bool clang_true_signature(struct cu *w, const struct cu_die *die)
+{
+	return w->opts->true_signature && w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
+	       w->clang && nocall(w, die);
+}
+
 static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 {
 	struct slot_walk s = { 0 };
 	struct cu_die child, origin, oparam;
 	bool changed = w->clang && nocall(w, die);
+	bool rebuilt = changed && clang_true_signature(w, die);
 	int idx = 0;
 
 	if (changed)
@@ -560,11 +525,12 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 	do {
 		if (child.d.tag != DW_TAG_formal_parameter)
 			continue;
-		if (w->clang && !changed)
+		/* (rebuilt: cu_truesig__proto() judges them) */
+		if (!rebuilt && w->clang && !changed)
 			clang_param(w, &child, &s);
-		else
+		else if (!rebuilt)
 			gcc_param(w, &child, &s);
-		if (!s.has_struct && is_struct_param(w, &child))
+		if (!s.has_struct && cu__is_struct_param(w, &child))
 			s.has_struct = true;
 		/* a parameter without a type of its own names its declaration */
 		if (!cu__has_attr(&child, DW_AT_type) &&
@@ -603,7 +569,7 @@ static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external
 		do {
 			if (child.d.tag != DW_TAG_formal_parameter)
 				continue;
-			if (is_struct_param(w, &child))
+			if (cu__is_struct_param(w, &child))
 				has_struct = true;
 			if (idx >= w->nr_reg_params) {
 				idx++;
@@ -678,9 +644,12 @@ static struct cu_die clone_param(struct cu *w, const struct cu_die *die, const s
  * origin's then seem to arrive in unexpected registers, and pahole's
  * combining of a name's definitions makes that the clone's too.  Such is
  * the origin (UNIT_FUNC_ORIGIN_UNEXPECTED)?  O(parameters^2), for clones
- * that changed their parameters only.
+ * that changed their parameters only.  clang's out-of-line code of an
+ * inlined function whose signature changed (DW_CC_nocall) is such a
+ * clone too; its origin, inlined, is judged as clang's unchanged code
+ * (clang_param()).
  */
-static uint32_t origin_flags(struct cu *w, const struct cu_die *die)
+static uint32_t origin_flags(struct cu *w, const struct cu_die *die, bool clang)
 {
 	struct cu_die origin, op, p;
 	struct slot_walk s = { 0 };
@@ -691,8 +660,11 @@ static uint32_t origin_flags(struct cu *w, const struct cu_die *die)
 		if (op.d.tag != DW_TAG_formal_parameter)
 			continue;
 		p = clone_param(w, die, &op);
-		gcc_param(w, &p, &s);
-		if (!s.has_struct && is_struct_param(w, &op))
+		if (clang)
+			clang_param(w, &p, &s);
+		else
+			gcc_param(w, &p, &s);
+		if (!s.has_struct && cu__is_struct_param(w, &op))
 			s.has_struct = true;
 	} while (cu__next(w, &op));
 	return s.unexpected && !s.has_struct ? UNIT_FUNC_ORIGIN_UNEXPECTED : 0;
@@ -735,21 +707,23 @@ static int clone_proto(struct cu *w, const struct cu_die *die, const struct cu_d
 			goto out;
 		v[nr++] = p;
 	} while (cu__next(w, &child));
-	err = cu_types__proto_of(w, decl, v, nr);
+	err = cu_types__proto_of(w, decl, v, NULL, nr);
 out:
 	free(v);
 	return err;
 }
 
-/* func_flags(), and for true_signature what pahole makes of a GCC clone's
- * abstract origin (origin_flags()) */
+/* func_flags(), and for true_signature what pahole makes of the abstract
+ * origin of a GCC clone or of clang's changed code (origin_flags()) */
 static uint32_t func_flags_ts(struct cu *w, const struct cu_die *die, bool external)
 {
 	uint32_t flags = func_flags(w, die, external);
 
 	if (w->opts->true_signature && w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
 	    !w->clang && (flags & (UNIT_FUNC_REORDERED | UNIT_FUNC_CLONE_CHANGED)))
-		flags |= origin_flags(w, die);
+		flags |= origin_flags(w, die, false);
+	else if (clang_true_signature(w, die) && cu__has_attr(die, DW_AT_abstract_origin))
+		flags |= origin_flags(w, die, true);
 	return flags;
 }
 
@@ -829,6 +803,8 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	}
 	flags = kernel ? func_flags_ts(w, die, has_flag(w, &named, DW_AT_external)) : 0;
 	proto = kernel ? clone_proto(w, die, &decl, flags) : 0;
+	if (!proto && kernel && clang_true_signature(w, die))
+		proto = cu_truesig__proto(w, die, &decl, &flags);
 	if (!proto)
 		proto = cu_types__proto(w, &decl, true);
 	if (proto < 0)

@@ -535,6 +535,13 @@ static bool is_param(struct cu *w, const struct cu_die *child)
 	return child->d.tag == DW_TAG_formal_parameter;
 }
 
+/* a prototype's parameter, or the member of one that stands for it
+ * (cu_types__proto_of()) */
+static bool is_proto_kid(struct cu *w, const struct cu_die *child)
+{
+	return is_param(w, child) || child->d.tag == DW_TAG_member;
+}
+
 static bool is_param_or_varargs(struct cu *w, const struct cu_die *child)
 {
 	(void)w;
@@ -953,9 +960,10 @@ static int void_params_as_int(struct cu *w, size_t base, size_t n)
 }
 
 /* Pass 2 of a prototype: its parameters, from kids [base, base + n). */
-static int add_params(struct cu *w, size_t base, size_t n, bool names)
+static int add_params(struct cu *w, size_t base, size_t n, bool names, const char *const *as)
 {
 	struct cu_die p;
+	const char *name;
 	size_t i;
 	int type, err;
 
@@ -970,15 +978,18 @@ static int add_params(struct cu *w, size_t base, size_t n, bool names)
 			if (type < 0)
 				return type;
 		}
-		err = d2b_btf__add_param(w->btf, names ? cu_scope__field_name(w, &p) : NULL, type);
+		name = as && as[i] ? as[i] : names ? cu_scope__field_name(w, &p) : NULL;
+		err = d2b_btf__add_param(w->btf, name, type);
 		if (err < 0)
 			return err;
 	}
 	return 0;
 }
 
-/* A prototype returning die's type, of the parameters kids[base ..) */
-static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bool names);
+/* A prototype returning die's type, of the parameters kids[base ..);
+ * as: their names where not NULL */
+static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bool names,
+			 const char *const *as);
 
 int cu_types__proto(struct cu *w, const struct cu_die *die, bool names)
 {
@@ -991,11 +1002,11 @@ int cu_types__proto(struct cu *w, const struct cu_die *die, bool names)
 		pop_kids(w, base);
 		return err;
 	}
-	return proto_of_kids(w, die, base, names);
+	return proto_of_kids(w, die, base, names, NULL);
 }
 
 int cu_types__proto_of(struct cu *w, const struct cu_die *die, const struct cu_die *params,
-		       size_t nr)
+		       const char *const *names, size_t nr)
 {
 	struct unit_walker *uw = w->uw;
 	size_t base = uw->nr_kids, i;
@@ -1012,10 +1023,11 @@ int cu_types__proto_of(struct cu *w, const struct cu_die *die, const struct cu_d
 		uw->kid_types[uw->nr_kids] = 0;
 		uw->kids[uw->nr_kids++] = params[i];
 	}
-	return proto_of_kids(w, die, base, true);
+	return proto_of_kids(w, die, base, true, names);
 }
 
-static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bool names)
+static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bool names,
+			 const char *const *as)
 {
 	size_t n = w->uw->nr_kids - base;
 	int ret, id, err;
@@ -1026,7 +1038,7 @@ static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bo
 		err = ret;
 		goto out;
 	}
-	err = walk_kid_types(w, base, n, is_param);
+	err = walk_kid_types(w, base, n, is_proto_kid);
 	if (err < 0)
 		goto out;
 	err = void_params_as_int(w, base, n);
@@ -1038,7 +1050,7 @@ static int proto_of_kids(struct cu *w, const struct cu_die *die, size_t base, bo
 		err = id;
 		goto out;
 	}
-	err = add_params(w, base, n, names);
+	err = add_params(w, base, n, names, as);
 	if (err >= 0 && d2b_btf__end_id(w->btf) != end + 1)
 		err = -EFAULT;
 out:

@@ -18,9 +18,10 @@ int cu_types__drain(struct cu *w);
 /* A FUNC_PROTO from a DIE whose DW_TAG_formal_parameter children are the
  * parameters; names: keep the parameters' names. */
 int cu_types__proto(struct cu *w, const struct cu_die *die, bool names);
-/* A FUNC_PROTO returning die's type, of the nr parameter DIEs params
- * (named), in that order. */
+/* A FUNC_PROTO returning die's type, of the nr parameter DIEs params, in
+ * that order, each of its DIE's type and named by names[i], or where
+ * names (or names[i]) is NULL by its DIE's name. */
 int cu_types__proto_of(struct cu *w, const struct cu_die *die, const struct cu_die *params,
-		       size_t nr);
+		       const char *const *names, size_t nr);
 
 #endif

@@ -13,6 +13,9 @@
 #                            --btf_features=default), the reference
 #                            run.sh compares ours with; none for
 #                            atomic.c, which pahole 1.32 refuses
+#   gcc16/truesig.truesig.btf ...  the same with true_signature too, for
+#                            truesig.c, whose functions' code takes
+#                            other parameters than they declare
 #
 # Paths are mapped to "." (-ffile-prefix-map), so a rebuild with the same
 # compilers gives the same bytes.  Commit the result with the compilers'
@@ -41,13 +44,16 @@ for src in *.c; do
 	[ "$b" = atomic ] && continue
 	for cc in gcc16 clang22; do
 		pahole -J --btf_features=default --btf_encode_detached="$cc/$b.pahole.btf" "$cc/$b.o"
+		[ "$b" = truesig ] || continue
+		pahole -J --btf_features=default,true_signature \
+			--btf_encode_detached="$cc/$b.truesig.btf" "$cc/$b.o"
 	done
 done
 { gcc-16 --version | head -1; clang-22 --version | head -1; echo "pahole $(pahole --version)"; } >VERSIONS
 '
 for cc in gcc16 clang22; do
 	mkdir -p "$HERE/$cc"
-	rm -f "$HERE/$cc"/*.o "$HERE/$cc"/*.pahole.btf
+	rm -f "$HERE/$cc"/*.o "$HERE/$cc"/*.pahole.btf "$HERE/$cc"/*.truesig.btf
 	cp "$SID$W/$cc"/* "$HERE/$cc/"
 done
 cp "$SID$W/VERSIONS" "$HERE/VERSIONS"

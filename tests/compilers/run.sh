@@ -13,6 +13,9 @@
 #     no option) with CC/X.pahole.btf, pahole 1.32's BTF of the same
 #     object: the differences must be exactly those CC/X.known lists (and
 #     explains), none if there is no such file.
+#     With CC/X.truesig.btf, pahole 1.32's BTF with true_signature too
+#     (truesig.c), the same with --btf_features=default,true_signature
+#     against it and CC/X.truesig.known.
 #  2. chains: dwarf2btf's default conversion (every variable) checked with
 #     ../annot/btfchain.py against CC/X.expect: every variable, member,
 #     parameter and return type as its chain of kinds, and the DECL_TAGs.
@@ -38,6 +41,34 @@ for tool in python3 bpftool; do
 done
 [ -x "$D2B" ] && [ -x "$PAHOLE" ] || { fail compilers/setup "no $D2B or $PAHOLE"; exit 1; }
 
+# against_pahole NAME OBJ REF KNOWN FEATURES: dwarf2btf-pahole -J
+# --btf_features=FEATURES on OBJ differs from REF (pahole 1.32's) by the
+# lines of KNOWN only (none if there is no such file)
+against_pahole()
+{
+	local name=$1 obj=$2 ref=$3 known=$4 out
+	out="$TMP/$(basename "$(dirname "$obj")")-$(basename "$ref").btf"
+	if ! "$PAHOLE" -J --btf_features="$5" --btf_encode_detached="$out" "$obj" \
+		>"$TMP/run.out" 2>&1; then
+		failx "$name" "dwarf2btf-pahole failed" "$TMP/run.out"
+		return
+	fi
+	"$D2B" --compare "$ref" "$out" >"$TMP/cmp.out" 2>&1
+	sed '/^kind /,$d' "$TMP/cmp.out" | sort >"$TMP/diffs"
+	if [ -f "$known" ]; then
+		grep -v '^#' "$known" | sort >"$TMP/known"
+	else
+		: >"$TMP/known"
+	fi
+	if cmp -s "$TMP/diffs" "$TMP/known"; then
+		pass "$name"
+	else
+		diff "$TMP/known" "$TMP/diffs" >"$TMP/dd"
+		failx "$name" "differs from pahole 1.32 other than $(basename "$known") says (< known, > found)" "$TMP/dd"
+	fi
+	load_btf "$name" "$out"
+}
+
 n=0
 for cc in gcc16 clang22; do
 	for obj in "$HERE/$cc"/*.o; do
@@ -48,29 +79,14 @@ for cc in gcc16 clang22; do
 		ref="$HERE/$cc/$base.pahole.btf"
 
 		# 1. against pahole 1.32
-		out="$TMP/$cc-$base.pahole-mode.btf"
 		if [ ! -f "$ref" ]; then
 			skip "$name/pahole" "no pahole BTF ($base.c: see its comment)"
-		elif ! "$PAHOLE" -J --btf_features=default --btf_encode_detached="$out" "$obj" \
-			>"$TMP/run.out" 2>&1; then
-			failx "$name/pahole" "dwarf2btf-pahole failed" "$TMP/run.out"
 		else
-			"$D2B" --compare "$ref" "$out" >"$TMP/cmp.out" 2>&1
-			sed '/^kind /,$d' "$TMP/cmp.out" | sort >"$TMP/diffs"
-			known="$HERE/$cc/$base.known"
-			if [ -f "$known" ]; then
-				grep -v '^#' "$known" | sort >"$TMP/known"
-			else
-				: >"$TMP/known"
-			fi
-			if cmp -s "$TMP/diffs" "$TMP/known"; then
-				pass "$name/pahole"
-			else
-				diff "$TMP/known" "$TMP/diffs" >"$TMP/dd"
-				failx "$name/pahole" "differs from pahole 1.32 other than $base.known says (< known, > found)" "$TMP/dd"
-			fi
-			load_btf "$name/pahole" "$out"
+			against_pahole "$name/pahole" "$obj" "$ref" "$HERE/$cc/$base.known" default
 		fi
+		ref="$HERE/$cc/$base.truesig.btf"
+		[ -f "$ref" ] && against_pahole "$name/true_signature" "$obj" "$ref" \
+			"$HERE/$cc/$base.truesig.known" default,true_signature
 
 		# 2. chains
 		out="$TMP/$cc-$base.btf"

@@ -32,7 +32,8 @@
 #		features, nested arrays, policy132.c (a __weak and a strong
 #		definition, function-pointer parameters, .constprop clones)
 #		and nocall.c (clang 19+: DW_CC_nocall) checked by name under
-#		both policies
+#		both policies, and with true_signature (its prototype rebuilt);
+#		samename.c, one name with and without code in three units
 # pahole132	with pahole 1.32 at $D2B_PAHOLE132 (default
 #		/root/.cache/pahole-1.32; SKIP without it): the fixtures
 #		compare equal as above, under the default policy
@@ -209,6 +210,10 @@ build kmodule.o "${CC[@]}" -c "$HERE/kmodule.c" -o kmodule.o || exit 1
 build weak132.o "${CC[@]}" -DWEAK_UNIT -c "$HERE/policy132.c" -o weak132.o || exit 1
 build strong132.o "${CC[@]}" -c "$HERE/policy132.c" -o strong132.o || exit 1
 build policy132 "${CC[@]}" -o policy132 weak132.o strong132.o || exit 1
+for u in 1 2 3; do
+	build "same$u.o" "${CC[@]}" -DUNIT=$u -c "$HERE/samename.c" -o "same$u.o" || exit 1
+done
+build samename "${CC[@]}" -o samename same1.o same2.o same3.o || exit 1
 if [ -n "$CLANG" ]; then
 	build tags.o "$CLANG" -g -O2 -c "$HERE/tags.c" -o tags.o || CLANG=
 fi
@@ -945,6 +950,14 @@ EOF
 	expect policy132/nocall-1.31 nc131.btf <<'EOF'
 func drop_arg params=v,unused
 EOF
+	# true_signature: what the code takes, unused dropped
+	encodes policy132/nocall-true_signature "$KFLAGS",true_signature \
+		--btf_encode_detached=nc132ts.btf nocall.o
+	expect policy132/nocall-true_signature nc132ts.btf <<'EOF'
+func drop_arg params=v
+func entry params=x
+EOF
+	load_later policy132/nocall-true_signature nc132ts.btf
 else
 	skip policy132/nocall "no clang 19 or later (DW_CC_nocall)"
 fi
@@ -990,6 +1003,18 @@ encodes policy132/true_signature-1.31 --pahole-policy=1.31 "$KFLAGS",true_signat
 	--btf_encode_detached=f131ts.btf policy132
 same_bytes policy132/true_signature-1.31-ignored f131.btf f131ts.btf
 load_later policy132/true_signature f132ts.btf
+# one name, one definition with code and two inlined away with other
+# prototypes (samename.c): true_signature compares only the first
+encodes policy132/samename "$KFLAGS" --btf_encode_detached=same.btf samename
+expect policy132/samename same.btf <<'EOF'
+absent func hash
+EOF
+encodes policy132/samename-true_signature "$KFLAGS",true_signature \
+	--btf_encode_detached=samets.btf samename
+expect policy132/samename-true_signature samets.btf <<'EOF'
+func hash params=p,v,s,i
+EOF
+load_later policy132/samename-true_signature samets.btf
 
 if ref_ready pahole132 "$REF132" v1.32 D2B_PAHOLE132; then
 	cross_check pahole132 "$REF132"
@@ -998,6 +1023,20 @@ if ref_ready pahole132 "$REF132" v1.32 D2B_PAHOLE132; then
 		compared pahole132/true_signature f132ts.btf ref.f132ts.btf
 	else
 		fail pahole132/true_signature "$REF132 failed"
+		show ref.ts.log
+	fi
+	if "$REF132" "$KFLAGS",true_signature --btf_encode_detached=ref.samets.btf samename \
+		>ref.ts.log 2>&1; then
+		compared pahole132/true_signature/samename samets.btf ref.samets.btf
+	else
+		fail pahole132/true_signature/samename "$REF132 failed"
+		show ref.ts.log
+	fi
+	if [ -n "$NOCALL_CC" ] && "$REF132" "$KFLAGS",true_signature \
+		--btf_encode_detached=ref.nc132ts.btf nocall.o >ref.ts.log 2>&1; then
+		compared pahole132/true_signature/nocall nc132ts.btf ref.nc132ts.btf
+	elif [ -n "$NOCALL_CC" ]; then
+		fail pahole132/true_signature/nocall "$REF132 failed"
 		show ref.ts.log
 	fi
 fi

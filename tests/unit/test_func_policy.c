@@ -125,6 +125,7 @@ static const struct func_policy_opts old_strict = { .consistent = true, .pahole_
 /* pahole 1.32's */
 static const struct func_policy_opts new_loose = { 0 };
 static const struct func_policy_opts new_strict = { .consistent = true };
+static const struct func_policy_opts new_true_sig = { .consistent = true, .true_signature = true };
 
 /* FUNC name(int a, <ptype> b) in btf; returns the FUNC's ID */
 static int add_func(struct d2b_btf *btf, const char *name, uint32_t ptype)
@@ -320,7 +321,8 @@ static void test_split_base_func(void)
  *   reg: a parameter in another register: out, consistent_func or not
  *	(1.31: only with it);
  *   fptr: prototypes whose function-pointer parameters differ (int vs
- *	long): out with consistent_func (1.31 compared arity only).
+ *	long): out with consistent_func (1.31 compared arity only);
+ * and with true_signature.
  */
 static void test_select_132(void)
 {
@@ -389,6 +391,17 @@ static void test_select_132(void)
 	CHECK(!drop[weak1 - 1] && drop[weak2 - 1] && !drop[str1 - 1] && drop[str2 - 1]);
 	CHECK(!drop[isra - 1] && !drop[nocall - 1] && !drop[reord - 1] && !drop[reg - 1]);
 	CHECK(!drop[fptr1 - 1] && drop[fptr2 - 1]);
+
+	/* with true_signature (no renames: no clone takes the name), lost
+	 * parameters leave none out, and definitions without code are
+	 * compared with none where one has code (str, fptr): only weak's
+	 * two with code, reord and reg are out */
+	memset(drop, 0, sizeof(drop));
+	n = func_policy__select(btf, recs, 11, ef, &new_true_sig, drop, note, NULL, NULL);
+	CHECK_EQ(n, 6);		/* weak1 weak2 str1 reord reg fptr2 */
+	CHECK(drop[weak1 - 1] && drop[weak2 - 1] && drop[str1 - 1] && !drop[str2 - 1]);
+	CHECK(!drop[isra - 1] && !drop[plain - 1] && !drop[nocall - 1] && drop[reord - 1]);
+	CHECK(drop[reg - 1] && !drop[fptr1 - 1] && drop[fptr2 - 1]);
 
 	/* fptr alone: 1.31 takes void (*)(int) for void (*)(long), 1.32 not */
 	memset(drop, 0, sizeof(drop));
