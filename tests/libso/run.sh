@@ -40,8 +40,13 @@ BUILD=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib.sh"
 SRC=$(cd "$HERE/../.." && pwd)
-solibs=("$BUILD"/libdwarf2btf.so.*.*.*)
-SOLIB=${solibs[0]}
+# the file the soname's link names: a build directory may still hold the
+# library of an older SOMINOR beside it
+SOLIB=$(readlink -f "$BUILD/libdwarf2btf.so.1" 2>/dev/null)
+if [ -z "$SOLIB" ]; then
+	solibs=("$BUILD"/libdwarf2btf.so.*.*.*)
+	SOLIB=${solibs[0]}
+fi
 CLI=$BUILD/dwarf2btf
 SAMPLE=$SRC/tests/sample/sample.o
 CC=${CC:-cc}
