@@ -46,9 +46,11 @@
 # it.  Our output must be byte-identical in two runs (an extra untimed run
 # when BENCH_RUNS=1) and read back (dwarf2btf --base BASE --dump).
 #
-# Wall and CPU times come from bash's `time` (milliseconds: GNU time prints
-# hundredths, too coarse for a module), around GNU time, which gives the
-# peak RSS; they include starting GNU time (about 2 ms of CPU).
+# Wall and CPU times and the peak RSS come from tests/tools/runstat (the
+# command's own rusage, to the microsecond); without it, from bash's `time`
+# (milliseconds: GNU time prints hundredths, too coarse for a module)
+# around GNU time, which gives the peak RSS, and then they include
+# starting GNU time (about 2 ms of CPU).
 #
 # Then it runs dwarf2btf --stats BENCH_RUNS times per target (vmlinux,
 # xfs.ko) and -j above 1 and prints the median of each phase only this
@@ -66,7 +68,7 @@
 # unless a tool (or --compare, or a module check) failed or the corpus
 # changed (1), or the setup is incomplete (2).
 #
-# Needs GNU time at /usr/bin/time (Debian package "time":
+# Needs tests/tools/runstat (make tests) or GNU time at /usr/bin/time (Debian package "time":
 # apt-get install time), the corpus (/work/shared/corpus/fetch-debian-kernel.sh),
 # `make` (for build/dwarf2btf and build/dwarf2btf-pahole) and pahole 1.31
 # (see PAHOLE below); pahole 1.32 if there.
@@ -112,6 +114,11 @@
 #			module of a kernel build but the first few finds it)
 #			or none (DWARF2BTF_CACHE_DIR=none: the base parsed
 #			and indexed in each run, as before the cache)
+#	BENCH_RUNSTAT	the timer: tests/tools/runstat (default
+#			SRC/build/tests/runstat, which make tests builds): the
+#			command's own rusage to the microsecond; empty, or not
+#			built: bash's time (ms) and GNU time (peak RSS), whose
+#			start (about 2 ms of CPU) is then in every time
 #	BENCH_TIME	GNU time to run (default /usr/bin/time)
 #	BENCH_WORK	scratch directory (default: a new /tmp/d2b-bench.XXXXXX,
 #			removed at exit unless BENCH_KEEP=1); samples.tsv there
@@ -129,6 +136,8 @@ D2B=${D2B_BIN:-$SRC/build/dwarf2btf}
 RUNS=${BENCH_RUNS:-3}
 DEFAULT=${BENCH_DEFAULT:-0}
 TIME=${BENCH_TIME:-/usr/bin/time}
+RUNSTAT=${BENCH_RUNSTAT-$SRC/build/tests/runstat}
+[ -z "$RUNSTAT" ] || [ -x "$RUNSTAT" ] || RUNSTAT=
 ALL_MODULES=${BENCH_ALL_MODULES:-0}
 MOD_EVERY=${BENCH_MODULE_EVERY:-28}
 MOD_JOBS=${BENCH_MODULE_JOBS:-1}
@@ -205,7 +214,7 @@ if wants modules; then
 	done
 	unset all
 fi
-[ -x "$TIME" ] || die "no $TIME: install GNU time (apt-get install time)"
+[ -n "$RUNSTAT" ] || [ -x "$TIME" ] || die "no $TIME: install GNU time (apt-get install time)"
 if [ ! -x "$PAHOLE" ]; then
 	cat >&2 <<EOT
 bench.sh: no pahole 1.31 at $PAHOLE (set PAHOLE, or build it):
@@ -319,17 +328,25 @@ failures=0
 # timed KEY OUT: run CMD, time it, and record its samples (in the arrays
 # and as a line "KEY WALL CPU RSS_KIB SIZE" of samples.tsv, tab-separated).
 # A detached OUT is removed first (pahole 1.31 does not truncate one).
-# bash's time gives wall and CPU in milliseconds, GNU time the peak RSS.
+# runstat gives wall, CPU and peak RSS; else bash's time wall and CPU in
+# milliseconds, GNU time the peak RSS.
 timed()
 {
 	local key=$1 out=$2 log tf rc wall user sys rss cpu TIMEFORMAT='%3R %3U %3S'
 	log=$WORK/${key//[|\/]/-}.log
 	tf=$log.time
 	[ "$out" = "${CMD[-1]}" ] || rm -f "$out"
-	{ time "$TIME" -f '%M' -o "$tf" "${CMD[@]}" >"$log" 2>&1; } 2>"$tf.bash"
-	rc=$?
-	read -r wall user sys < <(tail -n 1 "$tf.bash" 2>/dev/null) || true
-	read -r rss < <(tail -n 1 "$tf" 2>/dev/null) || true
+	if [ -n "$RUNSTAT" ]; then
+		# the command's own rusage, to the microsecond (tests/tools/runstat.c)
+		"$RUNSTAT" -o "$tf" "${CMD[@]}" >"$log" 2>&1
+		rc=$?
+		read -r wall user sys rss < <(tail -n 1 "$tf" 2>/dev/null) || true
+	else
+		{ time "$TIME" -f '%M' -o "$tf" "${CMD[@]}" >"$log" 2>&1; } 2>"$tf.bash"
+		rc=$?
+		read -r wall user sys < <(tail -n 1 "$tf.bash" 2>/dev/null) || true
+		read -r rss < <(tail -n 1 "$tf" 2>/dev/null) || true
+	fi
 	if [ $rc -ne 0 ] || [ ! -s "$out" ]; then
 		FAILED[$key]="exit $rc"
 		failures=$((failures + 1))
@@ -376,6 +393,11 @@ else
 fi
 echo "ours:      $OURS, $D2B ($("$D2B" --version 2>&1 | head -n 1))"
 echo "machine:   $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)); $RUNS runs each, interleaved; medians"
+if [ -n "$RUNSTAT" ]; then
+	echo "timer:     $RUNSTAT (each command's own rusage)"
+else
+	echo "timer:     bash's time around $TIME (includes starting it: about 2 ms of CPU)"
+fi
 echo "flags:     -J -jN --btf_features=$FEATURES"
 split && echo "our base cache: $CACHE$([ "$CACHE" = warm ] && echo " (its entry made before the timed runs, as for all but a build's first modules)")"
 echo "           --lang_exclude=rust [--btf_base VMLINUX] --btf_encode_detached=OUT FILE"

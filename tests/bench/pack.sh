@@ -112,6 +112,15 @@ copy_prog "$PAHOLE" pahole
 copy_prog "$TIME" time
 ln -s dwarf2btf "$out/lib/dwarf2btf-pahole"
 names=(dwarf2btf dwarf2btf-pahole pahole time)
+# bench.sh's timer, where make tests built it
+RUNSTAT=${BENCH_RUNSTAT-$SRC/build/tests/runstat}
+if [ -n "$RUNSTAT" ] && [ -x "$RUNSTAT" ]; then
+	copy_prog "$RUNSTAT" runstat
+	names+=(runstat)
+	runstat='$d/bin/runstat'
+else
+	runstat=
+fi
 
 # pahole 1.32: debian-next.sh's launcher ("exec LOADER --library-path DIR
 # --argv0 NAME PROG") is carried as the loader, PROG and every library the
@@ -239,6 +248,7 @@ p132=\$d/bin/pahole132
 [ $have132 = 1 ] || p132="\$d/bin/pahole132 (not packed: pahole 1.32 was not there)"
 D2B_CORPUS=\$c BENCH_TARGETS=$target PAHOLE=\$d/bin/pahole D2B_PAHOLE132=\$p132 \\
 	D2B_PAHOLE=\$d/bin/dwarf2btf-pahole D2B_BIN=\$d/bin/dwarf2btf BENCH_TIME=\$d/bin/time \\
+	BENCH_RUNSTAT=$runstat \\
 	"\$d/bench.sh"
 EOF
 chmod +x "$out/run.sh"

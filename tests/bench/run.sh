@@ -37,7 +37,7 @@ bench()
 	shift
 	env D2B_CORPUS="$work/corpus" PAHOLE="$work/pahole" D2B_PAHOLE132="$work/pahole" \
 	    D2B_PAHOLE="$build/dwarf2btf-pahole" D2B_BIN="$build/dwarf2btf" \
-	    BENCH_WORK="$work/scratch-$name" BENCH_RUNS=2 "$@" \
+	    BENCH_WORK="$work/scratch-$name" BENCH_RUNS=2 BENCH_RUNSTAT="$build/tests/runstat" "$@" \
 	    "$here/bench.sh" >"$work/$name.out" 2>&1
 	rc=$?
 }
@@ -70,6 +70,8 @@ modules_cases()
 	# detached, two runs: the summary, a row per module, the checks
 	bench mods D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_MODULE_EVERY=2
 	expect "bench modules" 0 "$work/mods.out" \
+		"^timer: +.*/tests/runstat \\(each command's own rusage\\)\$" \
+		"^our base cache: warm " \
 		"^modules: +2 of 4 \\(one in 2 of the sorted list, from the first\\), each -j1 --btf_base OWN \\(the tool's vmlinux BTF, made first\\) --btf_encode_detached=OUT MODULE\$" \
 		"^modules \\(2 of 4\\), each over the tool's own vmlinux BTF at -j1, output detached; per module the median of 2 runs" \
 		'^  2 of 2 modules converted by every tool$' \
@@ -102,8 +104,9 @@ modules_cases()
 	# for the check), without pahole 1.32: no row per module
 	bench mods-all D2B_CORPUS="$work/mods" BENCH_TARGETS=modules BENCH_ALL_MODULES=1 \
 		BENCH_MODULE_WRITE=inplace BENCH_RUNS=1 D2B_PAHOLE132="$work/none" \
-		BENCH_MODULE_BASE=vmlinux
+		BENCH_MODULE_BASE=vmlinux BENCH_RUNSTAT=
 	expect "bench modules: all, in place" 0 "$work/mods-all.out" \
+		"^timer: +bash's time around " \
 		'^modules: +all 4, each -j1 --btf_base VMLINUX, into a fresh copy of MODULE$' \
 		'^  4 of 4 modules converted by every tool$' \
 		"^  CPU s, median module +$n +not there +$n +$r +not there\$" \
