@@ -399,7 +399,8 @@ else
 	echo "timer:     bash's time around $TIME (includes starting it: about 2 ms of CPU)"
 fi
 echo "flags:     -J -jN --btf_features=$FEATURES"
-split && echo "our base cache: $CACHE$([ "$CACHE" = warm ] && echo " (its entry made before the timed runs, as for all but a build's first modules)")"
+# (split() is defined below: ask wants() here)
+{ wants xfs.ko || wants modules; } && echo "our base cache: $CACHE$([ "$CACHE" = warm ] && echo " (its entry made before the timed runs, as for all but a build's first modules)")"
 echo "           --lang_exclude=rust [--btf_base VMLINUX] --btf_encode_detached=OUT FILE"
 [ "$DEFAULT" = 1 ] && echo "default:   dwarf2btf -jN [--base VMLINUX] -o OUT FILE"
 if wants modules; then

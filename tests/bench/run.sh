@@ -35,10 +35,11 @@ bench()
 {
 	local name=$1
 	shift
-	env D2B_CORPUS="$work/corpus" PAHOLE="$work/pahole" D2B_PAHOLE132="$work/pahole" \
+	mkdir -p "$work/cwd"
+	(cd "$work/cwd" && exec env D2B_CORPUS="$work/corpus" PAHOLE="$work/pahole" D2B_PAHOLE132="$work/pahole" \
 	    D2B_PAHOLE="$build/dwarf2btf-pahole" D2B_BIN="$build/dwarf2btf" \
 	    BENCH_WORK="$work/scratch-$name" BENCH_RUNS=2 BENCH_RUNSTAT="$build/tests/runstat" "$@" \
-	    "$here/bench.sh" >"$work/$name.out" 2>&1
+	    "$here/bench.sh" >"$work/$name.out" 2>&1 </dev/null)
 	rc=$?
 }
 
@@ -360,6 +361,12 @@ fi
 if ! command -v gcc >/dev/null 2>&1; then
 	skip "bench pack exec" "no gcc to build an executable"
 	exit 0
+fi
+# bench.sh writes nothing where it is run (a stray command once wrote xaa)
+if [ -z "$(ls -A "$work/cwd" 2>/dev/null)" ]; then
+	pass "bench cwd untouched"
+else
+	fail "bench cwd untouched" "bench.sh left $(ls -A "$work/cwd" | head -n 3 | tr '\n' ' ')in its working directory"
 fi
 mkdir -p "$work/corpus-exec"
 if ! gcc -g -O1 -o "$work/corpus-exec/vmlinux" "$src/tests/sample/sample.c" -nostartfiles \
