@@ -17,8 +17,8 @@
  * message").  On failure errbuf always holds it; on success it is "";
  * errbuf may be NULL (no message wanted).  The buffer is
  *  - an argument of the calls that read or write a file or parse bytes
- *    (d2b_btf__parse_raw, d2b_btf__load_file, d2b_btf__write_raw,
- *    d2b_elf__write_btf);
+ *    (d2b_btf__parse_raw, d2b_btf__load_file, d2b_btf__load_base,
+ *    d2b_btf__write_raw, d2b_elf__write_btf);
  *  - d2b_opts.errbuf for a conversion (d2b_convert_file, d2b_convert_mem,
  *    d2b_convert_file_later_base): the first error met, prefixed by its
  *    unit and DIE when it has them ("foo.c: DIE 0x2a: ...");
