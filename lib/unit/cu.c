@@ -225,6 +225,21 @@ bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret)
 	return dwarf_offdie(dw, die->d.off, ret) != NULL;
 }
 
+bool cu__libdw_location(struct cu *w, const struct cu_die *die, Dwarf_Attribute *ret)
+{
+	Dwarf_Die d;
+
+	return cu__libdw_die(w, die, &d) && dwarf_attr(&d, DW_AT_location, ret);
+}
+
+bool cu__entry_value(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Op **inner, size_t *len)
+{
+	Dwarf_Attribute entry;
+
+	return dwarf_getlocation_attr(loc, op, &entry) == 0 &&
+	       dwarf_getlocation(&entry, inner, len) == 0;
+}
+
 /*
  * A unit the walk reads for the first time, loaded now or kept from an
  * earlier walk: the walk may take as many steps more in it.

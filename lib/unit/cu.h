@@ -243,6 +243,12 @@ bool cu__is_expr(const struct cu_die *owner, const struct die_attr *a);
 bool cu__uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret);
 /* A libdw DIE for die (for location lists): false if libdw has none. */
 bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret);
+/* die's DW_AT_location as libdw reads it (for dwarf_getlocations()):
+ * false if there is none. */
+bool cu__libdw_location(struct cu *w, const struct cu_die *die, Dwarf_Attribute *ret);
+/* The expression inside op, a DW_OP_entry_value (or GNU's) of loc's:
+ * false if libdw cannot give it. */
+bool cu__entry_value(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Op **inner, size_t *len);
 
 static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 {

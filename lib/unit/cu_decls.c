@@ -132,7 +132,6 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 {
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *expr, *inner;
-	Dwarf_Attribute entry;
 	size_t len, inner_len;
 	ptrdiff_t off = 0;
 	int nth = 0, reg = -1, r;
@@ -140,8 +139,7 @@ static int param_reg(Dwarf_Attribute *loc, int expected)
 	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &expr, &len)) > 0) {
 		r = loc_reg(len, len ? expr[0].atom : 0, len ? expr[len - 1].atom : 0, nth++ == 0);
 		if (r == LOC_ENTRY) {
-			if (dwarf_getlocation_attr(loc, expr, &entry) != 0 ||
-			    dwarf_getlocation(&entry, &inner, &inner_len) != 0 || inner_len != 1)
+			if (!cu__entry_value(loc, expr, &inner, &inner_len) || inner_len != 1)
 				continue;
 			r = inner->atom;
 		}
@@ -362,16 +360,15 @@ static int pieces_reg(const Dwarf_Op *expr, size_t len)
 /* The same answer by libdw. */
 static int abi_reg_libdw(struct cu *w, const struct cu_die *param, bool big)
 {
-	Dwarf_Attribute attr, entry;
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *expr, *inner;
 	size_t len, inner_len;
+	Dwarf_Attribute attr;
 	ptrdiff_t off = 0;
-	Dwarf_Die die;
 	bool loc0 = true;
 	int r;
 
-	if (!cu__libdw_die(w, param, &die) || !dwarf_attr(&die, DW_AT_location, &attr))
+	if (!cu__libdw_location(w, param, &attr))
 		return ABI_REG_UNKNOWN;
 	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0) {
 		size_t n = len && expr[len - 1].atom == DW_OP_stack_value && len == 2 ? 1 : len;
@@ -379,8 +376,7 @@ static int abi_reg_libdw(struct cu *w, const struct cu_die *param, bool big)
 		inner_len = 0;
 		inner = NULL;
 		if (len && (expr[0].atom == DW_OP_entry_value || expr[0].atom == DW_OP_GNU_entry_value) &&
-		    (dwarf_getlocation_attr(&attr, expr, &entry) != 0 ||
-		     dwarf_getlocation(&entry, &inner, &inner_len) != 0))
+		    !cu__entry_value(&attr, expr, &inner, &inner_len))
 			inner_len = 0;
 		if (n > 1 && big && len && expr[0].atom != DW_OP_constu &&
 		    expr[0].atom != DW_OP_consts &&
@@ -560,7 +556,6 @@ static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external
 	bool unexpected = false, has_struct = false;
 	uint32_t flags = external ? UNIT_FUNC_EXTERNAL : 0;
 	Dwarf_Attribute attr;
-	Dwarf_Die param;
 	int idx = 0;
 
 	if (w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31)
@@ -582,8 +577,7 @@ static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external
 
 				if (reg == REG_ASK_LIBDW) {
 					reg = -1;
-					if (cu__libdw_die(w, &child, &param) &&
-					    dwarf_attr(&param, DW_AT_location, &attr))
+					if (cu__libdw_location(w, &child, &attr))
 						reg = param_reg(&attr, w->reg_params[idx]);
 				}
 

@@ -200,20 +200,18 @@ static void find_member(struct cu *w, struct tparam *p)
 
 static void param_read(struct cu *w, struct tparam *p)
 {
-	Dwarf_Attribute attr, entry;
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *expr, *inner;
 	size_t len, inner_len;
+	Dwarf_Attribute attr;
 	ptrdiff_t off = 0;
-	Dwarf_Die die;
 	bool loc0 = true;
 
 	p->reg = NO_REG;
 	p->size = cu__param_size(w, &p->die);
 	p->in_memory = p->size > (w->agg_two_regs ? 2u : 1u) * w->ptr_size;
 	p->has_loc = cu__has_attr(&p->die, DW_AT_location);
-	if (!p->has_loc || !cu__libdw_die(w, &p->die, &die) ||
-	    !dwarf_attr(&die, DW_AT_location, &attr))
+	if (!p->has_loc || !cu__libdw_location(w, &p->die, &attr))
 		return;
 	for (; (off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0;
 	     loc0 = false) {
@@ -239,8 +237,7 @@ static void param_read(struct cu *w, struct tparam *p)
 		else if (is_const(atom) && loc0)
 			p->konst = true;
 		else if ((atom == DW_OP_entry_value || atom == DW_OP_GNU_entry_value) &&
-			 dwarf_getlocation_attr(&attr, expr, &entry) == 0 &&
-			 dwarf_getlocation(&entry, &inner, &inner_len) == 0 && inner_len == 1 &&
+			 cu__entry_value(&attr, expr, &inner, &inner_len) && inner_len == 1 &&
 			 is_reg(inner[0].atom))
 			set_reg(p, inner[0].atom);
 	}
