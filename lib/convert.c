@@ -907,6 +907,14 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 				  "%s%s", c.bad_btf, n > 1 ? " (and more: -v lists them)" : "");
 		goto out;
 	}
+	/* a base read where it was used (lazy.h): a part of it that could not
+	 * be read was missing to the merge, so nothing made over it stands */
+	err = btf_lazy_error(c.res.out);
+	if (err) {
+		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot read the base BTF: %s",
+			  strerror(-err));
+		goto out;
+	}
 	if (c.opts->stats)
 		report_stats(&c, t_open, t_finish, t_datasec);
 	*ret = c.res.out;

@@ -20,6 +20,7 @@
 
 #include "base/hmap.h"
 #include "base/pages.h"
+#include "base/lazy.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
@@ -41,6 +42,7 @@ struct strtab {
 	bool force_collisions;	/* every tag 0: all strings collide (tests) */
 	bool dups;		/* strtab__load() met a string twice */
 	bool borrowed;		/* data and slots are the caller's (strtab__borrow()) */
+	struct lazy *lazy;	/* data is read where asked (strtab__set_lazy()), or NULL */
 };
 
 struct strtab *strtab__new(bool force_collisions)
@@ -107,6 +109,8 @@ static int unshare(struct strtab *st)
 
 	if (!st->borrowed)
 		return 0;
+	if (st->lazy && (lazy__need_all(st->lazy) || lazy__error(st->lazy)))
+		return lazy__error(st->lazy);
 	data = malloc(st->len);
 	slots = malloc(st->nslots * sizeof(*slots));
 	if (!data || !slots) {
@@ -119,13 +123,21 @@ static int unshare(struct strtab *st)
 	st->data = data;
 	st->slots = slots;
 	st->borrowed = false;
+	st->lazy = NULL;	/* (the bytes are ours now) */
 	return 0;
 }
 
 bool strtab__has_at(const struct strtab *st, uint64_t off, const char *s, size_t len)
 {
-	return off + len < st->len && st->data[off + len] == '\0' &&
-	       memcmp(st->data + off, s, len) == 0;
+	if (off + len >= st->len ||
+	    (st->lazy && lazy__need(st->lazy, st->data + off, len + 1)))
+		return false;
+	return st->data[off + len] == '\0' && memcmp(st->data + off, s, len) == 0;
+}
+
+void strtab__set_lazy(struct strtab *st, struct lazy *lz)
+{
+	st->lazy = lz;
 }
 
 static uint32_t tag_of(const struct strtab *st, uint64_t h)
@@ -367,11 +379,15 @@ bool strtab__loaded_dups(const struct strtab *st)
 
 const char *strtab__str(const struct strtab *st, uint32_t off)
 {
-	return off < st->len ? st->data + off : NULL;
+	if (off >= st->len || (st->lazy && lazy__need_str(st->lazy, st->data + off)))
+		return NULL;
+	return st->data + off;
 }
 
 const char *strtab__data(const struct strtab *st)
 {
+	if (st->lazy && lazy__need_all(st->lazy))
+		return NULL;
 	return st->data;
 }
 

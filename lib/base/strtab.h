@@ -55,6 +55,13 @@ void strtab__index(const struct strtab *st, struct strtab_index *ix);
 struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix);
 /* Whether strtab__load() met some non-empty string more than once. */
 bool strtab__loaded_dups(const struct strtab *st);
+/*
+ * A borrowed table's bytes that are a lazy blob's (lazy.h): every string
+ * is asked for before it is read or compared; one that cannot be read is
+ * missing (NULL, or not found), and lazy__error() says why.
+ */
+struct lazy;
+void strtab__set_lazy(struct strtab *st, struct lazy *lz);
 const char *strtab__str(const struct strtab *st, uint32_t off);
 const char *strtab__data(const struct strtab *st);
 size_t strtab__size(const struct strtab *st);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "base/lazy.h"
 #include "base/hmap.h"
 #include "base/ptr_cache.h"
 #include "base/str_memo.h"
@@ -58,6 +59,10 @@ struct d2b_btf {
 	/* what conversions over this BTF as a base need made once, or NULL
 	 * (btf_set_base_index()); and what to release with the BTF */
 	const struct base_index *base_index;
+	/* the lazy blob (lazy.h) the types and strings were borrowed from,
+	 * or NULL; and whether the types are still its (not copied) */
+	struct lazy *lazy;
+	bool lazy_types;
 	struct btf_keep {
 		void *p;
 		void (*release)(void *p);
@@ -162,6 +167,8 @@ static int unshare(struct d2b_btf *btf)
 
 	if (!btf->borrowed)
 		return 0;
+	if (btf->lazy_types && (lazy__need_all(btf->lazy) || lazy__error(btf->lazy)))
+		return lazy__error(btf->lazy);
 	words = malloc(btf->nwords ? btf->nwords * 4 : 1);
 	offs = malloc(btf->nr ? btf->nr * 4 : 1);
 	if (!words || !offs) {
@@ -174,6 +181,7 @@ static int unshare(struct d2b_btf *btf)
 	btf->words = words;
 	btf->offs = offs;
 	btf->borrowed = false;
+	btf->lazy_types = false;
 	return 0;
 }
 
@@ -183,6 +191,22 @@ int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p))
 		return -ENOSPC;
 	btf->keep[btf->nr_keep].p = p;
 	btf->keep[btf->nr_keep++].release = release;
+	return 0;
+}
+
+void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz)
+{
+	btf->lazy = lz;
+	btf->lazy_types = lz != NULL;
+	strtab__set_lazy(btf->strs, lz);
+}
+
+int btf_lazy_error(const struct d2b_btf *btf)
+{
+	for (; btf; btf = btf->base) {
+		if (btf->lazy && lazy__error(btf->lazy))
+			return lazy__error(btf->lazy);
+	}
 	return 0;
 }
 
@@ -355,6 +379,25 @@ void btf_infer_pointer_size(struct d2b_btf *btf)
 	}
 }
 
+/*
+ * The type at word off of a lazy blob's BTF, its header read first for its
+ * length; NULL if it cannot be read (lazy__error() keeps why), or if it
+ * runs past the type section (a cache's offsets are checked where used).
+ */
+static const struct d2b_type *lazy_type(const struct d2b_btf *btf, uint32_t off)
+{
+	const struct d2b_type *t = (const struct d2b_type *)(btf->words + off);
+	size_t n;
+
+	if (off > btf->nwords || btf->nwords - off < 3 ||
+	    lazy__need(btf->lazy, t, sizeof(*t)))
+		return NULL;
+	n = btf_type_words(t);
+	if (n > btf->nwords - off || lazy__need(btf->lazy, t, n * 4))
+		return NULL;
+	return t;
+}
+
 const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
 {
 	uint32_t off;
@@ -368,7 +411,7 @@ const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
 	off = btf->offs[id - btf->start_id];
 	if (off == BTF_OFF_RESERVED)
 		return NULL;
-	return (const struct d2b_type *)(btf->words + off);
+	return btf->lazy_types ? lazy_type(btf, off) : (const struct d2b_type *)(btf->words + off);
 }
 
 void btf_view_init(struct btf_view *v, const struct d2b_btf *btf)

@@ -135,27 +135,41 @@ const struct base_index *btf_base_index(const struct d2b_btf *btf);
 
 /*
  * The bytes of a file's BTF (raw BTF, or an ELF file's .BTF section) where
- * the file has them, mapped read-only: no copy.  ptr_size: the ELF file's
- * (0 for raw BTF).  -EOPNOTSUPP where they cannot be used in place (a
- * compressed section, not a regular file): d2b_btf__load_file() reads such
- * files.  Released by btf_blob__release() (a btf_keep() release).
+ * the file has them, mapped read-only: no copy; or, lazy, read block by
+ * block where asked for (lazy.h: then b->lazy says what is read, and every
+ * reader asks it first).  ptr_size: the ELF file's (0 for raw BTF).
+ * -EOPNOTSUPP where they cannot be used in place (a compressed section, not
+ * a regular file): d2b_btf__load_file() reads such files.  Released by
+ * btf_blob__release() (a btf_keep() release).
  */
+struct lazy;
 struct btf_blob {
 	const void *data;
 	size_t size;
 	unsigned int ptr_size;
 	void *map;
 	size_t map_len;
+	bool want_lazy;
+	struct lazy *lazy;
 };
-int btf_blob__map(const char *path, struct btf_blob **ret, char *errbuf, size_t errlen);
+int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errbuf,
+		  size_t errlen);
 void btf_blob__release(void *b);
 struct strtab_index;
 /* d2b_btf__parse_raw() of a blob it took before, whose type offsets and
  * string index a cache kept (btf_io.c says what is checked again);
  * -EOPNOTSUPP for a blob not in host order or whose types are unaligned. */
-int btf_parse_known(const void *data, size_t size, const uint32_t *offs, size_t nr,
-		    const struct strtab_index *six, struct d2b_btf **ret, char *errbuf,
-		    size_t errlen);
+int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
+		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
+		    char *errbuf, size_t errlen);
+/*
+ * The bytes of btf's types and strings are lz's (a lazy blob's): each type
+ * and string is asked for before it is read.  lz lives as long as btf.
+ */
+void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz);
+/* The first read error of the lazy bytes of btf or of its bases, or 0:
+ * until it is asked, a type or string they could not read is missing. */
+int btf_lazy_error(const struct d2b_btf *btf);
 /* The word where each own type starts (*nr of them), for a cache. */
 const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr);
 

@@ -45,6 +45,7 @@
 
 #include "btf/btf.h"
 #include "base/elf_ident.h"
+#include "base/lazy.h"
 #include "base/pages.h"
 #include "base/safe_file.h"
 #include "base/strtab.h"
@@ -448,9 +449,43 @@ out:
  * header and sections are checked again (it is cheap), the types are not:
  * they are used in place, as are the strings.
  */
-int btf_parse_known(const void *data, size_t size, const uint32_t *offs, size_t nr,
-		    const struct strtab_index *six, struct d2b_btf **ret, char *errbuf,
-		    size_t errlen)
+/* Of a lazy blob, the bytes raw_parse_header() reads. */
+static int lazy_header(struct lazy *lz, const uint8_t *data, size_t size)
+{
+	uint32_t hdr_len;
+	uint16_t magic;
+	int err = lazy__need(lz, data, size < HDR_SIZE ? size : HDR_SIZE);
+
+	if (err || size < HDR_SIZE)
+		return err;
+	memcpy(&magic, data, 2);
+	memcpy(&hdr_len, data + 4, 4);
+	if (magic == __builtin_bswap16(D2B_BTF_MAGIC))
+		hdr_len = __builtin_bswap32(hdr_len);
+	return lazy__need(lz, data, hdr_len < size ? hdr_len : size);
+}
+
+/* Of a lazy blob, the bytes raw_parse_sections() and the layout's adoption
+ * read: the first and last of the strings, the layout section.  (Ranges
+ * past the end are the parse's to refuse: -ERANGE is not an error here.) */
+static int lazy_sections(struct lazy *lz, const struct raw_parse *p)
+{
+	const uint8_t *body = p->data + p->hdr.hdr_len;
+	int err = 0;
+
+	if (p->hdr.str_len) {
+		err = lazy__need(lz, body + p->hdr.str_off, 1);
+		if (!err || err == -ERANGE)
+			err = lazy__need(lz, body + p->hdr.str_off + p->hdr.str_len - 1, 1);
+	}
+	if ((!err || err == -ERANGE) && p->layout_len)
+		err = lazy__need(lz, body + p->layout_off, p->layout_len);
+	return err == -ERANGE ? 0 : err;
+}
+
+int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
+		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
+		    char *errbuf, size_t errlen)
 {
 	struct raw_parse p = {
 		.data = data, .size = size, .errbuf = errbuf, .errlen = errlen, .start_id = 1,
@@ -461,7 +496,15 @@ int btf_parse_known(const void *data, size_t size, const uint32_t *offs, size_t 
 	int err;
 
 	*ret = NULL;
+	err = lz ? lazy_header(lz, data, size) : 0;
+	if (err)
+		return io_err(err, errbuf, errlen, "cannot read the header: %s", strerror(-err));
 	err = raw_parse_header(&p);
+	if (!err && lz) {
+		err = lazy_sections(lz, &p);
+		if (err)
+			return io_err(err, errbuf, errlen, "cannot read: %s", strerror(-err));
+	}
 	if (!err)
 		err = raw_parse_sections(&p);
 	if (err)
@@ -478,6 +521,8 @@ int btf_parse_known(const void *data, size_t size, const uint32_t *offs, size_t 
 		return io_err(-ENOMEM, errbuf, errlen, "cannot make the BTF");
 	}
 	btf_strs_mixed(btf);
+	if (lz)
+		btf_set_lazy(btf, lz);
 	err = raw_parse_adopt_layout(&p, btf);
 	if (err) {
 		d2b_btf__free(btf);
@@ -651,17 +696,28 @@ void btf_blob__release(void *arg)
 
 	if (b && b->map)
 		munmap(b->map, b->map_len);
+	if (b)
+		lazy__free(b->lazy);
 	free(b);
 }
 
-/* Map [off, off + size) of fd read-only into b. */
+/* Map [off, off + size) of fd read-only into b (or read it lazily). */
 static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t lo = off & ~(uint64_t)(page - 1);
+	int err;
 
 	if (!size || size > SIZE_MAX - (off - lo))
 		return -EINVAL;
+	if (b->want_lazy) {
+		err = lazy__open(fd, off, (size_t)size, &b->lazy);
+		if (err)
+			return err;
+		b->data = lazy__data(b->lazy);
+		b->size = (size_t)size;
+		return 0;
+	}
 	b->map_len = (size_t)(size + (off - lo));
 	b->map = mmap(NULL, b->map_len, PROT_READ, MAP_PRIVATE, fd, (off_t)lo);
 	if (b->map == MAP_FAILED) {
@@ -711,7 +767,8 @@ static int blob_elf(struct btf_blob *b, int fd, uint64_t file_size, char *errbuf
 	return err;
 }
 
-int btf_blob__map(const char *path, struct btf_blob **ret, char *errbuf, size_t errlen)
+int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errbuf,
+		  size_t errlen)
 {
 	struct btf_blob *b;
 	uint8_t magic[4] = { 0 };
@@ -725,6 +782,7 @@ int btf_blob__map(const char *path, struct btf_blob **ret, char *errbuf, size_t 
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
+	b->want_lazy = lazy;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		free(b);

@@ -39,6 +39,7 @@
 
 #include "base/cache_file.h"
 #include "base/digest.h"
+#include "base/lazy.h"
 #include "base/strtab.h"
 #include "btf/btf.h"
 #include "merge/base_index.h"
@@ -95,7 +96,8 @@ static bool offsets_fit(const uint32_t *offs, size_t nr, const struct btf_blob *
 	struct d2b_header h;
 	size_t i;
 
-	if (b->size < sizeof(h) || !nr || offs[0] != 0)
+	if (b->size < sizeof(h) || !nr || offs[0] != 0 ||
+	    (b->lazy && lazy__need(b->lazy, b->data, sizeof(h))))
 		return false;
 	memcpy(&h, b->data, sizeof(h));
 	for (i = 1; i < nr; i++)
@@ -131,8 +133,8 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 	six.nslots = (size_t)meta->str_nslots;
 	six.nused = (size_t)meta->str_nused;
 	six.dups = meta->str_dups != 0;
-	err = btf_parse_known(b->data, b->size, cf->sec[SEC_OFFS].data, (size_t)meta->nr_types,
-			      &six, &btf, NULL, 0);
+	err = btf_parse_known(b->data, b->size, b->lazy, cf->sec[SEC_OFFS].data,
+			      (size_t)meta->nr_types, &six, &btf, NULL, 0);
 	if (err)
 		return err == -ENOMEM ? err : -EBADMSG;
 	if (b->ptr_size)
@@ -209,14 +211,16 @@ int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf *
 	if (errbuf && errlen)
 		errbuf[0] = '\0';
 	/* a file whose BTF cannot be used in place: read, and not cached */
-	if (btf_blob__map(path, &b, NULL, 0)) {
+	if (btf_blob__map(path, cache_dir != NULL, &b, NULL, 0)) {
 		err = d2b_btf__load_file(path, NULL, &btf, errbuf, errlen);
 		if (!err && d2b_btf__nr_types(btf))
 			err = index_base(btf);
 		goto out;
 	}
 	if (cache_dir) {
-		dg = digest64_mapped(b->data, b->size, 0);
+		err = lazy__digest(b->lazy, &dg);
+		if (err)
+			goto out;
 		snprintf(name, sizeof(name), BASE_CACHE_PREFIX "%016" PRIx64 "-%zx.v%d", dg, b->size,
 			 BASE_CACHE_FORMAT);
 		cf = calloc(1, sizeof(*cf));
@@ -238,6 +242,10 @@ int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf *
 		}
 		r = err == -ENOENT ? D2B_BASE_CACHE_MADE : D2B_BASE_CACHE_REMADE;
 	}
+	/* (the parse reads every byte, and copies them) */
+	err = b->lazy ? lazy__need_all(b->lazy) : 0;
+	if (err)
+		goto out;
 	err = d2b_btf__parse_raw(b->data, b->size, NULL, &btf, why, sizeof(why));
 	if (err && errbuf && errlen)	/* (as d2b_btf__load_file() says it) */
 		snprintf(errbuf, errlen, "%s%s", b->ptr_size ? ".BTF: " : "", why);

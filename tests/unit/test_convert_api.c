@@ -320,6 +320,55 @@ static void test_threads_cached_base(void)
 	CHECK(system(cmd) == 0);
 }
 
+/*
+ * A cached base reads its types and strings where the merge asks for them
+ * (lib/base/lazy.c).  Cut short after it was loaded, what is gone cannot be
+ * read: the conversion over it must fail and say so, not write BTF made
+ * without those types.
+ */
+static void test_cached_base_cut(void)
+{
+	char dir[] = "/tmp/d2b-test-convert-api-XXXXXX", path[300], cmd[400];
+	char errbuf[256] = "", name[32];
+	struct d2b_opts opts = { 0 };
+	struct d2b_btf *base = NULL, *out = NULL;
+	int i;
+
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/base.btf", dir);
+	REQUIRE(d2b_convert_file(sample, NULL, &opts, &base) == 0);
+	/* types enough that the strings start blocks past the header's */
+	for (i = 0; i < 2000; i++) {
+		snprintf(name, sizeof(name), "pad%d", i);
+		REQUIRE(d2b_btf__add_int(base, name, 4, 0) > 0);
+	}
+	REQUIRE(d2b_btf__write_raw(base, path, NULL, 0) == 0);
+	d2b_btf__free(base);
+	base = NULL;
+	CHECK_EQ(d2b_btf__load_base(path, dir, &base, NULL, 0), D2B_BASE_CACHE_MADE);
+	d2b_btf__free(base);
+	base = NULL;
+	REQUIRE(d2b_btf__load_base(path, dir, &base, NULL, 0) == D2B_BASE_CACHE_HIT);
+	/* as it is, the conversion over it succeeds */
+	REQUIRE(d2b_convert_file(sample, base, &opts, &out) == 0);
+	d2b_btf__free(out);
+	out = NULL;
+	d2b_btf__free(base);
+	base = NULL;
+	REQUIRE(d2b_btf__load_base(path, dir, &base, NULL, 0) == D2B_BASE_CACHE_HIT);
+	CHECK_EQ(truncate(path, 64), 0);
+	opts.errbuf = errbuf;
+	opts.errlen = sizeof(errbuf);
+	CHECK(d2b_convert_file(sample, base, &opts, &out) < 0);
+	CHECK(out == NULL);
+	CHECK(strstr(errbuf, "base") != NULL);
+	printf("#   cut base: %s\n", errbuf);
+	d2b_btf__free(out);
+	d2b_btf__free(base);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("D2B_SRC");
@@ -337,5 +386,6 @@ int main(void)
 	RUN(test_threads_independent);
 	RUN(test_threads_shared_base);
 	RUN(test_threads_cached_base);
+	RUN(test_cached_base_cut);
 	return test_done();
 }
