@@ -225,6 +225,60 @@ static void test_hmap_frozen_wrap(void)
 	hmap__release(&m);
 }
 
+/* The inverse of an odd number mod 2^64 (Newton's iteration). */
+static uint64_t inverse64(uint64_t c)
+{
+	uint64_t inv = c;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		inv *= 2 - c * inv;
+	return inv;
+}
+
+/* The key whose hash_mix64() is x. */
+static uint64_t unmix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= inverse64(0xc4ceb9fe1a85ec53ULL);
+	x ^= x >> 33;
+	x *= inverse64(0xff51afd7ed558ccdULL);
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * Keys whose mixed forms share a home and one of their two words: a
+ * frozen slot must tell them apart by both words, the whole 64 bits.
+ */
+static void test_hmap_frozen_exact(void)
+{
+	static const uint64_t xs[] = {
+		0x8000000012345678ULL, 0x8000000112345678ULL,	/* low words equal */
+		0x8000000212345678ULL, 0x8000000212345679ULL,	/* high words equal */
+	};
+	enum { N = sizeof(xs) / sizeof(xs[0]), CAP = 64 };
+	uint32_t slots[CAP * FROZEN_WORDS];
+	uint64_t got[N + 1];
+	struct hmap m, f;
+	size_t i;
+
+	hmap__init(&m, false);
+	for (i = 0; i < N; i++) {
+		REQUIRE(hash_mix64(unmix64(xs[i])) == xs[i]);
+		CHECK_EQ(hmap_frozen_home(xs[i], CAP), CAP / 2);
+		CHECK_EQ(hmap__add(&m, unmix64(xs[i]), 100 + i), 0);
+	}
+	CHECK_EQ(hmap__freeze(&m, slots, CAP), 0);
+	CHECK_EQ(hmap__borrow_frozen(&f, slots, CAP, N), 0);
+	for (i = 0; i < N; i++) {
+		CHECK_EQ(values_of(&f, unmix64(xs[i]), got, N + 1), 1);
+		CHECK_EQ(got[0], 100 + i);
+	}
+	CHECK_EQ(values_of(&f, unmix64(0x8000000312345678ULL), got, N + 1), 0);
+	hmap__release(&m);
+}
+
 static void test_hmap_frozen_refused(void)
 {
 	uint32_t slots[64 * FROZEN_WORDS], copy[64 * FROZEN_WORDS];
@@ -503,6 +557,7 @@ int main(void)
 {
 	RUN(test_hmap_frozen_sizes);
 	RUN(test_hmap_frozen_wrap);
+	RUN(test_hmap_frozen_exact);
 	RUN(test_hmap_frozen_refused);
 	RUN(test_hmap_frozen_cap);
 	RUN(test_strtab_frozen);
