@@ -40,7 +40,7 @@ struct hmap {
 struct hmap_iter {
 	size_t pos;
 	size_t probes;
-	uint64_t key;
+	uint64_t key;		/* a frozen map's: hash_mix64() of the key */
 };
 
 void hmap__init(struct hmap *m, bool force_collisions);
@@ -69,7 +69,8 @@ int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, siz
 size_t hmap__frozen_cap(size_t len);
 int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap);
 int hmap__borrow_frozen(struct hmap *m, const uint32_t *slots, size_t cap, size_t len);
-/* Frees m's table unless borrowed (hmap__borrow_frozen(): forgets it). */
+/* Frees m's table.  Never for a map of hmap__borrow() (it would free the
+ * caller's slots); one of hmap__borrow_frozen() only forgets its slots. */
 void hmap__release(struct hmap *m);
 void hmap__clear(struct hmap *m);
 /* Room for n more entries without growing (one move of the table, not
