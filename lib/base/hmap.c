@@ -6,6 +6,33 @@
  * is no deletion (nothing in dwarf2btf needs it), so probing stops at the
  * first empty slot.  Entries sharing a key are met in the order they were
  * added (growing keeps it: hmap_grow_to()), so the order is deterministic.
+ *
+ * The frozen form
+ * ---------------
+ * A map that a cache keeps for every later run (a base's index) is only
+ * read, so it is kept smaller: 12-byte slots at most 3/4 full instead of
+ * 16-byte ones at most half full, about half the bytes to map.
+ *
+ *  - A slot is three 32-bit words: x = hash_mix64(key) as low and high
+ *    word, then val + 1 (0: free).  hash_mix64() is a bijection, so equal
+ *    x means equal key: the slot is exact, not a fingerprint.  Values must
+ *    fit in 32 bits (hmap__freeze() checks them).
+ *  - Any number of slots, not a power of two: the home of x is
+ *    hmap_frozen_home(), the high word of x scaled to the table, then
+ *    linear probing with wrap-around.  At most 3/4 full (a miss probes
+ *    about 8.5 slots of 12 bytes, two cache lines: a cold table pays the
+ *    line misses, not the probes) and never full, so a probe ends.
+ *  - Order: entries of one key lie in one run of full slots, in the order
+ *    they were added.  Freezing walks the source from just past a free
+ *    slot (as hmap_grow_to() does), so each run is met from its start and
+ *    the entries of one key are inserted in their order; linear probing
+ *    places a later one further from its home, so hmap__next() meets
+ *    them in that order again.
+ *  - The frozen map is read through the same calls: hmap__iter_init() and
+ *    hmap__next() test m->frozen once (a branch always taken the same way
+ *    for one map), and the iterator keeps x instead of the key.
+ *  - force_collisions is not recorded in the slots, so such a map is not
+ *    frozen (a test switch; caches never use it).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +46,13 @@ enum {
 	HMAP_LOAD_NUM = 1,	/* grow past HMAP_LOAD_NUM / HMAP_LOAD_DEN full */
 	HMAP_LOAD_DEN = 2,
 	HMAP_SHRINK = 16,	/* clear() gives back a table used below 1/HMAP_SHRINK */
+	FROZEN_LOAD_NUM = 3,	/* a frozen table is at most 3/4 full */
+	FROZEN_LOAD_DEN = 4,
+	FROZEN_WORDS = 3,	/* words of a frozen slot: x low, x high, val + 1 */
 };
+
+/* A frozen slot's value word is below this (val + 1 fits in 32 bits). */
+static const uint64_t FROZEN_VAL_MAX = UINT32_MAX - 1;
 
 /*
  * A slot keeps val + 1, so that a free slot is all zeros: a new table is
@@ -53,19 +86,99 @@ int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, siz
 
 void hmap__release(struct hmap *m)
 {
-	free(m->slots);
+	free(m->slots);		/* (NULL when frozen: the slots are the caller's) */
 	m->slots = NULL;
+	m->frozen = NULL;
 	m->cap = m->len = 0;
+}
+
+static bool frozen_fits(size_t cap, size_t len)
+{
+	return (uint64_t)cap <= UINT32_MAX && len < cap &&
+	       (uint64_t)len * FROZEN_LOAD_DEN <= (uint64_t)cap * FROZEN_LOAD_NUM;
+}
+
+size_t hmap__frozen_cap(size_t len)
+{
+	size_t cap;
+
+	if (len > (size_t)UINT32_MAX / FROZEN_LOAD_DEN * FROZEN_LOAD_NUM)
+		return 0;
+	/* the least cap with len * 4 <= cap * 3 (above len when len > 0) */
+	cap = len + (len + FROZEN_LOAD_NUM - 1) / FROZEN_LOAD_NUM;
+	return cap < HMAP_MIN_CAP ? HMAP_MIN_CAP : cap;
+}
+
+/* Slot i of m, ordinary or frozen: val + 1 (SLOT_FREE: free) and *x. */
+static uint64_t slot_at(const struct hmap *m, size_t i, uint64_t *x)
+{
+	const uint32_t *f;
+
+	if (!m->frozen) {
+		*x = hash_mix64(m->slots[i].key);
+		return m->slots[i].val;
+	}
+	f = &m->frozen[FROZEN_WORDS * i];
+	*x = f[0] | (uint64_t)f[1] << 32;
+	return f[2];
+}
+
+int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap)
+{
+	size_t i, n, start, left = cap;
+	uint64_t x, v;
+
+	if (m->force_collisions || !frozen_fits(cap, m->len))
+		return -EINVAL;
+	for (i = 0; i < m->cap; i++) {
+		v = slot_at(m, i, &x);
+		if (v != SLOT_FREE && v - 1 > FROZEN_VAL_MAX)
+			return -ERANGE;
+	}
+	memset(slots, 0, cap * FROZEN_WORDS * sizeof(*slots));
+	/* from just past a free slot (either form has one), so that each run
+	 * is met from its start (see hmap_grow_to()) */
+	for (start = 0; start < m->cap && slot_at(m, start, &x) != SLOT_FREE; start++)
+		;
+	for (n = 0, i = start; n < m->cap; n++) {
+		size_t pos;
+
+		i = i + 1 >= m->cap ? 0 : i + 1;
+		v = slot_at(m, i, &x);
+		if (v == SLOT_FREE)
+			continue;
+		if (--left == 0)	/* (a frozen m held more than its len) */
+			return -EBADMSG;
+		pos = hmap_frozen_home(x, cap);
+		while (slots[FROZEN_WORDS * pos + 2] != SLOT_FREE)
+			pos = pos + 1 == cap ? 0 : pos + 1;
+		slots[FROZEN_WORDS * pos] = (uint32_t)x;
+		slots[FROZEN_WORDS * pos + 1] = (uint32_t)(x >> 32);
+		slots[FROZEN_WORDS * pos + 2] = (uint32_t)v;
+	}
+	return 0;
+}
+
+int hmap__borrow_frozen(struct hmap *m, const uint32_t *slots, size_t cap, size_t len)
+{
+	hmap__init(m, false);
+	if (!frozen_fits(cap, len))
+		return -EINVAL;
+	m->frozen = slots;
+	m->cap = cap;
+	m->len = len;
+	return 0;
 }
 
 /*
  * A table far larger than what it held (one large unit, then many small
  * ones) is given back rather than wiped: wiping costs its whole size each
- * time, growing again only what is used.
+ * time, growing again only what is used.  A frozen map's slots are the
+ * caller's: forgotten, never written.
  */
 void hmap__clear(struct hmap *m)
 {
-	if (m->cap > HMAP_MIN_CAP && m->len * HMAP_SHRINK < m->cap) {
+	if (m->frozen || (m->cap > HMAP_MIN_CAP && m->len * HMAP_SHRINK < m->cap)) {
 		hmap__release(m);
 		return;
 	}
@@ -116,6 +229,8 @@ int hmap__reserve(struct hmap *m, size_t n)
 {
 	size_t cap = m->cap ? m->cap : HMAP_MIN_CAP;
 
+	if (m->frozen)
+		return -EINVAL;
 	if (n > SIZE_MAX / HMAP_LOAD_DEN - m->len)
 		return -EOVERFLOW;
 	while ((m->len + n) * HMAP_LOAD_DEN > cap * HMAP_LOAD_NUM) {
@@ -131,7 +246,7 @@ int hmap__add(struct hmap *m, uint64_t key, uint64_t val)
 	size_t pos;
 	int err;
 
-	if (val == HMAP_EMPTY)
+	if (val == HMAP_EMPTY || m->frozen)
 		return -EINVAL;
 	if (m->force_collisions)
 		key = 0;
@@ -153,13 +268,39 @@ void hmap__iter_init(const struct hmap *m, uint64_t key, struct hmap_iter *it)
 {
 	if (m->force_collisions)
 		key = 0;
-	it->key = key;
 	it->probes = 0;
+	if (__builtin_expect(m->frozen != NULL, 0)) {
+		it->key = hash_mix64(key);	/* what a frozen slot keeps */
+		it->pos = hmap_frozen_home(it->key, m->cap);
+		return;
+	}
+	it->key = key;
 	it->pos = m->cap ? hash_mix64(key) & (m->cap - 1) : 0;
+}
+
+static bool frozen_next(const struct hmap *m, struct hmap_iter *it, uint64_t *val)
+{
+	uint32_t lo = (uint32_t)it->key, hi = (uint32_t)(it->key >> 32);
+
+	while (it->probes < m->cap) {
+		const uint32_t *f = &m->frozen[FROZEN_WORDS * it->pos];
+
+		if (f[2] == SLOT_FREE)
+			return false;
+		it->pos = it->pos + 1 == m->cap ? 0 : it->pos + 1;
+		it->probes++;
+		if (f[0] == lo && f[1] == hi) {
+			*val = f[2] - 1;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool hmap__next(const struct hmap *m, struct hmap_iter *it, uint64_t *val)
 {
+	if (__builtin_expect(m->frozen != NULL, 0))
+		return frozen_next(m, it, val);
 	while (m->cap && it->probes < m->cap) {
 		const struct hmap_entry *e = &m->slots[it->pos];
 
@@ -188,6 +329,8 @@ int hmap__set(struct hmap *m, uint64_t key, uint64_t val)
 	struct hmap_iter it;
 	uint64_t k = m->force_collisions ? 0 : key;
 
+	if (m->frozen)
+		return -EINVAL;
 	hmap__iter_init(m, key, &it);
 	while (m->cap && it.probes < m->cap) {
 		struct hmap_entry *e = &m->slots[it.pos];

@@ -9,6 +9,10 @@
  * hashing of their own.  force_collisions stores every key as 0: all
  * entries collide and callers' equality checks, not the hash, decide — a
  * test switch.
+ *
+ * A map can also be frozen (hmap__freeze()) into a compact read-only copy
+ * of 12-byte slots in caller memory, which hmap__borrow_frozen() reads in
+ * place with the same answers in the same order: see hmap.c.
  */
 #ifndef D2B_HMAP_H
 #define D2B_HMAP_H
@@ -27,7 +31,8 @@ struct hmap_entry {
 
 struct hmap {
 	struct hmap_entry *slots;
-	size_t cap;		/* power of two, or 0 */
+	const uint32_t *frozen;	/* hmap__borrow_frozen()'s slots, or NULL */
+	size_t cap;		/* power of two, or 0; any number when frozen */
 	size_t len;
 	bool force_collisions;
 };
@@ -35,7 +40,7 @@ struct hmap {
 struct hmap_iter {
 	size_t pos;
 	size_t probes;
-	uint64_t key;
+	uint64_t key;		/* a frozen map's: hash_mix64() of the key */
 };
 
 void hmap__init(struct hmap *m, bool force_collisions);
@@ -46,6 +51,26 @@ void hmap__init(struct hmap *m, bool force_collisions);
  * released.  -EINVAL if cap is not a power of two above twice len.
  */
 int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, size_t len);
+/*
+ * The frozen form: cap slots of three words (the key's hash_mix64() as low
+ * and high word, then value + 1; all zero: free), at most 3/4 full.
+ * hmap__frozen_cap() is the number of slots for len entries (0 if len is
+ * too many); hmap__freeze() fills slots (cap * 3 words, zeroed by it) with
+ * m's entries: -ERANGE if a value is above UINT32_MAX - 1, -EINVAL if cap
+ * cannot hold them or is 2^32 or more, or if m has force_collisions (a
+ * frozen map does not record it); slots are undefined after an error.
+ * hmap__borrow_frozen() makes m a read-only map over such slots, for
+ * hmap__find(), hmap__iter_init(), hmap__next() and hmap__prefetch(): the
+ * same values in the same order as the frozen map's.  hmap__add(),
+ * hmap__set() and hmap__reserve() on it give -EINVAL; hmap__clear() and
+ * hmap__release() forget the slots (never free or write them), leaving an
+ * empty ordinary map.  -EINVAL if cap or len is out of range.
+ */
+size_t hmap__frozen_cap(size_t len);
+int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap);
+int hmap__borrow_frozen(struct hmap *m, const uint32_t *slots, size_t cap, size_t len);
+/* Frees m's table.  Never for a map of hmap__borrow() (it would free the
+ * caller's slots); one of hmap__borrow_frozen() only forgets its slots. */
 void hmap__release(struct hmap *m);
 void hmap__clear(struct hmap *m);
 /* Room for n more entries without growing (one move of the table, not
@@ -76,6 +101,13 @@ static inline uint64_t hash_mix64(uint64_t x)
 
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
 
+/* The home slot of mixed key x among cap < 2^32 frozen slots: the high 32
+ * bits of x scaled to [0, cap) (multiply-shift, no division). */
+static inline size_t hmap_frozen_home(uint64_t x, size_t cap)
+{
+	return (size_t)(((x >> 32) * (uint64_t)cap) >> 32);
+}
+
 /*
  * Start loading the slot where key's entries begin, for a table about to
  * take or be asked for many keys spread at random: callers that know their
@@ -84,9 +116,15 @@ uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
  */
 static inline void hmap__prefetch(const struct hmap *m, uint64_t key)
 {
-	if (m->cap)
-		__builtin_prefetch(&m->slots[hash_mix64(m->force_collisions ? 0 : key) &
-					     (m->cap - 1)]);
+	uint64_t x;
+
+	if (!m->cap)
+		return;
+	x = hash_mix64(m->force_collisions ? 0 : key);
+	if (__builtin_expect(m->frozen != NULL, 0))
+		__builtin_prefetch(&m->frozen[3 * hmap_frozen_home(x, m->cap)]);
+	else
+		__builtin_prefetch(&m->slots[x & (m->cap - 1)]);
 }
 uint64_t hash_str(const char *s);
 static inline uint64_t hash_combine(uint64_t h, uint64_t v)

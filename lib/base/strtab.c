@@ -13,6 +13,26 @@
  * the first empty slot (offset 0, which is "" and never indexed).  An
  * insertion probes once: the empty slot ending a failed search is where
  * the string goes.
+ *
+ * The frozen index
+ * ----------------
+ * A cache keeps a base's index for every later run, which only reads it
+ * (until a module adds its first string).  Its frozen form keeps the same
+ * 8-byte slots at most 3/4 full instead of half, and any number of them:
+ * the home of a tag is ((u64)tag * nslots) >> 32 (multiply-shift, so the
+ * count need not be a power of two), then linear probing with
+ * wrap-around.  It is read in place (strtab__borrow() of an index with
+ * frozen set); the first change copies the data (unshare()) and rebuilds
+ * an ordinary power-of-two index, half full, from the frozen slots, after
+ * which the table is an ordinary one.
+ *
+ * Each string is indexed once (a duplicate met by strtab__load() keeps
+ * its first offset, and its later one never enters the index), so a
+ * lookup meets at most one slot that matches, wherever the slots lie.
+ * Moving slots between forms (index_fill()) still walks the source from
+ * just past an empty slot, as hmap_grow_to() does, so that slots of one
+ * tag keep their order: should the index ever hold a string twice, the
+ * first offset stays the one found.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +47,8 @@
 enum {
 	STRTAB_INIT_CAP = 256,	/* bytes of a new table's buffer */
 	INDEX_MIN_SLOTS = 64,	/* slots of the first index */
+	FROZEN_LOAD_NUM = 3,	/* a frozen index is at most 3/4 full */
+	FROZEN_LOAD_DEN = 4,
 };
 
 struct str_slot {
@@ -42,6 +64,7 @@ struct strtab {
 	bool force_collisions;	/* every tag 0: all strings collide (tests) */
 	bool dups;		/* strtab__load() met a string twice */
 	bool borrowed;		/* data and slots are the caller's (strtab__borrow()) */
+	bool frozen;		/* slots are frozen (borrowed too): any nslots */
 	struct lazy *lazy;	/* data is read where asked (strtab__set_lazy()), or NULL */
 };
 
@@ -78,15 +101,77 @@ void strtab__index(const struct strtab *st, struct strtab_index *ix)
 	ix->nslots = st->nslots;
 	ix->nused = st->nused;
 	ix->dups = st->dups;
+	ix->frozen = st->frozen;
+}
+
+static bool frozen_fits(size_t nslots, size_t nused)
+{
+	return (uint64_t)nslots <= UINT32_MAX && nused < nslots &&
+	       (uint64_t)nused * FROZEN_LOAD_DEN <= (uint64_t)nslots * FROZEN_LOAD_NUM;
+}
+
+static size_t home_of(uint32_t tag, size_t nslots, bool frozen)
+{
+	if (frozen)
+		return (size_t)(((uint64_t)tag * nslots) >> 32);
+	return tag & (nslots - 1);
+}
+
+/*
+ * Insert the nsrc slots of src (any form) into dst (ndst empty slots,
+ * frozen or not), from just past an empty slot of src, so that slots of
+ * one tag keep their order.  -EBADMSG if dst would fill up (src held more
+ * than it said).
+ */
+static int index_fill(struct str_slot *dst, size_t ndst, bool frozen,
+		      const struct str_slot *src, size_t nsrc)
+{
+	size_t i, n, start, pos, left = ndst;
+
+	for (start = 0; start < nsrc && src[start].off; start++)
+		;
+	for (n = 0, i = start; n < nsrc; n++) {
+		i = i + 1 >= nsrc ? 0 : i + 1;
+		if (!src[i].off)
+			continue;
+		if (--left == 0)
+			return -EBADMSG;
+		for (pos = home_of(src[i].tag, ndst, frozen); dst[pos].off;)
+			pos = pos + 1 == ndst ? 0 : pos + 1;
+		dst[pos] = src[i];
+	}
+	return 0;
+}
+
+size_t strtab__frozen_slots(size_t nused)
+{
+	size_t n;
+
+	if (nused > (size_t)UINT32_MAX / FROZEN_LOAD_DEN * FROZEN_LOAD_NUM)
+		return 0;
+	/* the least n with nused * 4 <= n * 3 (above nused when nused > 0) */
+	n = nused + (nused + FROZEN_LOAD_NUM - 1) / FROZEN_LOAD_NUM;
+	return n < INDEX_MIN_SLOTS ? INDEX_MIN_SLOTS : n;
+}
+
+int strtab__freeze(const struct strtab *st, void *slots, size_t nslots)
+{
+	if (st->force_collisions || !frozen_fits(nslots, st->nused))
+		return -EINVAL;
+	memset(slots, 0, nslots * sizeof(struct str_slot));
+	return index_fill(slots, nslots, true, st->slots, st->nslots);
 }
 
 struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix)
 {
 	struct strtab *st;
 
-	/* (a power of two at most half full: what index_reserve() keeps) */
-	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots ||
-	    (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
+	/* (a power of two at most half full: what index_reserve() keeps;
+	 * or a frozen index) */
+	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots)
+		return NULL;
+	if (ix->frozen ? !frozen_fits(ix->nslots, ix->nused) :
+			 (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
 		return NULL;
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -97,29 +182,50 @@ struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_
 	st->nslots = ix->nslots;
 	st->nused = ix->nused;
 	st->dups = ix->dups;
+	st->frozen = ix->frozen;
 	st->borrowed = true;
 	return st;
 }
 
-/* Before the first change to a borrowed table: copies of its own. */
+/*
+ * Before the first change to a borrowed table: copies of its own, the
+ * index an ordinary one (a frozen index rebuilt, half full).
+ */
 static int unshare(struct strtab *st)
 {
+	size_t nslots = st->nslots;
 	struct str_slot *slots;
 	char *data;
+	int err;
 
 	if (!st->borrowed)
 		return 0;
 	if (st->lazy && (lazy__need_all(st->lazy) || lazy__error(st->lazy)))
 		return lazy__error(st->lazy);
+	if (st->frozen)
+		for (nslots = INDEX_MIN_SLOTS; st->nused * 2 > nslots;)
+			nslots *= 2;
 	data = malloc(st->len);
-	slots = malloc(st->nslots * sizeof(*slots));
+	slots = st->frozen ? pages__zalloc(nslots, sizeof(*slots)) :
+			     malloc(nslots * sizeof(*slots));
 	if (!data || !slots) {
 		free(data);
 		free(slots);
 		return -ENOMEM;
 	}
 	memcpy(data, st->data, st->len);
-	memcpy(slots, st->slots, st->nslots * sizeof(*slots));
+	if (st->frozen) {
+		err = index_fill(slots, nslots, false, st->slots, st->nslots);
+		if (err) {
+			free(data);
+			free(slots);
+			return err;
+		}
+	} else {
+		memcpy(slots, st->slots, nslots * sizeof(*slots));
+	}
+	st->nslots = nslots;
+	st->frozen = false;
 	st->data = data;
 	st->slots = slots;
 	st->borrowed = false;
@@ -176,6 +282,23 @@ static int index_reserve(struct strtab *st, size_t n)
 	return 0;
 }
 
+/* index_probe() in a frozen index, which is never inserted into */
+static int64_t frozen_probe(const struct strtab *st, const char *s, size_t len, uint32_t tag)
+{
+	size_t pos = home_of(tag, st->nslots, true), n;
+
+	for (n = 0; n < st->nslots; n++) {
+		const struct str_slot *e = &st->slots[pos];
+
+		if (!e->off)
+			break;
+		if (e->tag == tag && strtab__has_at(st, e->off, s, len))
+			return e->off;
+		pos = pos + 1 == st->nslots ? 0 : pos + 1;
+	}
+	return -ENOENT;
+}
+
 /*
  * The offset of s (len > 0 bytes, hash h), or -ENOENT with *slot the empty
  * slot where it would go (NULL: no index yet).
@@ -189,6 +312,8 @@ static int64_t index_probe(const struct strtab *st, const char *s, size_t len, u
 	*slot = NULL;
 	if (!st->nslots)
 		return -ENOENT;
+	if (__builtin_expect(st->frozen, 0))
+		return frozen_probe(st, s, len, tag);
 	for (pos = tag & mask;; pos = (pos + 1) & mask) {
 		struct str_slot *e = &st->slots[pos];
 
@@ -204,7 +329,7 @@ static int64_t index_probe(const struct strtab *st, const char *s, size_t len, u
 void strtab__prefetch(const struct strtab *st, uint64_t h)
 {
 	if (st->nslots)
-		__builtin_prefetch(&st->slots[tag_of(st, h) & (st->nslots - 1)]);
+		__builtin_prefetch(&st->slots[home_of(tag_of(st, h), st->nslots, st->frozen)]);
 }
 
 void strtab__prefetch_at(const struct strtab *st, uint64_t off)

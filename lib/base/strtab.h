@@ -44,6 +44,7 @@ struct strtab_index {
 	const void *slots;
 	size_t nslots, nused;
 	bool dups;		/* strtab__loaded_dups() */
+	bool frozen;		/* slots are strtab__freeze()'s */
 };
 void strtab__index(const struct strtab *st, struct strtab_index *ix);
 /*
@@ -53,6 +54,19 @@ void strtab__index(const struct strtab *st, struct strtab_index *ix);
  * copies them).  NULL if ix cannot be such an index, or out of memory.
  */
 struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix);
+/*
+ * The frozen form of an index, for a cache: nslots slots of 8 bytes (two
+ * uint32_t: offset, then tag; host order), at most 3/4 full and any number
+ * of them (strtab__frozen_slots(nused) for nused strings; 0 if too many).
+ * strtab__freeze() fills slots (caller memory, 4-byte aligned, zeroed by
+ * it) from st's index: -EINVAL if nslots is too few for st's strings or
+ * 2^32 or more, or st has force_collisions (not recorded).  A strtab_index
+ * of those slots with frozen set (and st's nused and dups) is one that
+ * strtab__borrow() takes: lookups give the offsets st's own index gives,
+ * and the first change copies the data and rebuilds an ordinary index.
+ */
+size_t strtab__frozen_slots(size_t nused);
+int strtab__freeze(const struct strtab *st, void *slots, size_t nslots);
 /* Whether strtab__load() met some non-empty string more than once. */
 bool strtab__loaded_dups(const struct strtab *st);
 /*

@@ -116,7 +116,7 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 		      struct d2b_btf **ret)
 {
 	const struct cache_meta *meta = cf->sec[SEC_META].data;
-	struct strtab_index six;
+	struct strtab_index six = { 0 };
 	struct base_index *bi = NULL;
 	struct d2b_btf *btf = NULL;
 	int err;
@@ -168,7 +168,7 @@ static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf
 {
 	struct cache_section sec[NR_SECS];
 	struct cache_meta meta = { .blob_size = size, .blob_digest = dg };
-	struct strtab_index six;
+	struct strtab_index six = { 0 };
 	size_t nr;
 	const uint32_t *offs = btf_type_offsets(btf, &nr);
 
