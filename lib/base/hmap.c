@@ -10,8 +10,9 @@
  * The frozen form
  * ---------------
  * A map that a cache keeps for every later run (a base's index) is only
- * read, so it is kept smaller: 12-byte slots at most 3/4 full instead of
- * 16-byte ones at most half full, about half the bytes to map.
+ * read, so it is kept smaller: 12-byte slots at most 3/4 full (16 bytes
+ * an entry) instead of 16-byte ones at most half full (32 to 64 bytes an
+ * entry, as the table last doubled).
  *
  *  - A slot is three 32-bit words: x = hash_mix64(key) as low and high
  *    word, then val + 1 (0: free).  hash_mix64() is a bijection, so equal
@@ -29,8 +30,8 @@
  *    places a later one further from its home, so hmap__next() meets
  *    them in that order again.
  *  - The frozen map is read through the same calls: hmap__iter_init() and
- *    hmap__next() test m->frozen once (a branch always taken the same way
- *    for one map), and the iterator keeps x instead of the key.
+ *    hmap__next() test m->frozen once a call (a branch always taken the
+ *    same way for one map), and the iterator keeps x instead of the key.
  *  - force_collisions is not recorded in the slots, so such a map is not
  *    frozen (a test switch; caches never use it).
  */

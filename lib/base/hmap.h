@@ -58,7 +58,8 @@ int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, siz
  * too many); hmap__freeze() fills slots (cap * 3 words, zeroed by it) with
  * m's entries: -ERANGE if a value is above UINT32_MAX - 1, -EINVAL if cap
  * cannot hold them or is 2^32 or more, or if m has force_collisions (a
- * frozen map does not record it); slots are undefined after an error.
+ * frozen map does not record it), -EBADMSG if m is a frozen map holding
+ * more entries than its len; slots are undefined after an error.
  * hmap__borrow_frozen() makes m a read-only map over such slots, for
  * hmap__find(), hmap__iter_init(), hmap__next() and hmap__prefetch(): the
  * same values in the same order as the frozen map's.  hmap__add(),

@@ -21,8 +21,7 @@
  * 8-byte slots at most 3/4 full instead of half, and any number of them:
  * the home of a tag is ((u64)tag * nslots) >> 32 (multiply-shift, so the
  * count need not be a power of two), then linear probing with
- * wrap-around.  It is read in place (strtab__borrow() of an index with
- * frozen set); the first change copies the data (unshare()) and rebuilds
+ * wrap-around.  It is read in place (strtab__borrow_frozen()); the first change copies the data (unshare()) and rebuilds
  * an ordinary power-of-two index, half full, from the frozen slots, after
  * which the table is an ordinary one.
  *
@@ -101,7 +100,6 @@ void strtab__index(const struct strtab *st, struct strtab_index *ix)
 	ix->nslots = st->nslots;
 	ix->nused = st->nused;
 	ix->dups = st->dups;
-	ix->frozen = st->frozen;
 }
 
 static bool frozen_fits(size_t nslots, size_t nused)
@@ -162,7 +160,8 @@ int strtab__freeze(const struct strtab *st, void *slots, size_t nslots)
 	return index_fill(slots, nslots, true, st->slots, st->nslots);
 }
 
-struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix)
+static struct strtab *borrow(const char *data, size_t len, const struct strtab_index *ix,
+			     bool frozen)
 {
 	struct strtab *st;
 
@@ -170,8 +169,8 @@ struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_
 	 * or a frozen index) */
 	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots)
 		return NULL;
-	if (ix->frozen ? !frozen_fits(ix->nslots, ix->nused) :
-			 (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
+	if (frozen ? !frozen_fits(ix->nslots, ix->nused) :
+		     (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
 		return NULL;
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -182,9 +181,20 @@ struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_
 	st->nslots = ix->nslots;
 	st->nused = ix->nused;
 	st->dups = ix->dups;
-	st->frozen = ix->frozen;
+	st->frozen = frozen;
 	st->borrowed = true;
 	return st;
+}
+
+struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix)
+{
+	return borrow(data, len, ix, false);
+}
+
+struct strtab *strtab__borrow_frozen(const char *data, size_t len,
+				     const struct strtab_index *ix)
+{
+	return borrow(data, len, ix, true);
 }
 
 /*

@@ -44,8 +44,8 @@ struct strtab_index {
 	const void *slots;
 	size_t nslots, nused;
 	bool dups;		/* strtab__loaded_dups() */
-	bool frozen;		/* slots are strtab__freeze()'s */
 };
+/* (For a table still on strtab__borrow_frozen()'s slots: those.) */
 void strtab__index(const struct strtab *st, struct strtab_index *ix);
 /*
  * A table over data (len bytes: "", the strings, a NUL last) and the index
@@ -60,13 +60,16 @@ struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_
  * of them (strtab__frozen_slots(nused) for nused strings; 0 if too many).
  * strtab__freeze() fills slots (caller memory, 4-byte aligned, zeroed by
  * it) from st's index: -EINVAL if nslots is too few for st's strings or
- * 2^32 or more, or st has force_collisions (not recorded).  A strtab_index
- * of those slots with frozen set (and st's nused and dups) is one that
- * strtab__borrow() takes: lookups give the offsets st's own index gives,
- * and the first change copies the data and rebuilds an ordinary index.
+ * 2^32 or more, or st has force_collisions (not recorded).
+ * strtab__borrow_frozen() is strtab__borrow() over st's data and an index
+ * of such slots (with st's nused and dups): lookups give the offsets st's
+ * own index gives, and the first change copies the data and rebuilds an
+ * ordinary index, after which the table is an ordinary one.
  */
 size_t strtab__frozen_slots(size_t nused);
 int strtab__freeze(const struct strtab *st, void *slots, size_t nslots);
+struct strtab *strtab__borrow_frozen(const char *data, size_t len,
+				     const struct strtab_index *ix);
 /* Whether strtab__load() met some non-empty string more than once. */
 bool strtab__loaded_dups(const struct strtab *st);
 /*

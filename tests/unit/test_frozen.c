@@ -440,7 +440,6 @@ static void strtab_frozen_case(size_t nstr, size_t extra)
 	CHECK_EQ(strtab__load(st, c.data, c.len), 0);
 	CHECK(strtab__loaded_dups(st));
 	strtab__index(st, &ix);
-	CHECK(!ix.frozen);
 	check_strings(&c, st);
 
 	nslots = strtab__frozen_slots(ix.nused) + extra;
@@ -452,8 +451,7 @@ static void strtab_frozen_case(size_t nstr, size_t extra)
 	CHECK_EQ(strtab__freeze(st, slots, ix.nused), -EINVAL);
 	ix.slots = slots;
 	ix.nslots = nslots;
-	ix.frozen = true;
-	b = strtab__borrow(c.data, c.len, &ix);
+	b = strtab__borrow_frozen(c.data, c.len, &ix);
 	REQUIRE(b);
 	CHECK(strtab__loaded_dups(b));
 	data_copy = malloc(c.len);
@@ -469,7 +467,7 @@ static void strtab_frozen_case(size_t nstr, size_t extra)
 	CHECK_EQ(strtab__freeze(b, slots2, nslots + 3), 0);
 	ix.slots = slots2;
 	ix.nslots = nslots + 3;
-	b2 = strtab__borrow(c.data, c.len, &ix);
+	b2 = strtab__borrow_frozen(c.data, c.len, &ix);
 	REQUIRE(b2);
 	check_strings(&c, b2);
 
@@ -488,7 +486,15 @@ static void strtab_frozen_case(size_t nstr, size_t extra)
 	CHECK_EQ(strtab__find(b, "a string never loaded"), off);
 	check_strings(&c, b);
 	strtab__index(b, &ix);
-	CHECK(!ix.frozen && ix.nslots >= 2 * ix.nused && !(ix.nslots & (ix.nslots - 1)));
+	CHECK(ix.nslots >= 2 * ix.nused && !(ix.nslots & (ix.nslots - 1)));
+	{	/* an ordinary index: strtab__borrow() takes it */
+		struct strtab *b3 = strtab__borrow(strtab__data(b), strtab__size(b), &ix);
+
+		REQUIRE(b3);
+		check_strings(&c, b3);
+		CHECK_EQ(strtab__find(b3, "a string never loaded"), off);
+		strtab__free(b3);
+	}
 	CHECK(strtab__data(b) != c.data);
 	CHECK(memcmp(data_copy, c.data, c.len) == 0);
 	CHECK(memcmp(slots_copy, slots, nslots * 8) == 0);
@@ -534,12 +540,11 @@ static void test_strtab_frozen_refused(void)
 	CHECK_EQ(strtab__freeze(st, slots, 3), 0);	/* 2 of 3: under 3/4 */
 	strtab__index(st, &ix);
 	ix.slots = slots;
-	ix.frozen = true;
 	ix.nslots = 2;
-	CHECK(!strtab__borrow(data, sizeof(data), &ix));
+	CHECK(!strtab__borrow_frozen(data, sizeof(data), &ix));
 	ix.nslots = 3;
 	{
-		struct strtab *b = strtab__borrow(data, sizeof(data), &ix);
+		struct strtab *b = strtab__borrow_frozen(data, sizeof(data), &ix);
 
 		REQUIRE(b);
 		CHECK_EQ(strtab__find(b, "alpha"), 1);
