@@ -157,7 +157,8 @@ int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errb
 void btf_blob__release(void *b);
 struct strtab_index;
 /* d2b_btf__parse_raw() of a blob it took before, whose type offsets and
- * string index a cache kept (btf_io.c says what is checked again);
+ * string index (frozen: strtab__freeze()) a cache kept (btf_io.c says what
+ * is checked again);
  * -EOPNOTSUPP for a blob not in host order or whose types are unaligned. */
 int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
 		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,

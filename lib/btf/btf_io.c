@@ -512,8 +512,9 @@ int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32
 	types = p.data + p.hdr.hdr_len + p.hdr.type_off;
 	if (p.swap || (uintptr_t)types % 4)
 		return io_err(-EOPNOTSUPP, errbuf, errlen, "not in host order, or not aligned");
-	strs = strtab__borrow((const char *)p.data + p.hdr.hdr_len + p.hdr.str_off, p.hdr.str_len,
-			      six);
+	/* (a cache keeps the strings' index frozen: strtab.h) */
+	strs = strtab__borrow_frozen((const char *)p.data + p.hdr.hdr_len + p.hdr.str_off,
+				     p.hdr.str_len, six);
 	if (strs)
 		btf = btf_new_borrowed((const uint32_t *)types, p.hdr.type_len / 4, offs, nr, strs);
 	if (!btf) {

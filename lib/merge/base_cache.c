@@ -45,7 +45,7 @@
 #include "merge/base_index.h"
 
 enum {
-	BASE_CACHE_FORMAT = 1,
+	BASE_CACHE_FORMAT = 2,
 	BASE_CACHE_KEEP = 8,	/* entries kept: eight kernels' */
 	NAME_LEN = 96,
 	/* the sections of an entry: meta, type offsets, string slots, index */
@@ -162,30 +162,46 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 	return 0;
 }
 
-/* Write btf's entry (made from the blob of size and digest dg). */
+/* Write btf's entry (made from the blob of size and digest dg): its
+ * tables frozen (a third smaller, the same answers: hmap.h, strtab.h). */
 static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf,
 		    uint64_t size, uint64_t dg)
 {
 	struct cache_section sec[NR_SECS];
 	struct cache_meta meta = { .blob_size = size, .blob_digest = dg };
 	struct strtab_index six = { 0 };
-	size_t nr;
+	size_t nr, nslots;
 	const uint32_t *offs = btf_type_offsets(btf, &nr);
+	void *strs = NULL, *index = NULL;
+	int err;
 
 	strtab__index(btf_strtab(btf), &six);
-	meta.nr_types = nr;
-	meta.str_nslots = six.nslots;
-	meta.str_nused = six.nused;
-	meta.str_dups = six.dups;
-	sec[SEC_META].data = &meta;
-	sec[SEC_META].size = sizeof(meta);
-	sec[SEC_OFFS].data = offs;
-	sec[SEC_OFFS].size = nr * 4;
-	sec[SEC_STRS].data = six.slots;
-	sec[SEC_STRS].size = six.nslots * 8;
-	base_index__sections(btf_base_index(btf), sec + SEC_INDEX);
-	return cache_file__write(dir, name, BASE_CACHE_FORMAT, sec, NR_SECS, BASE_CACHE_PREFIX,
-				 BASE_CACHE_KEEP, NULL, 0);
+	nslots = strtab__frozen_slots(six.nused);
+	if (!nslots)
+		return -E2BIG;
+	strs = calloc(nslots, 8);
+	if (!strs)
+		return -ENOMEM;
+	err = strtab__freeze(btf_strtab(btf), strs, nslots);
+	if (!err)
+		err = base_index__freeze(btf_base_index(btf), sec + SEC_INDEX, &index);
+	if (!err) {
+		meta.nr_types = nr;
+		meta.str_nslots = nslots;
+		meta.str_nused = six.nused;
+		meta.str_dups = six.dups;
+		sec[SEC_META].data = &meta;
+		sec[SEC_META].size = sizeof(meta);
+		sec[SEC_OFFS].data = offs;
+		sec[SEC_OFFS].size = nr * 4;
+		sec[SEC_STRS].data = strs;
+		sec[SEC_STRS].size = nslots * 8;
+		err = cache_file__write(dir, name, BASE_CACHE_FORMAT, sec, NR_SECS,
+					BASE_CACHE_PREFIX, BASE_CACHE_KEEP, NULL, 0);
+	}
+	free(strs);
+	free(index);
+	return err;
 }
 
 /* Attach a new index to btf. */

@@ -133,51 +133,100 @@ int base_index__make(const struct d2b_btf *base, struct base_index **ret)
 	return 0;
 }
 
-void base_index__sections(const struct base_index *bi, struct cache_section *sec)
+/* Every entry of bi's over_index that is not 0, in a map by over_key(). */
+static int over_entries(const struct base_index *bi, struct hmap *h)
 {
-	int k;
+	size_t t;
+	int k, err = 0;
 
-	sec[0].data = &bi->meta;
-	sec[0].size = sizeof(bi->meta);
-	sec[1].data = bi->map.slots;
-	sec[1].size = bi->map.cap * sizeof(*bi->map.slots);
-	sec[2].data = bi->names.slots;
-	sec[2].size = bi->names.cap * sizeof(*bi->names.slots);
-	for (k = 0; k < NR_OVER; k++) {
-		sec[3 + k].data = bi->over.first[k];
-		sec[3 + k].size = bi->meta.over_cap * sizeof(*bi->over.first[k]);
+	for (k = 0; k < NR_OVER && !err; k++)
+		for (t = 0; t < bi->meta.over_cap && !err; t++)
+			if (bi->over.first[k][t])
+				err = hmap__add(h, over_key(k, (uint32_t)t), bi->over.first[k][t]);
+	return err;
+}
+
+int base_index__freeze(const struct base_index *bi, struct cache_section *sec, void **mem)
+{
+	struct base_index_meta *meta;
+	struct hmap over;
+	size_t map_cap, names_cap, over_cap, meta_words = (sizeof(*meta) + 3) / 4;
+	uint32_t *p = NULL;
+	int err;
+
+	*mem = NULL;
+	hmap__init(&over, false);
+	err = over_entries(bi, &over);
+	map_cap = hmap__frozen_cap(bi->map.len);
+	names_cap = hmap__frozen_cap(bi->names.len);
+	over_cap = hmap__frozen_cap(over.len);
+	if (!err && (!map_cap || !names_cap || !over_cap))
+		err = -E2BIG;
+	if (!err) {
+		p = calloc(meta_words + 3 * (map_cap + names_cap + over_cap), 4);
+		if (!p)
+			err = -ENOMEM;
 	}
+	if (err) {
+		hmap__release(&over);
+		return err;
+	}
+	meta = (struct base_index_meta *)p;
+	*meta = bi->meta;
+	meta->map_cap = map_cap;
+	meta->names_cap = names_cap;
+	meta->over_cap = over_cap;
+	meta->over_len = over.len;
+	sec[0].data = meta;
+	sec[0].size = sizeof(*meta);
+	sec[1].data = p + meta_words;
+	sec[1].size = map_cap * 12;
+	sec[2].data = p + meta_words + 3 * map_cap;
+	sec[2].size = names_cap * 12;
+	sec[3].data = p + meta_words + 3 * (map_cap + names_cap);
+	sec[3].size = over_cap * 12;
+	err = hmap__freeze(&bi->map, (uint32_t *)sec[1].data, map_cap);
+	if (!err)
+		err = hmap__freeze(&bi->names, (uint32_t *)sec[2].data, names_cap);
+	if (!err)
+		err = hmap__freeze(&over, (uint32_t *)sec[3].data, over_cap);
+	hmap__release(&over);
+	if (err) {
+		free(p);
+		return err;
+	}
+	*mem = p;
+	return 0;
+}
+
+/* Does section sec hold cap frozen slots (of 12 bytes)? */
+static bool frozen_size(const struct cache_section *sec, uint64_t cap)
+{
+	return cap <= SIZE_MAX / 12 && sec->size == cap * 12;
 }
 
 int base_index__borrow(const struct cache_section *sec, struct base_index **ret)
 {
 	const struct base_index_meta *meta = sec[0].data;
 	struct base_index *bi;
-	int k;
 
 	*ret = NULL;
-	if (sec[0].size != sizeof(*meta) || meta->map_cap > SIZE_MAX / sizeof(struct hmap_entry) ||
-	    sec[1].size != meta->map_cap * sizeof(struct hmap_entry) ||
-	    meta->names_cap > SIZE_MAX / sizeof(struct hmap_entry) ||
-	    sec[2].size != meta->names_cap * sizeof(struct hmap_entry) ||
-	    meta->over_cap > SIZE_MAX / sizeof(uint32_t))
+	if (sec[0].size != sizeof(*meta) || !frozen_size(&sec[1], meta->map_cap) ||
+	    !frozen_size(&sec[2], meta->names_cap) || !frozen_size(&sec[3], meta->over_cap))
 		return -EBADMSG;
-	for (k = 0; k < NR_OVER; k++)
-		if (sec[3 + k].size != meta->over_cap * sizeof(uint32_t))
-			return -EBADMSG;
 	bi = calloc(1, sizeof(*bi));
 	if (!bi)
 		return -ENOMEM;
 	bi->borrowed = true;
-	if (hmap__borrow(&bi->map, sec[1].data, (size_t)meta->map_cap, (size_t)meta->map_len) ||
-	    hmap__borrow(&bi->names, sec[2].data, (size_t)meta->names_cap,
-			 (size_t)meta->names_len)) {
+	if (hmap__borrow_frozen(&bi->map, sec[1].data, (size_t)meta->map_cap,
+				(size_t)meta->map_len) ||
+	    hmap__borrow_frozen(&bi->names, sec[2].data, (size_t)meta->names_cap,
+				(size_t)meta->names_len) ||
+	    hmap__borrow_frozen(&bi->over.map, sec[3].data, (size_t)meta->over_cap,
+				(size_t)meta->over_len)) {
 		free(bi);
 		return -EBADMSG;
 	}
-	for (k = 0; k < NR_OVER; k++)
-		bi->over.first[k] = (uint32_t *)sec[3 + k].data;
-	bi->over.cap = (size_t)meta->over_cap;
 	bi->chained_arrays = meta->chained_arrays != 0;
 	bi->meta = *meta;
 	*ret = bi;

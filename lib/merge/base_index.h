@@ -19,11 +19,11 @@
 #include "base/hmap.h"
 #include "merge/merge_internal.h"
 
-/* What a cache keeps first: the sizes of the tables, and the flags. */
+/* What a cache keeps first: the sizes of the (frozen) tables, and the flags. */
 struct base_index_meta {
 	uint64_t map_cap, map_len;
 	uint64_t names_cap, names_len;
-	uint64_t over_cap;
+	uint64_t over_cap, over_len;
 	uint64_t chained_arrays;
 };
 
@@ -43,13 +43,15 @@ int base_index__make(const struct d2b_btf *base, struct base_index **ret);
 /* Free it (a btf_keep() release). */
 void base_index__free(void *bi);
 /*
- * The sections a cache keeps of bi (BASE_INDEX_SECTIONS of them, pointing
- * into bi), and bi again over such sections as a cache maps them
- * (borrowed: they must outlive it).  -EBADMSG for sections that cannot be
- * an index's (sizes that do not agree).
+ * The sections a cache keeps of bi (BASE_INDEX_SECTIONS of them): its
+ * tables frozen (hmap__freeze(): a third of their size, the same answers),
+ * in one block *mem that the caller frees once they are written; and bi
+ * again over such sections as a cache maps them (borrowed: they must
+ * outlive it).  -EBADMSG for sections that cannot be an index's (sizes
+ * that do not agree).
  */
-enum { BASE_INDEX_SECTIONS = 3 + NR_OVER };
-void base_index__sections(const struct base_index *bi, struct cache_section *sec);
+enum { BASE_INDEX_SECTIONS = 4 };
+int base_index__freeze(const struct base_index *bi, struct cache_section *sec, void **mem);
 int base_index__borrow(const struct cache_section *sec, struct base_index **ret);
 /*
  * Check bi against base with the code that reads it: the merge keys of
