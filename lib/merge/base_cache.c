@@ -11,12 +11,27 @@
  *
  * So the first run keeps what they make in a cache entry named by a
  * digest of the base's bytes: the place of each type, the string index's
- * slots and the type index's tables.  The next run maps the base's bytes
- * where the file has them (the .BTF section of vmlinux, or a raw file),
- * takes their digest, maps the entry of that name and uses all of it in
- * place: two passes at memory speed (the two digests) instead of the
- * parse and the indexes.  What is used is exactly what was made, so the
- * output is the same byte for byte, cache or not.
+ * slots and the type index's tables.  The next run reads the base's bytes
+ * once for their digest (through a small buffer), maps the entry of that
+ * name and uses all of it in place: two passes at memory speed (the two
+ * digests) instead of the parse and the indexes.  What is used is exactly
+ * what was made, so the output is the same byte for byte, cache or not.
+ *
+ * Memory.  A module looks at a few hundred of vmlinux's 100,000 types but
+ * probes the indexes at random all over, so what a run holds is the
+ * tables' size, and the blocks of the base it reads:
+ *  - the tables are kept frozen (hmap.h, strtab.h): 12 bytes a slot for
+ *    the type index and the names (the key's 64-bit mix and the ID, not a
+ *    16-byte key and value), 8 for the strings, 3/4 full, not half; and
+ *    the exact index of single references (over_index) as a map of its
+ *    entries that are not 0, not five arrays as long as the base.  For the
+ *    Debian 6.1 vmlinux: 3.3 MB, not 9.1.  The answers are the same, in
+ *    the same order, so the merge is the same;
+ *  - the base's BTF is not mapped but read block by block where a type or
+ *    a string is asked for (lazy.h), about 1 MB of its 4: a mapping would
+ *    bring in the cached pages around every one touched (the kernel's
+ *    fault-around), which for random reads is all of it.
+ * A small module's peak RSS went from 17.5 MiB to 10 (pahole 1.32: 21).
  *
  * Safety: an entry is a function of the base's bytes and of this
  * library's format (BASE_CACHE_FORMAT, in the name and the header), and
@@ -28,7 +43,8 @@
  * d2b_btf__load_file() reads it, and not cached.
  *
  * BASE_CACHE_FORMAT changes with anything that changes what is kept: the
- * cache_meta below, strtab's or hmap's slots, over_index, the merge keys.
+ * cache_meta below, strtab's or hmap's frozen slots, over_index's map, the
+ * merge keys.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -16,9 +16,9 @@
  * Nothing in it depends on the module: a key is made of the base type's
  * words with its IDs and name offsets as the base has them.  So the index
  * is the same for every module over one base, and a cache can keep it
- * beside the base's bytes (base_cache.c): its two tables are kept as their
- * slots (hmap's, and over_index's arrays), which the next run maps and
- * reads in place.
+ * beside the base's bytes (base_cache.c): its tables are kept frozen
+ * (hmap__freeze(); over_index's arrays as a map of their entries that are
+ * not 0, over_key()), which the next run maps and reads in place.
  *
  * A cached index is checked against the code reading it
  * (base_index__check()): keys of types spread over the base must find

@@ -35,7 +35,7 @@ struct base_index {
 	struct hmap names;
 	struct over_index over;
 	bool chained_arrays;	/* an ARRAY of ARRAY (nested, not pahole's flat) */
-	bool borrowed;		/* map and over lie in a cache's mapping */
+	bool borrowed;		/* map, names and over.map are frozen, in a cache's mapping */
 };
 
 /* Make base's index (base: no base of its own, at least one type). */
