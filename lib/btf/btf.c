@@ -346,37 +346,9 @@ void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src)
 	dst->ptr_size = src->ptr_size;
 }
 
-/*
- * libbpf's determine_ptr_size(): a BTF read back from raw bytes has no
- * pointer size, but its C 'long' has the size of a pointer on every Linux
- * target (LP64 and ILP32 alike).
- */
-void btf_infer_pointer_size(struct d2b_btf *btf)
+bool btf_pointer_size_recorded(const struct d2b_btf *btf)
 {
-	static const char *const longs[] = {
-		"long", "long int", "int long", "unsigned long", "long unsigned",
-		"unsigned long int", "unsigned int long", "long unsigned int",
-		"long int unsigned", "int unsigned long", "int long unsigned",
-	};
-	uint32_t id, end = d2b_btf__end_id(btf);
-	size_t i;
-
-	if (btf->ptr_size)
-		return;		/* the base's */
-	for (id = 1; id < end; id++) {
-		const struct d2b_type *t = d2b_btf__type(btf, id);
-		const char *name;
-
-		if (!t || d2b_kind(t) != D2B_KIND_INT || (t->size != 4 && t->size != 8))
-			continue;
-		name = d2b_btf__str(btf, t->name_off);
-		for (i = 0; name && i < sizeof(longs) / sizeof(longs[0]); i++) {
-			if (!strcmp(name, longs[i])) {
-				btf->ptr_size = t->size;
-				return;
-			}
-		}
-	}
+	return btf->ptr_size != 0;
 }
 
 /*

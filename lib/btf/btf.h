@@ -104,9 +104,8 @@ const struct d2b_layout *btf_kind_layout(unsigned int kind);
  * the reader keeps the section it found (libbpf and the kernel take one in
  * split BTF; we never write one there ourselves) */
 int btf_set_layout_records(struct d2b_btf *btf, const struct d2b_layout *recs, uint32_t nr);
-/* A BTF read from raw bytes, whose base records no pointer size: take the
- * size of its 'long' (or 'unsigned long', ...) INT, if it has one. */
-void btf_infer_pointer_size(struct d2b_btf *btf);
+/* Whether btf (or the base it was made over) recorded a pointer size. */
+bool btf_pointer_size_recorded(const struct d2b_btf *btf);
 /* d2b_btf__encode() in byte order order (NATIVE: the host's), whatever
  * btf's own: the ELF writer encodes in its file's order. */
 int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, size_t *ret_size);

@@ -374,6 +374,39 @@ static int raw_parse_adopt_layout(const struct raw_parse *p, struct d2b_btf *btf
 	return err;
 }
 
+/*
+ * libbpf's determine_ptr_size(): a BTF read back from raw bytes has no
+ * pointer size, but its C 'long' has the size of a pointer on every Linux
+ * target (LP64 and ILP32 alike).
+ */
+static void infer_pointer_size(struct d2b_btf *btf)
+{
+	static const char *const longs[] = {
+		"long", "long int", "int long", "unsigned long", "long unsigned",
+		"unsigned long int", "unsigned int long", "long unsigned int",
+		"long int unsigned", "int unsigned long", "int long unsigned",
+	};
+	uint32_t id, end = d2b_btf__end_id(btf);
+	size_t i;
+
+	if (btf_pointer_size_recorded(btf))
+		return;		/* the base's */
+	for (id = 1; id < end; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+		const char *name;
+
+		if (!t || d2b_kind(t) != D2B_KIND_INT || (t->size != 4 && t->size != 8))
+			continue;
+		name = d2b_btf__str(btf, t->name_off);
+		for (i = 0; name && i < sizeof(longs) / sizeof(longs[0]); i++) {
+			if (!strcmp(name, longs[i])) {
+				d2b_btf__set_pointer_size(btf, t->size);
+				return;
+			}
+		}
+	}
+}
+
 int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen)
 {
@@ -432,7 +465,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 		goto out;
 	d2b_btf__set_endian(btf, p.swap ? (host_endian() == D2B_ENDIAN_LITTLE ?
 					    D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE) : host_endian());
-	btf_infer_pointer_size(btf);
+	infer_pointer_size(btf);
 	*ret = btf;
 	btf = NULL;
 out:
@@ -449,6 +482,7 @@ out:
  * header and sections are checked again (it is cheap), the types are not:
  * they are used in place, as are the strings.
  */
+
 /* Of a lazy blob, the bytes raw_parse_header() reads. */
 static int lazy_header(struct lazy *lz, const uint8_t *data, size_t size)
 {
@@ -530,7 +564,7 @@ int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32
 		return io_err(err, errbuf, errlen, "cannot add the layout section");
 	}
 	d2b_btf__set_endian(btf, host_endian());
-	btf_infer_pointer_size(btf);
+	infer_pointer_size(btf);
 	*ret = btf;
 	return 0;
 }

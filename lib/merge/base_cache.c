@@ -61,7 +61,6 @@
 #include "merge/base_index.h"
 
 enum {
-	BASE_CACHE_FORMAT = 2,
 	BASE_CACHE_KEEP = 8,	/* entries kept: eight kernels' */
 	NAME_LEN = 96,
 	/* the sections of an entry: meta, type offsets, string slots, index */

@@ -51,6 +51,9 @@ void base_index__free(void *bi);
  * that do not agree).
  */
 enum { BASE_INDEX_SECTIONS = 4 };
+/* The format of base_cache.c's entries: it changes with anything that
+ * changes what they keep (base_cache.c says what). */
+enum { BASE_CACHE_FORMAT = 2 };
 int base_index__freeze(const struct base_index *bi, struct cache_section *sec, void **mem);
 int base_index__borrow(const struct cache_section *sec, struct base_index **ret);
 /*
