@@ -93,7 +93,7 @@ void hmap__release(struct hmap *m)
 	m->cap = m->len = 0;
 }
 
-static bool frozen_fits(size_t cap, size_t len)
+bool hmap__frozen_fits(size_t cap, size_t len)
 {
 	return (uint64_t)cap <= UINT32_MAX && len < cap &&
 	       (uint64_t)len * FROZEN_LOAD_DEN <= (uint64_t)cap * FROZEN_LOAD_NUM;
@@ -129,7 +129,7 @@ int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap)
 	size_t i, n, start, left = cap;
 	uint64_t x, v;
 
-	if (m->force_collisions || !frozen_fits(cap, m->len))
+	if (m->force_collisions || !hmap__frozen_fits(cap, m->len))
 		return -EINVAL;
 	for (i = 0; i < m->cap; i++) {
 		v = slot_at(m, i, &x);
@@ -163,7 +163,7 @@ int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap)
 int hmap__borrow_frozen(struct hmap *m, const uint32_t *slots, size_t cap, size_t len)
 {
 	hmap__init(m, false);
-	if (!frozen_fits(cap, len))
+	if (!hmap__frozen_fits(cap, len))
 		return -EINVAL;
 	m->frozen = slots;
 	m->cap = cap;

@@ -68,6 +68,9 @@ int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, siz
  * empty ordinary map.  -EINVAL if cap or len is out of range.
  */
 size_t hmap__frozen_cap(size_t len);
+/* Whether cap frozen slots may hold len entries (at most 3/4 full, a free
+ * slot left, cap below 2^32): the rule strtab's frozen index keeps too. */
+bool hmap__frozen_fits(size_t cap, size_t len);
 int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap);
 int hmap__borrow_frozen(struct hmap *m, const uint32_t *slots, size_t cap, size_t len);
 /* Frees m's table.  Never for a map of hmap__borrow() (it would free the

@@ -46,8 +46,6 @@
 enum {
 	STRTAB_INIT_CAP = 256,	/* bytes of a new table's buffer */
 	INDEX_MIN_SLOTS = 64,	/* slots of the first index */
-	FROZEN_LOAD_NUM = 3,	/* a frozen index is at most 3/4 full */
-	FROZEN_LOAD_DEN = 4,
 };
 
 struct str_slot {
@@ -102,12 +100,6 @@ void strtab__index(const struct strtab *st, struct strtab_index *ix)
 	ix->dups = st->dups;
 }
 
-static bool frozen_fits(size_t nslots, size_t nused)
-{
-	return (uint64_t)nslots <= UINT32_MAX && nused < nslots &&
-	       (uint64_t)nused * FROZEN_LOAD_DEN <= (uint64_t)nslots * FROZEN_LOAD_NUM;
-}
-
 static size_t home_of(uint32_t tag, size_t nslots, bool frozen)
 {
 	if (frozen)
@@ -141,20 +133,15 @@ static int index_fill(struct str_slot *dst, size_t ndst, bool frozen,
 	return 0;
 }
 
+/* (a frozen index is sized and filled as a frozen hmap is: hmap.h) */
 size_t strtab__frozen_slots(size_t nused)
 {
-	size_t n;
-
-	if (nused > (size_t)UINT32_MAX / FROZEN_LOAD_DEN * FROZEN_LOAD_NUM)
-		return 0;
-	/* the least n with nused * 4 <= n * 3 (above nused when nused > 0) */
-	n = nused + (nused + FROZEN_LOAD_NUM - 1) / FROZEN_LOAD_NUM;
-	return n < INDEX_MIN_SLOTS ? INDEX_MIN_SLOTS : n;
+	return hmap__frozen_cap(nused);
 }
 
 int strtab__freeze(const struct strtab *st, void *slots, size_t nslots)
 {
-	if (st->force_collisions || !frozen_fits(nslots, st->nused))
+	if (st->force_collisions || !hmap__frozen_fits(nslots, st->nused))
 		return -EINVAL;
 	memset(slots, 0, nslots * sizeof(struct str_slot));
 	return index_fill(slots, nslots, true, st->slots, st->nslots);
@@ -169,7 +156,7 @@ static struct strtab *borrow(const char *data, size_t len, const struct strtab_i
 	 * or a frozen index) */
 	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots)
 		return NULL;
-	if (frozen ? !frozen_fits(ix->nslots, ix->nused) :
+	if (frozen ? !hmap__frozen_fits(ix->nslots, ix->nused) :
 		     (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
 		return NULL;
 	st = calloc(1, sizeof(*st));

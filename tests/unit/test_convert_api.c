@@ -279,6 +279,32 @@ static void test_threads_shared_base(void)
 }
 
 /*
+ * Write sample's BTF (with pad more INTs after its types) to dir/base.btf
+ * (path), make its cache entry in dir, and load it from there: *ret.
+ */
+static void cached_base(const char *dir, char *path, size_t len, int pad, struct d2b_btf **ret)
+{
+	struct d2b_opts opts = { 0 };
+	struct d2b_btf *base = NULL;
+	char name[32];
+	int i;
+
+	*ret = NULL;
+	snprintf(path, len, "%s/base.btf", dir);
+	REQUIRE(d2b_convert_file(sample, NULL, &opts, &base) == 0);
+	for (i = 0; i < pad; i++) {
+		snprintf(name, sizeof(name), "pad%d", i);
+		REQUIRE(d2b_btf__add_int(base, name, 4, 0) > 0);
+	}
+	REQUIRE(d2b_btf__write_raw(base, path, NULL, 0) == 0);
+	d2b_btf__free(base);
+	base = NULL;
+	CHECK_EQ(d2b_btf__load_base(path, dir, &base, NULL, 0), D2B_BASE_CACHE_MADE);
+	d2b_btf__free(base);
+	CHECK_EQ(d2b_btf__load_base(path, dir, ret, NULL, 0), D2B_BASE_CACHE_HIT);
+}
+
+/*
  * The same over a base that d2b_btf__load_base() loaded, from a cache entry
  * (its types, strings and index in a read-only mapping, shared by both):
  * the bytes each gives alone, and a base loaded without a cache gives.
@@ -286,20 +312,12 @@ static void test_threads_shared_base(void)
 static void test_threads_cached_base(void)
 {
 	char dir[] = "/tmp/d2b-test-convert-api-XXXXXX", path[300], cmd[400];
-	struct d2b_opts opts = { 0 };
 	struct d2b_btf *base = NULL, *plain = NULL;
 	struct job jobs[3];
 
 	REQUIRE(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/base.btf", dir);
-	REQUIRE(d2b_convert_file(sample, NULL, &opts, &base) == 0);
-	REQUIRE(d2b_btf__write_raw(base, path, NULL, 0) == 0);
-	d2b_btf__free(base);
-	base = NULL;
-	CHECK_EQ(d2b_btf__load_base(path, dir, &base, NULL, 0), D2B_BASE_CACHE_MADE);
-	d2b_btf__free(base);
-	base = NULL;
-	REQUIRE(d2b_btf__load_base(path, dir, &base, NULL, 0) == D2B_BASE_CACHE_HIT);
+	cached_base(dir, path, sizeof(path), 0, &base);
+	REQUIRE(base);
 	REQUIRE(d2b_btf__load_file(path, NULL, &plain, NULL, 0) == 0);
 	memset(jobs, 0, sizeof(jobs));
 	jobs[0].name = "over the cached base";
@@ -329,26 +347,14 @@ static void test_threads_cached_base(void)
 static void test_cached_base_cut(void)
 {
 	char dir[] = "/tmp/d2b-test-convert-api-XXXXXX", path[300], cmd[400];
-	char errbuf[256] = "", name[32];
+	char errbuf[256] = "";
 	struct d2b_opts opts = { 0 };
 	struct d2b_btf *base = NULL, *out = NULL;
-	int i;
 
 	REQUIRE(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/base.btf", dir);
-	REQUIRE(d2b_convert_file(sample, NULL, &opts, &base) == 0);
 	/* types enough that the strings start blocks past the header's */
-	for (i = 0; i < 2000; i++) {
-		snprintf(name, sizeof(name), "pad%d", i);
-		REQUIRE(d2b_btf__add_int(base, name, 4, 0) > 0);
-	}
-	REQUIRE(d2b_btf__write_raw(base, path, NULL, 0) == 0);
-	d2b_btf__free(base);
-	base = NULL;
-	CHECK_EQ(d2b_btf__load_base(path, dir, &base, NULL, 0), D2B_BASE_CACHE_MADE);
-	d2b_btf__free(base);
-	base = NULL;
-	REQUIRE(d2b_btf__load_base(path, dir, &base, NULL, 0) == D2B_BASE_CACHE_HIT);
+	cached_base(dir, path, sizeof(path), 2000, &base);
+	REQUIRE(base);
 	/* as it is, the conversion over it succeeds */
 	REQUIRE(d2b_convert_file(sample, base, &opts, &out) == 0);
 	d2b_btf__free(out);
