@@ -74,17 +74,6 @@ void hmap__init(struct hmap *m, bool force_collisions)
 	m->force_collisions = force_collisions;
 }
 
-int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, size_t len)
-{
-	hmap__init(m, false);
-	if (cap < HMAP_MIN_CAP || (cap & (cap - 1)) || len * HMAP_LOAD_DEN > cap * HMAP_LOAD_NUM)
-		return -EINVAL;
-	m->slots = (struct hmap_entry *)slots;
-	m->cap = cap;
-	m->len = len;
-	return 0;
-}
-
 void hmap__release(struct hmap *m)
 {
 	free(m->slots);		/* (NULL when frozen: the slots are the caller's) */

@@ -45,13 +45,6 @@ struct hmap_iter {
 
 void hmap__init(struct hmap *m, bool force_collisions);
 /*
- * A read-only map over slots that another map's slots were (m->slots,
- * m->cap and m->len of a map, kept by a cache): for hmap__find(),
- * hmap__iter_init() and hmap__next() only, never to be added to, cleared or
- * released.  -EINVAL if cap is not a power of two above twice len.
- */
-int hmap__borrow(struct hmap *m, const struct hmap_entry *slots, size_t cap, size_t len);
-/*
  * The frozen form: cap slots of three words (the key's hash_mix64() as low
  * and high word, then value + 1; all zero: free), at most 3/4 full.
  * hmap__frozen_cap() is the number of slots for len entries (0 if len is
@@ -73,8 +66,7 @@ size_t hmap__frozen_cap(size_t len);
 bool hmap__frozen_fits(size_t cap, size_t len);
 int hmap__freeze(const struct hmap *m, uint32_t *slots, size_t cap);
 int hmap__borrow_frozen(struct hmap *m, const uint32_t *slots, size_t cap, size_t len);
-/* Frees m's table.  Never for a map of hmap__borrow() (it would free the
- * caller's slots); one of hmap__borrow_frozen() only forgets its slots. */
+/* Frees m's table; one of hmap__borrow_frozen() only forgets its slots. */
 void hmap__release(struct hmap *m);
 void hmap__clear(struct hmap *m);
 /* Room for n more entries without growing (one move of the table, not

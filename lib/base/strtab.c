@@ -21,9 +21,10 @@
  * 8-byte slots at most 3/4 full instead of half, and any number of them:
  * the home of a tag is ((u64)tag * nslots) >> 32 (multiply-shift, so the
  * count need not be a power of two), then linear probing with
- * wrap-around.  It is read in place (strtab__borrow_frozen()); the first change copies the data (unshare()) and rebuilds
- * an ordinary power-of-two index, half full, from the frozen slots, after
- * which the table is an ordinary one.
+ * wrap-around.  It is read in place (strtab__borrow_frozen()); the first
+ * change copies the data (unshare()) and rebuilds an ordinary power-of-two
+ * index, half full, from the frozen slots, after which the table is an
+ * ordinary one.
  *
  * Each string is indexed once (a duplicate met by strtab__load() keeps
  * its first offset, and its later one never enters the index), so a
@@ -60,8 +61,9 @@ struct strtab {
 	size_t nslots, nused;
 	bool force_collisions;	/* every tag 0: all strings collide (tests) */
 	bool dups;		/* strtab__load() met a string twice */
-	bool borrowed;		/* data and slots are the caller's (strtab__borrow()) */
-	bool frozen;		/* slots are frozen (borrowed too): any nslots */
+	/* data and the index are the caller's, the index frozen: any nslots
+	 * (strtab__borrow_frozen()) */
+	bool borrowed;
 	struct lazy *lazy;	/* data is read where asked (strtab__set_lazy()), or NULL */
 };
 
@@ -147,17 +149,13 @@ int strtab__freeze(const struct strtab *st, void *slots, size_t nslots)
 	return index_fill(slots, nslots, true, st->slots, st->nslots);
 }
 
-static struct strtab *borrow(const char *data, size_t len, const struct strtab_index *ix,
-			     bool frozen)
+struct strtab *strtab__borrow_frozen(const char *data, size_t len,
+				     const struct strtab_index *ix)
 {
 	struct strtab *st;
 
-	/* (a power of two at most half full: what index_reserve() keeps;
-	 * or a frozen index) */
-	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots)
-		return NULL;
-	if (frozen ? !hmap__frozen_fits(ix->nslots, ix->nused) :
-		     (ix->nslots & (ix->nslots - 1)) || ix->nused * 2 > ix->nslots)
+	if (!len || data[0] || data[len - 1] || len > (size_t)INT32_MAX || !ix->nslots ||
+	    !hmap__frozen_fits(ix->nslots, ix->nused))
 		return NULL;
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -168,20 +166,8 @@ static struct strtab *borrow(const char *data, size_t len, const struct strtab_i
 	st->nslots = ix->nslots;
 	st->nused = ix->nused;
 	st->dups = ix->dups;
-	st->frozen = frozen;
 	st->borrowed = true;
 	return st;
-}
-
-struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix)
-{
-	return borrow(data, len, ix, false);
-}
-
-struct strtab *strtab__borrow_frozen(const char *data, size_t len,
-				     const struct strtab_index *ix)
-{
-	return borrow(data, len, ix, true);
 }
 
 /*
@@ -190,7 +176,7 @@ struct strtab *strtab__borrow_frozen(const char *data, size_t len,
  */
 static int unshare(struct strtab *st)
 {
-	size_t nslots = st->nslots;
+	size_t nslots;
 	struct str_slot *slots;
 	char *data;
 	int err;
@@ -199,30 +185,23 @@ static int unshare(struct strtab *st)
 		return 0;
 	if (st->lazy && (lazy__need_all(st->lazy) || lazy__error(st->lazy)))
 		return lazy__error(st->lazy);
-	if (st->frozen)
-		for (nslots = INDEX_MIN_SLOTS; st->nused * 2 > nslots;)
-			nslots *= 2;
+	for (nslots = INDEX_MIN_SLOTS; st->nused * 2 > nslots;)
+		nslots *= 2;
 	data = malloc(st->len);
-	slots = st->frozen ? pages__zalloc(nslots, sizeof(*slots)) :
-			     malloc(nslots * sizeof(*slots));
+	slots = pages__zalloc(nslots, sizeof(*slots));
 	if (!data || !slots) {
 		free(data);
 		free(slots);
 		return -ENOMEM;
 	}
 	memcpy(data, st->data, st->len);
-	if (st->frozen) {
-		err = index_fill(slots, nslots, false, st->slots, st->nslots);
-		if (err) {
-			free(data);
-			free(slots);
-			return err;
-		}
-	} else {
-		memcpy(slots, st->slots, nslots * sizeof(*slots));
+	err = index_fill(slots, nslots, false, st->slots, st->nslots);
+	if (err) {
+		free(data);
+		free(slots);
+		return err;
 	}
 	st->nslots = nslots;
-	st->frozen = false;
 	st->data = data;
 	st->slots = slots;
 	st->borrowed = false;
@@ -309,7 +288,7 @@ static int64_t index_probe(const struct strtab *st, const char *s, size_t len, u
 	*slot = NULL;
 	if (!st->nslots)
 		return -ENOENT;
-	if (__builtin_expect(st->frozen, 0))
+	if (__builtin_expect(st->borrowed, 0))
 		return frozen_probe(st, s, len, tag);
 	for (pos = tag & mask;; pos = (pos + 1) & mask) {
 		struct str_slot *e = &st->slots[pos];
@@ -326,7 +305,7 @@ static int64_t index_probe(const struct strtab *st, const char *s, size_t len, u
 void strtab__prefetch(const struct strtab *st, uint64_t h)
 {
 	if (st->nslots)
-		__builtin_prefetch(&st->slots[home_of(tag_of(st, h), st->nslots, st->frozen)]);
+		__builtin_prefetch(&st->slots[home_of(tag_of(st, h), st->nslots, st->borrowed)]);
 }
 
 void strtab__prefetch_at(const struct strtab *st, uint64_t off)

@@ -36,9 +36,8 @@ int strtab__load(struct strtab *st, const char *data, size_t len);
  * NUL, without copying them twice: the table is len + 2 bytes long. */
 int strtab__load_section(struct strtab *st, const char *data, size_t len);
 /*
- * A table's index as it is, for a cache to keep beside the table's bytes:
- * strtab__borrow() takes the two back.  slots: nslots slots of 8 bytes
- * (host order), of which nused hold a string.
+ * A table's index as it is: slots: nslots slots of 8 bytes (host order),
+ * of which nused hold a string.  A cache keeps it frozen (below).
  */
 struct strtab_index {
 	const void *slots;
@@ -48,23 +47,19 @@ struct strtab_index {
 /* (For a table still on strtab__borrow_frozen()'s slots: those.) */
 void strtab__index(const struct strtab *st, struct strtab_index *ix);
 /*
- * A table over data (len bytes: "", the strings, a NUL last) and the index
- * strtab__index() gave for those very bytes, without copying either: they
- * must outlive the table (a read-only mapping will do: the first change
- * copies them).  NULL if ix cannot be such an index, or out of memory.
- */
-struct strtab *strtab__borrow(const char *data, size_t len, const struct strtab_index *ix);
-/*
  * The frozen form of an index, for a cache: nslots slots of 8 bytes (two
  * uint32_t: offset, then tag; host order), at most 3/4 full and any number
  * of them (strtab__frozen_slots(nused) for nused strings; 0 if too many).
  * strtab__freeze() fills slots (caller memory, 4-byte aligned, zeroed by
  * it) from st's index: -EINVAL if nslots is too few for st's strings or
  * 2^32 or more, or st has force_collisions (not recorded).
- * strtab__borrow_frozen() is strtab__borrow() over st's data and an index
- * of such slots (with st's nused and dups): lookups give the offsets st's
- * own index gives, and the first change copies the data and rebuilds an
- * ordinary index, after which the table is an ordinary one.
+ * strtab__borrow_frozen() is a table over st's data (len bytes: "", the
+ * strings, a NUL last) and an index of such slots (with st's nused and
+ * dups), copying neither: they must outlive the table (a read-only mapping
+ * will do).  Lookups give the offsets st's own index gives, and the first
+ * change copies the data and rebuilds an ordinary index, after which the
+ * table is an ordinary one.  NULL if ix cannot be such an index, or out
+ * of memory.
  */
 size_t strtab__frozen_slots(size_t nused);
 int strtab__freeze(const struct strtab *st, void *slots, size_t nslots);

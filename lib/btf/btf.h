@@ -113,8 +113,8 @@ int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, 
 /*
  * A BTF (no base) over types and strings it does not own, as a cache keeps
  * them: words (nwords, host order), offs (the word where each of the nr
- * types starts) and strs (strtab__borrow()), which must outlive it, or be
- * released with it (btf_keep()).  They are taken as they are, unchecked:
+ * types starts) and strs (strtab__borrow_frozen()), which must outlive
+ * it, or be released with it (btf_keep()).  They are taken as they are, unchecked:
  * only for what was checked when the cache was made.  The first change
  * copies them.  NULL if out of memory (strs is not freed then).
  */

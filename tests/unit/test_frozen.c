@@ -487,14 +487,6 @@ static void strtab_frozen_case(size_t nstr, size_t extra)
 	check_strings(&c, b);
 	strtab__index(b, &ix);
 	CHECK(ix.nslots >= 2 * ix.nused && !(ix.nslots & (ix.nslots - 1)));
-	{	/* an ordinary index: strtab__borrow() takes it */
-		struct strtab *b3 = strtab__borrow(strtab__data(b), strtab__size(b), &ix);
-
-		REQUIRE(b3);
-		check_strings(&c, b3);
-		CHECK_EQ(strtab__find(b3, "a string never loaded"), off);
-		strtab__free(b3);
-	}
 	CHECK(strtab__data(b) != c.data);
 	CHECK(memcmp(data_copy, c.data, c.len) == 0);
 	CHECK(memcmp(slots_copy, slots, nslots * 8) == 0);
