@@ -121,14 +121,11 @@ int base_index__make(const struct d2b_btf *base, struct base_index **ret)
 		return err;
 	}
 	bi->chained_arrays = scan_chained_arrays(base);
-	bi->meta.map_cap = bi->map.cap;
-	bi->meta.map_len = bi->map.len;
-	bi->meta.names_cap = bi->names.cap;
-	bi->meta.names_len = bi->names.len;
-	/* (no base type refers past the base: a cache keeps that much) */
+	/* the entries of over's arrays that may be set: no base type refers
+	 * past the base (the rest of meta is the frozen tables', written by
+	 * base_index__freeze()) */
 	bi->meta.over_cap = bi->over.cap < d2b_btf__end_id(base) ? bi->over.cap :
 			    d2b_btf__end_id(base);
-	bi->meta.chained_arrays = bi->chained_arrays;
 	*ret = bi;
 	return 0;
 }
@@ -172,11 +169,13 @@ int base_index__freeze(const struct base_index *bi, struct cache_section *sec, v
 		return err;
 	}
 	meta = (struct base_index_meta *)p;
-	*meta = bi->meta;
 	meta->map_cap = map_cap;
+	meta->map_len = bi->map.len;
 	meta->names_cap = names_cap;
+	meta->names_len = bi->names.len;
 	meta->over_cap = over_cap;
 	meta->over_len = over.len;
+	meta->chained_arrays = bi->chained_arrays;
 	sec[0].data = meta;
 	sec[0].size = sizeof(*meta);
 	sec[1].data = p + meta_words;

@@ -28,7 +28,9 @@ struct base_index_meta {
 };
 
 struct base_index {
-	struct base_index_meta meta;	/* (for base_index__sections()) */
+	/* a cache's (borrowed); made: only over_cap, the entries of over's
+	 * arrays that may be set */
+	struct base_index_meta meta;
 	struct hmap map;	/* merge key -> base ID, in ID order */
 	/* name offset -> ID of each named STRUCT, UNION and full enum, in ID
 	 * order: where a FWD left at finish looks (dedup.c, resolve_fwds()) */
