@@ -227,10 +227,10 @@ fi
 mkdir -p "$work/many"
 if python3 "$src/tests/dedup/many_units.py" --one-amb 300 >"$work/many.dg" &&
    python3 "$src/tests/dwarfgen/dwarfgen.py" "$work/many.dg" -o "$work/many/vmlinux"; then
-	bench groups D2B_CORPUS="$work/many" BENCH_TARGETS=vmlinux BENCH_JOBS=2
+	bench groups D2B_CORPUS="$work/many" BENCH_TARGETS=vmlinux BENCH_JOBS=4
 	expect "bench groups" 0 "$work/groups.out" \
-		'^ +vmlinux +-j2 +merge steps: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$' \
-		'^ +vmlinux +-j2 +merge of the groups: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$'
+		'^ +vmlinux +-j4 +merge steps: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$' \
+		'^ +vmlinux +-j4 +merge of the groups: setup [0-9.]+ primitives [0-9.]+ structs [0-9.]+ references [0-9.]+ append [0-9.]+ index [0-9.]+$'
 else
 	fail "bench groups" "many_units.py or dwarfgen.py failed"
 fi

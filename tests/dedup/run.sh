@@ -245,13 +245,15 @@ many_maps()
 }
 
 # many_units NAME AGAIN ARGS...: tests/dedup/many_units.py ARGS as an object
-# of that many units (a round of 256 or more is merged in groups,
-# lib/convert.c); --stats must say that they were merged in groups, the
-# units of the last AGAIN groups one by one (a group disagreed)
+# of that many units (a round of 256 or more is merged in groups on 4
+# threads or more, lib/scheduler.c); at -j4, --stats must say that they
+# were merged in groups, the units of the last AGAIN groups one by one (a
+# group disagreed), and at -j2 one by one (fewer threads gain nothing)
 #   NAME/le-libbpf, NAME/fixpoint	as above
 #   NAME/how		how the units were merged
 #   NAME/said-once	unit 0's diagnostic, once (a fallback says no unit twice)
 #   NAME/same		the bytes of --no-merge-groups (one by one, one thread)
+#   NAME/few-jobs	-j2 merges one by one
 #   NAME/jobs		-j1, -j2 and -j5: the same bytes
 #   NAME/maps		many_maps
 many_units()
@@ -268,7 +270,7 @@ many_units()
 		return
 	fi
 	compare "$name" "$d/in.o"
-	if ! "$D2B" -v --stats -o "$d/out.btf" "$d/in.o" 2>"$d/stats" ||
+	if ! "$D2B" -j4 -v --stats -o "$d/out.btf" "$d/in.o" 2>"$d/stats" ||
 	   ! "$D2B" --no-merge-groups -o "$d/one.btf" "$d/in.o" 2>"$d/err"; then
 		fail "$name/convert" "dwarf2btf failed"
 		show "$d/err"
@@ -295,7 +297,13 @@ many_units()
 		fail "$name/same" "the output differs from --no-merge-groups'"
 	fi
 	"$D2B" -j1 -o "$d/j1.btf" "$d/in.o" 2>/dev/null
-	"$D2B" -j2 -o "$d/j2.btf" "$d/in.o" 2>/dev/null
+	"$D2B" -j2 --stats -o "$d/j2.btf" "$d/in.o" 2>"$d/stats2"
+	if grep -q "units: $n .*jobs: 2, merged one by one\$" "$d/stats2"; then
+		pass "$name/few-jobs (-j2: one by one)"
+	else
+		fail "$name/few-jobs" "-j2 did not merge one by one"
+		grep 'units:' "$d/stats2" | show /dev/stdin
+	fi
 	"$D2B" -j5 -o "$d/j5.btf" "$d/in.o" 2>/dev/null
 	if cmp -s "$d/out.btf" "$d/j1.btf" && cmp -s "$d/out.btf" "$d/j2.btf" &&
 	   cmp -s "$d/out.btf" "$d/j5.btf"; then
