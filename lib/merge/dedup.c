@@ -210,7 +210,7 @@ static int group_fwds_agree(struct merge *m, const struct dedup *g)
 		uint64_t v;
 		long k;
 
-		err = merge_str_map(m, r->name_off, &name);
+		err = merge_str(m, r->name_off, &name);
 		if (err)
 			return err;
 		k = merge_fwd_res_find(m, name, r->kind);
@@ -244,7 +244,7 @@ static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t
 		struct fwd_res r = g->m.res[j];
 		long k;
 
-		err = merge_str_map(&d->m, r.name_off, &r.name_off);
+		err = merge_str(&d->m, r.name_off, &r.name_off);
 		if (err)
 			break;
 		r.target = map[r.target];
@@ -354,6 +354,12 @@ int dedup__check_unit(const struct dedup *d, const struct d2b_btf *unit,
 		if (ret->kc[id - start] == KC_BAD)
 			return ret->err;
 		ret->in[d2b_kind(t)]++;
+		if (is_single_ref(d2b_kind(t))) {
+			/* (the commonest kinds: their one ID field, without the iterator) */
+			if (t->type >= end)
+				return ret->err;
+			continue;
+		}
 		btf_field_iter__init(&it, (struct d2b_type *)t, BTF_FIELD_IDS);
 		while ((p = btf_field_iter__next(&it))) {
 			if (*p >= end)

@@ -228,6 +228,7 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	/* base strings are shared when src and dst are over one base */
 	m->s_str_start = d2b_btf__base(src) == d2b_btf__base(m->dst) ? btf_start_str(src) : 0;
 	m->tails_start = m->s_str_start ? btf_names_tails(d2b_btf__base(src)) : 0;
+	m->str_same_below = m->tails_start ? m->tails_start : m->s_str_start ? m->s_str_start : 1;
 	m->smap_n = btf_end_str(src) - m->s_str_start;
 	/* a flat map costs 4 bytes per byte of string, written once: for the
 	 * final merge, over .debug_str, tens of times what its types use */

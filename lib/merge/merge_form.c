@@ -108,7 +108,7 @@ int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret)
 		*ret = t->name_off;
 		return 0;
 	}
-	return merge_str_map(m, t->name_off, ret);
+	return merge_str(m, t->name_off, ret);
 }
 
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode)
@@ -138,14 +138,14 @@ int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode
 		f->w[1] = t->info;
 		f->w[2] = resolve(m, translate(m, t->type));
 		f->p = f->w;
-		return merge_str_map(m, t->name_off, &f->w[0]);
+		return merge_str(m, t->name_off, &f->w[0]);
 	}
 	memcpy(f->w, t, f->nw * 4);
 	f->p = f->w;
 	if (own) {
 		btf_field_iter__init(&it, (struct d2b_type *)f->w, BTF_FIELD_STRS);
 		while ((p = btf_field_iter__next(&it))) {
-			err = merge_str_map(m, *p, p);
+			err = merge_str(m, *p, p);
 			if (err)
 				return err;
 		}

@@ -132,6 +132,9 @@ struct merge {
 	 * remembered by place in tails (made at the first tail): one offset
 	 * for each name, whatever its places */
 	uint32_t tails_start;
+	/* source offsets below this are the destination's too: "" and the
+	 * shared base's strings, tails excepted (merge_str()) */
+	uint32_t str_same_below;
 	struct ptr_cache *tails;
 	uint32_t *map, *real;
 	size_t map_cap, real_cap;
@@ -352,6 +355,15 @@ static inline uint32_t over_index_find(const struct over_index *o, int k, uint32
 }
 
 int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret);
+/* merge_str_map(), its commonest case inline: a string shared by offset */
+static inline int merge_str(struct merge *m, uint32_t off, uint32_t *ret)
+{
+	if (off < m->str_same_below) {
+		*ret = off;
+		return 0;
+	}
+	return merge_str_map(m, off, ret);
+}
 int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret);
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode);
 int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret);

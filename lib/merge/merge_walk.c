@@ -223,9 +223,9 @@ static inline int same_str(struct merge *m, uint32_t c, uint32_t oc, uint32_t k,
 	int err = 0;
 
 	if (is_virt(m, c))
-		err = merge_str_map(m, oc, &oc);
+		err = merge_str(m, oc, &oc);
 	if (!err && is_virt(m, k))
-		err = merge_str_map(m, ok, &ok);
+		err = merge_str(m, ok, &ok);
 	return err ? err : oc == ok;
 }
 

@@ -793,7 +793,8 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 		err = -EFAULT;	/* pass 2 must not add types */
 		goto out;
 	}
-	if (w->opts->skip_decl_tags)
+	/* (a unit without annotations has none to find: no call per member) */
+	if (w->opts->skip_decl_tags || !w->has_annotations)
 		goto out;
 	err = cu_annot__decl_tags(w, die, id, -1);
 	for (i = 0; i < n && err >= 0; i++) {
