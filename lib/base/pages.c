@@ -16,6 +16,9 @@
 
 #include "base/pages.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14 */
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
@@ -87,12 +90,27 @@ void pages_behind__init(struct pages_behind *pb, const void *base, size_t size, 
 	pb->done = 0;
 }
 
+/* The next PAGES_AHEAD_BATCHES batches from pos made present at once: one
+ * call where the reader would fault every 16 pages (fault-around), about
+ * 1 % of vmlinux's time at -j1; a hint, so failure changes nothing. */
+static void pages_ahead(const struct pages_behind *pb, size_t pos)
+{
+	uintptr_t lo, hi, page;
+	size_t n = pb->size - pos;
+
+	if (n > PAGES_AHEAD_BATCHES * pb->batch)
+		n = PAGES_AHEAD_BATCHES * pb->batch;
+	if (whole_pages(pb->base + pos, n, &lo, &hi, &page))
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+}
+
 void pages_behind__reach(struct pages_behind *pb, size_t pos)
 {
 	if (!pb->base || pos > pb->size || pos <= pb->done || pos - pb->done < pb->batch)
 		return;
 	pages__drop(pb->base + pb->done, pos - pb->done);
 	pb->done = pos;
+	pages_ahead(pb, pos);
 }
 
 void pages_behind__all(const struct pages_behind *pb)

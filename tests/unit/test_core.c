@@ -287,8 +287,9 @@ static void test_pages(void)
 /*
  * pages_behind: the pages behind the reader are dropped once a batch of
  * them is, not before; the bytes read again are the file's; the end drops
- * the whole region (pages touched behind the last batch too); a NULL base
- * drops nothing.  Counted by /proc/self/pagemap.
+ * the whole region (pages touched behind the last batch too); a drop makes
+ * the batches ahead present; a NULL base drops nothing.  Counted by
+ * /proc/self/pagemap.
  */
 static void test_pages_behind(void)
 {
@@ -324,6 +325,13 @@ static void test_pages_behind(void)
 		CHECK_EQ(test_mapped_pages(map, len), npages);
 		pages_behind__all(&pb);
 		CHECK_EQ(test_mapped_pages(map, len), 0);
+		/* a drop makes the PAGES_AHEAD_BATCHES batches ahead present,
+		 * untouched: the whole pages from the reader's offset on (the
+		 * kernel may map the pages around them too) */
+		pages_behind__init(&pb, map, len, 8 * page);
+		pages_behind__reach(&pb, 8 * page + 1);
+		CHECK_EQ(test_mapped_pages(map + 9 * page, 15 * page), 15);
+		pages_behind__all(&pb);
 		/* a region that must stay */
 		for (i = 0; i < len; i += page)
 			sink += map[i];
