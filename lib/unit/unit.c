@@ -342,7 +342,8 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 				err = walk_nested_types(w, &child, depth + 1);
 		} else if (tag == DW_TAG_subprogram) {
 			err = cu_decls__subprogram(w, &child);
-			if (err >= 0)
+			/* (a declaration has parameters, no body) */
+			if (err >= 0 && !cu__flag(w, &child, DW_AT_declaration))
 				err = walk_local_types(w, &child, 0);
 		}
 		else if (tag == DW_TAG_variable)
