@@ -28,8 +28,9 @@ void pages__drop(const void *p, size_t len);
  * maps the cached pages around it (the kernel's fault-around), pages
  * behind it included, so the reader ends with pages_behind__all(), which
  * drops the whole region.  Each drop makes the batches just ahead of the
- * reader present in one call (MADV_POPULATE_READ), not a fault at a time.  base NULL: a region that must stay (not a clean
- * file mapping): nothing is dropped.
+ * reader present in one call (MADV_POPULATE_READ), not a fault at a time.
+ * base NULL: a region that must stay (not a clean file mapping): nothing
+ * is dropped.
  */
 enum { PAGES_BEHIND_BATCH = 8 << 20 };
 /* each drop also makes this many batches ahead of the reader present */

@@ -51,18 +51,16 @@ static int map_tail(struct merge *m, uint32_t off, uint32_t *ret)
 	return 0;
 }
 
-int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret)
+/* merge_str() past its inline case ("" and the base's strings shared with
+ * the destination, below m->str_same_below): a tail, or an own string */
+int merge_str_slow(struct merge *m, uint32_t off, uint32_t *ret)
 {
 	const char *s;
 	size_t i;
 	int r;
 
-	if (off == 0 || off < m->s_str_start) {
-		if (m->tails_start && off >= m->tails_start)
-			return map_tail(m, off, ret);
-		*ret = off;	/* "" or a base string shared with the destination */
-		return 0;
-	}
+	if (off < m->s_str_start)
+		return map_tail(m, off, ret);
 	i = off - m->s_str_start;
 	if (i >= m->smap_n)
 		return -EINVAL;

@@ -354,15 +354,16 @@ static inline uint32_t over_index_find(const struct over_index *o, int k, uint32
 	return type < o->cap ? o->first[k][type] : 0;
 }
 
-int merge_str_map(struct merge *m, uint32_t off, uint32_t *ret);
-/* merge_str_map(), its commonest case inline: a string shared by offset */
+int merge_str_slow(struct merge *m, uint32_t off, uint32_t *ret);
+/* The destination offset of source string off (pass 1 of merge.c's
+ * theory); its commonest case inline: a string shared by offset. */
 static inline int merge_str(struct merge *m, uint32_t off, uint32_t *ret)
 {
 	if (off < m->str_same_below) {
 		*ret = off;
 		return 0;
 	}
-	return merge_str_map(m, off, ret);
+	return merge_str_slow(m, off, ret);
 }
 int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret);
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode);
