@@ -3,7 +3,8 @@
  * The function symbols of an ELF file, sorted by name, and its kfuncs.
  *
  * Symbols: every STT_FUNC symbol gives (name cut at the first '.', address);
- * sorting by (name, address) puts a name's addresses side by side, so one
+ * sorting by (name's hash, name, address) puts a name's addresses side by
+ * side, so one
  * pass keeps one entry per name and notes names with several addresses.
  * Each name keeps its symbols' addresses (and which are .isra/.constprop
  * clones), a few at most, for the questions asked by address.
@@ -34,6 +35,7 @@ static const char func_prefix[] = "__BTF_ID__func__";
 
 struct elf_func {
 	char *name;
+	uint64_t hash;		/* hash_str(name) */
 	uint64_t addr;
 	bool ambiguous;
 	bool kfunc;
@@ -74,11 +76,16 @@ static bool is_clone(const char *name)
 	return dot && (strstr(dot, ".isra") || strstr(dot, ".constprop"));
 }
 
+/* By name's hash first: what matters is that a name's symbols end up side
+ * by side, and comparing hashes spares the sort most reads of the names */
 static int func_cmp(const void *pa, const void *pb)
 {
 	const struct elf_func *a = pa, *b = pb;
-	int c = strcmp(a->name, b->name);
+	int c;
 
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	c = strcmp(a->name, b->name);
 	if (c)
 		return c;
 	if (a->addr != b->addr)
@@ -135,6 +142,7 @@ static int collect_funcs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const G
 		ef->funcs[ef->nr].name = dot ? strndup(name, dot - name) : strdup(name);
 		if (!ef->funcs[ef->nr].name)
 			return -ENOMEM;
+		ef->funcs[ef->nr].hash = hash_str(ef->funcs[ef->nr].name);
 		ef->funcs[ef->nr].addr = sym.st_value;
 		ef->funcs[ef->nr].clone = is_clone(name);
 		ef->nr++;
@@ -165,7 +173,8 @@ static int unique_names(struct elf_funcs *ef)
 		struct elf_func f = ef->funcs[i];
 
 		f.first_sym = (uint32_t)i;
-		for (j = i + 1; j < ef->nr && !strcmp(ef->funcs[j].name, f.name); j++) {
+		for (j = i + 1; j < ef->nr && ef->funcs[j].hash == f.hash &&
+			    !strcmp(ef->funcs[j].name, f.name); j++) {
 			if (ef->funcs[j].addr != f.addr)
 				f.ambiguous = true;
 			free(ef->funcs[j].name);
@@ -183,24 +192,30 @@ static int index_names(struct elf_funcs *ef)
 	int err;
 
 	for (i = 0; i < ef->nr; i++) {
-		err = hmap__add(&ef->index, hash_str(ef->funcs[i].name), i);
+		err = hmap__add(&ef->index, ef->funcs[i].hash, i);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static struct elf_func *find_func(const struct elf_funcs *ef, const char *name)
+/* (h: hash_str(name)) */
+static struct elf_func *find_func_hashed(const struct elf_funcs *ef, const char *name, uint64_t h)
 {
 	struct hmap_iter it;
 	uint64_t i;
 
-	hmap__iter_init(&ef->index, hash_str(name), &it);
+	hmap__iter_init(&ef->index, h, &it);
 	while (hmap__next(&ef->index, &it, &i)) {
 		if (!strcmp(ef->funcs[i].name, name))
 			return &ef->funcs[i];
 	}
 	return NULL;
+}
+
+static struct elf_func *find_func(const struct elf_funcs *ef, const char *name)
+{
+	return find_func_hashed(ef, name, hash_str(name));
 }
 
 /* "__BTF_ID__func__vfs_close__12" -> "vfs_close" (in buf), or NULL */
@@ -376,6 +391,46 @@ void elf_funcs__free(struct elf_funcs *ef)
 	free(ef->syms);
 	hmap__release(&ef->index);
 	free(ef);
+}
+
+/*
+ * Marking the names of a string section.  The walk asks for each function
+ * DIE whether its name is a function's, in every unit that declares it:
+ * in a kernel, 200,000 questions about 70,000 names, each answered by a
+ * hash, a probe and a compare with a name of the symbol table, on memory
+ * the walk has long left (2 % of vmlinux's time).  The names are strings
+ * of .debug_str, so one pass over the section, string after string,
+ * answers all questions at once: a bit per byte offset, set at the first
+ * byte of each string that names a function.  A question about a string
+ * that starts there (the section's first byte, or one after a NUL) is
+ * then one bit; a name that is the tail of a longer string (a linker
+ * merged "lock" into "spin_lock") is asked as before.
+ */
+int elf_funcs__mark_names(const struct elf_funcs *ef, const char *str, size_t size,
+			  uint64_t **ret, size_t *ret_covered)
+{
+	uint64_t *bits;
+	size_t off = 0;
+
+	*ret = NULL;
+	*ret_covered = 0;
+	bits = calloc(size / 64 + 1, sizeof(*bits));
+	if (!bits)
+		return -ENOMEM;
+	while (off < size) {
+		const char *s = str + off, *nul = memchr(s, '\0', size - off);
+		size_t len;
+
+		if (!nul)
+			break;	/* a last string without its NUL: not covered */
+		len = (size_t)(nul - s);
+		if (len && ef->nr && find_func_hashed(ef, s, hash_bytes(s, len, 0)))
+			bits[off / 64] |= 1ULL << (off % 64);
+		off += len + 1;
+	}
+	*ret = bits;
+	*ret_covered = off;
+	return 0;
 }
 
 size_t elf_funcs__count(const struct elf_funcs *ef)

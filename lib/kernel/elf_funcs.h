@@ -49,6 +49,15 @@ void elf_funcs__free(struct elf_funcs *ef);
 size_t elf_funcs__count(const struct elf_funcs *ef);
 /* Look up a function by its DWARF name: false if no symbol has it. */
 bool elf_funcs__find(const struct elf_funcs *ef, const char *name, struct elf_func_info *ret);
+/*
+ * Which strings of the string section [str, str + size) (NUL-separated, as
+ * .debug_str) name a function: in *ret (free() it), the bit of byte offset
+ * o (bit o % 64 of word o / 64) is set if o starts a string that
+ * elf_funcs__find() finds.  Strings wholly in [0, *ret_covered) are
+ * marked; a last string without its NUL is not.
+ */
+int elf_funcs__mark_names(const struct elf_funcs *ef, const char *str, size_t size,
+			  uint64_t **ret, size_t *ret_covered);
 /* The enum elf_at flags of address addr for the name info was found for
  * (0: none of its symbols is there). */
 unsigned int elf_funcs__at(const struct elf_funcs *ef, const struct elf_func_info *info,

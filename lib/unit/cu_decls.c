@@ -728,9 +728,10 @@ enum {
 /*
  * The function filter's answer for name.  Every unit declares the inline
  * functions of the headers it includes, so one name is asked about in
- * hundreds of units: a name in .debug_str is remembered by its address
- * (the filter answers by the name alone, and stays the same while the
- * walker serves it).
+ * hundreds of units: the filter may know the answers for the strings of
+ * .debug_str already (str_bits); else a name in .debug_str is remembered
+ * by its address (the filter answers by the name alone, and stays the
+ * same while the walker serves it).
  */
 static bool want_func(struct cu *w, const char *name)
 {
@@ -739,6 +740,13 @@ static bool want_func(struct cu *w, const char *name)
 	uint32_t v;
 	bool want;
 
+	if (f->str_bits) {
+		/* (below the section, the difference wraps past str_size) */
+		uintptr_t o = (uintptr_t)name - (uintptr_t)f->str;
+
+		if (o < f->str_size && (o == 0 || name[-1] == '\0'))
+			return f->str_bits[o / 64] >> (o % 64) & 1;
+	}
 	if (uw->want_filter != f) {
 		const char *str = die_reader__section(uw->r, DIE_SEC_STR);
 

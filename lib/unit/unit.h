@@ -59,6 +59,12 @@ enum unit_func_flags {
 struct unit_func_filter {
 	bool (*want)(void *arg, const char *name);
 	void *arg;
+	/* optional, want()'s answers for the names that start a string of
+	 * [str, str + str_size): bit o % 64 of str_bits[o / 64] for the one
+	 * at offset o (elf_funcs__mark_names()) */
+	const char *str;
+	size_t str_size;
+	const uint64_t *str_bits;
 };
 
 struct unit_func {

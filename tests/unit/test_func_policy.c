@@ -173,6 +173,42 @@ static void test_elf_funcs(void)
 	close(fd);
 }
 
+/* elf_funcs__mark_names(): a string's bit is elf_funcs__find()'s answer */
+static void test_mark_names(void)
+{
+	static const struct sym syms[] = {
+		{ "foo", 0x10 }, { "bar.isra.0", 0x20 }, { "bar.cold", 0x30 }, { "dup", 0x10 },
+	};
+	/* "bar" is also the tail of "xbar"; the last string has no NUL */
+	static const char str[] = "\0foo\0nope\0xbar\0bar\0dup\0bar.cold\0\0foo";
+	size_t size = sizeof(str) - 1, covered, o;
+	struct elf_func_info info;
+	struct elf_funcs *ef;
+	uint64_t *bits;
+	int fd = -1;
+	Elf *e = make_elf(syms, sizeof(syms) / sizeof(syms[0]), &fd);
+
+	REQUIRE(e);
+	REQUIRE(elf_funcs__new(e, &ef) == 0);
+	REQUIRE(elf_funcs__mark_names(ef, str, size, &bits, &covered) == 0);
+	CHECK_EQ(covered, size - 3);	/* the last "foo" is not covered */
+	for (o = 0; o < size; o++) {
+		bool bit = bits[o / 64] >> (o % 64) & 1;
+
+		if (o < covered && (o == 0 || str[o - 1] == '\0'))
+			CHECK_EQ(bit, elf_funcs__find(ef, str + o, &info));
+		else
+			CHECK(!bit);	/* a tail, or not covered */
+	}
+	CHECK(bits[0] >> 1 & 1);	/* foo */
+	CHECK(!(bits[0] >> 5 & 1));	/* nope */
+	CHECK(bits[0] >> 15 & 1);	/* bar */
+	free(bits);
+	elf_funcs__free(ef);
+	elf_end(e);
+	close(fd);
+}
+
 /*
  * foo: two units, prototypes differing loosely (int vs const int: equal);
  * bar: two units, int vs long (differ: both go with consistency);
@@ -433,6 +469,7 @@ static void test_unknown_policy(void)
 int main(void)
 {
 	RUN(test_elf_funcs);
+	RUN(test_mark_names);
 	RUN(test_select_and_prune);
 	RUN(test_split_base_func);
 	RUN(test_select_132);
