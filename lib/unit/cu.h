@@ -89,6 +89,17 @@ struct unit_walker {
 	size_t nr_kids, kids_cap;
 	int *kid_types;			/* parallel to kids: pass 1's type IDs */
 	size_t kid_types_cap;
+	/* the parameters (and varargs) of params_of, the declaring DIE of
+	 * the function cu_decls.c converts (cu_decls__subprogram() only) */
+	struct cu_die *params;
+	size_t nr_params, params_cap;
+	struct cu_die params_of;
+	/* the same read's lexical blocks and types of locals_of (params_of,
+	 * where it is the function's own DIE), for unit.c to walk for local
+	 * types next; locals_of.du is NULL once they are walked */
+	struct cu_die *locals;
+	size_t nr_locals, locals_cap;
+	struct cu_die locals_of;
 	/* the function filter's answers by .debug_str pointer (names there do
 	 * not move), for want_filter only: one lookup per name and thread */
 	struct ptr_cache *want_memo;
@@ -256,6 +267,33 @@ static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 	if (name < 128 && die->d.names)
 		return !die__lacks(&die->d, name);
 	return die__has_attr(die->du, &die->d, name);
+}
+
+/* A DIE of a type unit__walk() converts where it is met (a unit's, a
+ * function's or a namespace's) */
+static inline bool cu__is_type_tag(unsigned int tag)
+{
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_typedef:
+	case DW_TAG_array_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_subroutine_type:
+	case DW_TAG_unspecified_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)

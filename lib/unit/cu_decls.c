@@ -78,22 +78,119 @@ static void defining_die(struct cu *w, const struct cu_die *die, struct cu_die *
 	}
 }
 
+/*
+ * A function's parameters, read once.  Up to five passes ask for them
+ * (their names, the registers they arrive in, the prototype, their
+ * declaration tags; and for a function that has code, each would read
+ * past the first DIEs of its body again: its local variables, blocks and
+ * inlined calls.  So cu_decls__subprogram() reads the parameters (and
+ * varargs) of its declaring DIE once into uw->params (read_params()), and
+ * the passes over that DIE's parameters take them from there
+ * (next_param()); over another DIE, they read its children.  Where that
+ * DIE is the function's own (it has code, and declares itself), the same
+ * read lists its lexical blocks and types, which unit.c walks next for
+ * the types local to the function (uw->locals): a read fewer again.
+ */
+static int read_params(struct cu *w, const struct cu_die *decl, const struct cu_die *die)
+{
+	struct unit_walker *uw = w->uw;
+	bool locals = cu__same(decl, die);
+	struct cu_die child;
+	int err = 0;
+
+	uw->nr_params = uw->nr_locals = 0;
+	uw->params_of = *decl;
+	uw->locals_of.du = NULL;
+	if (!cu__child(w, decl, &child))
+		goto out;
+	do {
+		unsigned int tag = child.d.tag;
+
+		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_unspecified_parameters) {
+			err = VEC_RESERVE(uw->params, uw->params_cap, uw->nr_params, 1);
+			if (err)
+				break;
+			uw->params[uw->nr_params++] = child;
+		} else if (locals && (tag == DW_TAG_lexical_block || cu__is_type_tag(tag))) {
+			err = VEC_RESERVE(uw->locals, uw->locals_cap, uw->nr_locals, 1);
+			if (err)
+				break;
+			uw->locals[uw->nr_locals++] = child;
+		}
+	} while (cu__next(w, &child));
+out:
+	if (err)
+		uw->params_of.du = NULL;
+	else if (locals)
+		uw->locals_of = *die;
+	return err;
+}
+
+/* Are fn's parameters in uw->params? */
+static bool params_read(const struct cu *w, const struct cu_die *fn)
+{
+	return w->uw->params_of.du && cu__same(fn, &w->uw->params_of);
+}
+
+enum { PARAMS_BEGIN, PARAMS_LISTED, PARAMS_READING, PARAMS_DONE };
+
+struct params_iter {
+	int state;		/* PARAMS_*; PARAMS_BEGIN (0) to begin */
+	size_t next;		/* listed: the next of uw->params */
+	struct cu_die kid;	/* reading: the last child read */
+};
+
+/* The next DW_TAG_formal_parameter child of fn, into *ret. */
+static bool next_param(struct cu *w, const struct cu_die *fn, struct params_iter *it,
+		       struct cu_die *ret)
+{
+	struct unit_walker *uw = w->uw;
+	bool more;
+
+	switch (it->state) {
+	case PARAMS_BEGIN:
+		if (params_read(w, fn)) {
+			it->state = PARAMS_LISTED;
+			return next_param(w, fn, it, ret);
+		}
+		it->state = PARAMS_READING;
+		more = cu__child(w, fn, &it->kid);
+		break;
+	case PARAMS_LISTED:
+		while (it->next < uw->nr_params) {
+			*ret = uw->params[it->next++];
+			if (ret->d.tag == DW_TAG_formal_parameter)
+				return true;
+		}
+		return false;
+	case PARAMS_READING:
+		more = cu__next(w, &it->kid);
+		break;
+	default:
+		return false;
+	}
+	for (; more; more = cu__next(w, &it->kid)) {
+		if (it->kid.d.tag == DW_TAG_formal_parameter) {
+			*ret = it->kid;
+			return true;
+		}
+	}
+	it->state = PARAMS_DONE;
+	return false;
+}
+
 /* All parameters named?  (FUNC requires it of every non-varargs one.) */
 static const char *unnamed_param(struct cu *w, const struct cu_die *decl)
 {
-	struct cu_die child;
+	struct params_iter it = { 0 };
+	struct cu_die p;
 
-	if (!cu__child(w, decl, &child))
-		return NULL;
-	do {
-		const char *name;
+	while (next_param(w, decl, &it, &p)) {
+		const char *name = cu__name(w, &p);
 
-		if (child.d.tag != DW_TAG_formal_parameter)
-			continue;
-		name = cu__name(w, &child);
 		if (!name || !*name)
 			return "unnamed parameter";
-	} while (cu__next(w, &child));
+	}
 	return NULL;
 }
 
@@ -405,18 +502,15 @@ static int abi_reg(struct cu *w, const struct cu_die *param, const struct die_at
  * or -1. */
 static int param_index(struct cu *w, const struct cu_die *fn, uint64_t off)
 {
-	struct cu_die child;
+	struct params_iter it = { 0 };
+	struct cu_die p;
 	int idx = 0;
 
-	if (!cu__child(w, fn, &child))
-		return -1;
-	do {
-		if (child.d.tag != DW_TAG_formal_parameter)
-			continue;
-		if (child.d.off == off && child.du == fn->du)
+	while (next_param(w, fn, &it, &p)) {
+		if (p.d.off == off && p.du == fn->du)
 			return idx;
 		idx++;
-	} while (cu__next(w, &child));
+	}
 	return -1;
 }
 
@@ -510,17 +604,14 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 {
 	struct slot_walk s = { 0 };
 	struct cu_die child, origin, oparam;
+	struct params_iter it = { 0 };
 	bool changed = w->clang && nocall(w, die);
 	bool rebuilt = changed && clang_true_signature(w, die);
 	int idx = 0;
 
 	if (changed)
 		s.flags |= UNIT_FUNC_NOCALL;
-	if (!cu__child(w, die, &child))
-		return s.flags;
-	do {
-		if (child.d.tag != DW_TAG_formal_parameter)
-			continue;
+	while (next_param(w, die, &it, &child)) {
 		/* (rebuilt: cu_truesig__proto() judges them) */
 		if (!rebuilt && w->clang && !changed)
 			clang_param(w, &child, &s);
@@ -535,7 +626,7 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 		    param_index(w, &origin, oparam.d.off) != idx)
 			s.flags |= UNIT_FUNC_REORDERED;
 		idx++;
-	} while (cu__next(w, &child));
+	}
 	if (s.unexpected && !s.has_struct)
 		s.flags |= UNIT_FUNC_UNEXPECTED_REG;
 	return s.flags;
@@ -553,6 +644,7 @@ static uint32_t judge_params(struct cu *w, const struct cu_die *die)
 static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external)
 {
 	struct cu_die origin, child;
+	struct params_iter it = { 0 };
 	bool unexpected = false, has_struct = false;
 	uint32_t flags = external ? UNIT_FUNC_EXTERNAL : 0;
 	Dwarf_Attribute attr;
@@ -560,10 +652,8 @@ static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external
 
 	if (w->opts->kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31)
 		flags |= judge_params(w, die);	/* pahole 1.32's reading */
-	else if (cu__child(w, die, &child)) {
-		do {
-			if (child.d.tag != DW_TAG_formal_parameter)
-				continue;
+	else {
+		while (next_param(w, die, &it, &child)) {
 			if (cu__is_struct_param(w, &child))
 				has_struct = true;
 			if (idx >= w->nr_reg_params) {
@@ -589,7 +679,7 @@ static uint32_t func_flags(struct cu *w, const struct cu_die *die, bool external
 				flags |= UNIT_FUNC_OPTIMIZED;
 			}
 			idx++;
-		} while (cu__next(w, &child));
+		}
 	}
 	if (unexpected && !has_struct)
 		flags |= UNIT_FUNC_UNEXPECTED_REG;
@@ -763,9 +853,10 @@ static bool want_func(struct cu *w, const char *name)
 	return want;
 }
 
-int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
+static int subprogram(struct cu *w, const struct cu_die *die)
 {
 	struct cu_die decl, named, child;
+	struct params_iter it = { 0 };
 	const char *name, *why;
 	int proto, func, err, idx;
 	bool external, has_code, kernel;
@@ -793,10 +884,16 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 				 name);
 		return 0;
 	}
+	err = read_params(w, &decl, die);
+	if (err)
+		return err;
 	why = unnamed_param(w, &decl);
 	if (why && w->cxx && !cu__same(&decl, die)) {
 		cu__diag(w, D2B_DEBUG, die, "function '%s': parameters from its definition", name);
 		defining_die(w, die, &decl);
+		err = read_params(w, &decl, die);
+		if (err)
+			return err;
 		why = unnamed_param(w, &decl);
 	}
 	if (why) {
@@ -808,7 +905,7 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	if (!proto && kernel && clang_true_signature(w, die))
 		proto = cu_truesig__proto(w, die, &decl, &flags);
 	if (!proto)
-		proto = cu_types__proto(w, &decl, true);
+		proto = cu_types__proto_of(w, &decl, w->uw->params, NULL, w->uw->nr_params);
 	if (proto < 0)
 		return proto;
 	/* again: the types walked may have reused cu_scope.c's buffer */
@@ -831,17 +928,23 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 	err = cu_annot__decl_tags(w, &decl, func, -1);
 	if (!err && !cu__same(&decl, die))
 		err = cu_annot__decl_tags(w, die, func, -1);
-	if (err < 0 || !cu__child(w, &decl, &child))
+	if (err < 0)
 		return err;
 	idx = 0;
-	do {
-		if (child.d.tag != DW_TAG_formal_parameter)
-			continue;
+	while (next_param(w, &decl, &it, &child)) {
 		err = cu_annot__decl_tags(w, &child, func, idx++);
 		if (err < 0)
 			return err;
-	} while (cu__next(w, &child));
+	}
 	return 0;
+}
+
+int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
+{
+	int err = subprogram(w, die);
+
+	w->uw->params_of.du = NULL;	/* (the next unit may reuse its DIEs' places) */
+	return err;
 }
 
 /* A trailing DW_OP_plus_uconst N (LLVM's merged globals: one symbol, each

@@ -83,30 +83,6 @@ static const char *language_name(int lang)
 	}
 }
 
-static bool is_type_tag(unsigned int tag)
-{
-	switch (tag) {
-	case DW_TAG_base_type:
-	case DW_TAG_pointer_type:
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-	case DW_TAG_atomic_type:
-	case DW_TAG_typedef:
-	case DW_TAG_array_type:
-	case DW_TAG_structure_type:
-	case DW_TAG_class_type:
-	case DW_TAG_union_type:
-	case DW_TAG_enumeration_type:
-	case DW_TAG_subroutine_type:
-	case DW_TAG_unspecified_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-		return true;
-	default:
-		return false;
-	}
-}
 
 /*
  * Can this unit hold annotations at all?  Its abbreviation table answers
@@ -152,7 +128,7 @@ static int walk_local_types(struct cu *w, const struct cu_die *scope, int depth)
 			err = walk_local_types(w, &child, depth + 1);
 			if (err < 0)
 				return err;
-		} else if (is_type_tag(tag)) {
+		} else if (cu__is_type_tag(tag)) {
 			err = cu_types__type(w, &child);
 			if (err < 0)
 				return err;
@@ -290,6 +266,34 @@ static int record_import(struct cu *w, const struct cu_die *die)
 }
 
 /*
+ * walk_local_types() of function fn (a subprogram that is no declaration),
+ * from the list of its lexical blocks and types that cu_decls.c made
+ * while it read fn's parameters, if it did (uw->locals).
+ */
+static int walk_function_types(struct cu *w, const struct cu_die *fn)
+{
+	struct unit_walker *uw = w->uw;
+	size_t i;
+	int err;
+
+	if (!uw->locals_of.du || !cu__same(fn, &uw->locals_of))
+		return walk_local_types(w, fn, 0);
+	uw->locals_of.du = NULL;
+	/* (nothing below reads parameters: the list stays as it is) */
+	for (i = 0; i < uw->nr_locals; i++) {
+		struct cu_die child = uw->locals[i];
+
+		if (child.d.tag == DW_TAG_lexical_block)
+			err = walk_local_types(w, &child, 1);
+		else
+			err = cu_types__type(w, &child);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/*
  * The types nested in a C++ class (struct geo::rect::iter), which nothing
  * else may reach: its member functions are declarations, whose
  * definitions (with code) are top-level DIEs pointing back at them.
@@ -302,7 +306,7 @@ static int walk_nested_types(struct cu *w, const struct cu_die *composite, int d
 	if (depth > CU_MAX_SCOPE_DEPTH || !cu__child(w, composite, &child))
 		return 0;
 	do {
-		if (!is_type_tag(child.d.tag))
+		if (!cu__is_type_tag(child.d.tag))
 			continue;
 		err = cu_types__type(w, &child);
 		if (err >= 0 && child.d.has_children &&
@@ -334,7 +338,7 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 	do {
 		unsigned int tag = child.d.tag;
 
-		if (is_type_tag(tag)) {
+		if (cu__is_type_tag(tag)) {
 			err = cu_types__type(w, &child);
 			if (err >= 0 && w->cxx && child.d.has_children &&
 			    (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
@@ -344,7 +348,7 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 			err = cu_decls__subprogram(w, &child);
 			/* (a declaration has parameters, no body) */
 			if (err >= 0 && !cu__flag(w, &child, DW_AT_declaration))
-				err = walk_local_types(w, &child, 0);
+				err = walk_function_types(w, &child);
 		}
 		else if (tag == DW_TAG_variable)
 			err = cu_decls__variable(w, &child);
@@ -424,6 +428,7 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 		return corrupt(w);
 	}
 	w->du = w->root.du = uw->du;
+	uw->params_of.du = uw->locals_of.du = NULL;	/* (DIEs of the last unit) */
 	h = die_unit__header(uw->du);
 	size = h->next_off - h->off;
 	w->unit_size = size;
@@ -585,6 +590,8 @@ void unit_walker__free(struct unit_walker *uw)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);
 	free(uw->kids);
+	free(uw->params);
+	free(uw->locals);
 	free(uw->kid_types);
 	free(uw->ids);
 	free(uw->touched);
