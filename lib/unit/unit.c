@@ -83,7 +83,6 @@ static const char *language_name(int lang)
 	}
 }
 
-
 /*
  * Can this unit hold annotations at all?  Its abbreviation table answers
  * for the whole unit at once: no DW_TAG_LLVM/GNU_annotation abbreviation
