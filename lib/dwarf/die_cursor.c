@@ -242,6 +242,34 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 	return 0;
 }
 
+/*
+ * Prefetching a unit.  A walk of a whole unit reads its DIEs in order, but
+ * it also follows each type reference to a DIE it has not read yet, most
+ * often further on, and those reads missed the caches: the first byte of
+ * the DIE a reference names was half of cu__ref()'s time, and the slot of
+ * cu_types__type_of()'s map a third of its own.  Asking for all the unit's
+ * lines at once, as it is loaded, lets their misses overlap and leaves the
+ * unit in the cache for the walk (vmlinux at -j1: 4 % less time; its
+ * largest unit has 580 KiB).  A huge unit (C++) is asked for only up to
+ * PREFETCH_MAX, a part of a core's cache.
+ */
+enum {
+	PREFETCH_MAX = 1 << 20,		/* bytes */
+	PREFETCH_LINE = 64,		/* bytes a prefetch brings, at least */
+};
+
+void die_unit__prefetch(const struct die_unit *u)
+{
+	const uint8_t *p = u->die0, *end = u->end;
+
+	if (!u->loaded || !p || end <= p)
+		return;
+	if ((size_t)(end - p) > PREFETCH_MAX)
+		end = p + PREFETCH_MAX;
+	for (; p < end; p += PREFETCH_LINE)
+		__builtin_prefetch(p, 0, 2);
+}
+
 int die_unit__root(struct die_unit *u, struct die *ret)
 {
 	if (!u->loaded)

@@ -280,6 +280,9 @@ const char *die_unit__errmsg(const struct die_unit *u);
 
 /* The unit DIE. */
 int die_unit__root(struct die_unit *u, struct die *ret);
+/* Ask the loaded unit's DIEs (up to a few hundred KiB of them) into the
+ * cache, for a walk of all of them; a hint, which changes no answer. */
+void die_unit__prefetch(const struct die_unit *u);
 /* The DIE at section offset off, inside the loaded unit. */
 int die_unit__die_at(struct die_unit *u, uint64_t off, struct die *ret);
 /* First child: 1 and *ret, 0 if none. */

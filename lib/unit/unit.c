@@ -427,6 +427,7 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 		return corrupt(w);
 	}
 	w->du = w->root.du = uw->du;
+	die_unit__prefetch(uw->du);	/* (walked whole, references and all) */
 	uw->params_of.du = uw->locals_of.du = NULL;	/* (DIEs of the last unit) */
 	h = die_unit__header(uw->du);
 	size = h->next_off - h->off;
