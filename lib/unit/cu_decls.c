@@ -79,11 +79,11 @@ static void defining_die(struct cu *w, const struct cu_die *die, struct cu_die *
 }
 
 /*
- * A function's parameters, read once.  Up to five passes ask for them
+ * A function's parameters, read once.  Up to four passes ask for them
  * (their names, the registers they arrive in, the prototype, their
- * declaration tags; and for a function that has code, each would read
- * past the first DIEs of its body again: its local variables, blocks and
- * inlined calls.  So cu_decls__subprogram() reads the parameters (and
+ * declaration tags), and for a function that has code each would read
+ * past the first DIEs of its body again (its local variables, blocks and
+ * inlined calls).  So cu_decls__subprogram() reads the parameters (and
  * varargs) of its declaring DIE once into uw->params (read_params()), and
  * the passes over that DIE's parameters take them from there
  * (next_param()); over another DIE, they read its children.  Where that
