@@ -4,8 +4,8 @@
  *
  * Symbols: every STT_FUNC symbol gives (name cut at the first '.', address);
  * sorting by (name's hash, name, address) puts a name's addresses side by
- * side, so one
- * pass keeps one entry per name and notes names with several addresses.
+ * side, so one pass keeps one entry per name and notes names with several
+ * addresses.
  * Each name keeps its symbols' addresses (and which are .isra/.constprop
  * clones), a few at most, for the questions asked by address.
  * A hash index of the names answers the lookups, one per subprogram DIE.
@@ -417,14 +417,14 @@ int elf_funcs__mark_names(const struct elf_funcs *ef, const char *str, size_t si
 	bits = calloc(size / 64 + 1, sizeof(*bits));
 	if (!bits)
 		return -ENOMEM;
-	while (off < size) {
+	while (ef->nr && off < size) {
 		const char *s = str + off, *nul = memchr(s, '\0', size - off);
 		size_t len;
 
 		if (!nul)
 			break;	/* a last string without its NUL: not covered */
 		len = (size_t)(nul - s);
-		if (len && ef->nr && find_func_hashed(ef, s, hash_bytes(s, len, 0)))
+		if (len && find_func_hashed(ef, s, hash_bytes(s, len, 0)))
 			bits[off / 64] |= 1ULL << (off % 64);
 		off += len + 1;
 	}

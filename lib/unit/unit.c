@@ -113,6 +113,16 @@ static int corrupt(struct cu *w)
  * pointer types only a local variable uses); variables and code there are
  * not walked.  Depth is bounded: nesting comes from the file.
  */
+static int walk_local_types(struct cu *w, const struct cu_die *scope, int depth);
+
+/* One child of a scope at depth: a lexical block's types, or a type. */
+static int walk_local_kid(struct cu *w, const struct cu_die *child, int depth)
+{
+	if (child->d.tag == DW_TAG_lexical_block)
+		return walk_local_types(w, child, depth + 1);
+	return cu__is_type_tag(child->d.tag) ? cu_types__type(w, child) : 0;
+}
+
 static int walk_local_types(struct cu *w, const struct cu_die *scope, int depth)
 {
 	struct cu_die child;
@@ -121,17 +131,9 @@ static int walk_local_types(struct cu *w, const struct cu_die *scope, int depth)
 	if (depth > CU_MAX_SCOPE_DEPTH || !cu__child(w, scope, &child))
 		return 0;
 	do {
-		unsigned int tag = child.d.tag;
-
-		if (tag == DW_TAG_lexical_block) {
-			err = walk_local_types(w, &child, depth + 1);
-			if (err < 0)
-				return err;
-		} else if (cu__is_type_tag(tag)) {
-			err = cu_types__type(w, &child);
-			if (err < 0)
-				return err;
-		}
+		err = walk_local_kid(w, &child, depth);
+		if (err < 0)
+			return err;
 	} while (cu__next(w, &child));
 	return 0;
 }
@@ -282,10 +284,7 @@ static int walk_function_types(struct cu *w, const struct cu_die *fn)
 	for (i = 0; i < uw->nr_locals; i++) {
 		struct cu_die child = uw->locals[i];
 
-		if (child.d.tag == DW_TAG_lexical_block)
-			err = walk_local_types(w, &child, 1);
-		else
-			err = cu_types__type(w, &child);
+		err = walk_local_kid(w, &child, 0);
 		if (err < 0)
 			return err;
 	}
