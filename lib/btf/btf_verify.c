@@ -56,8 +56,11 @@
  *     and arrays (what stops a walk is already sized), so a loop is a
  *     loop of modifiers and pointers, or of modifiers, structs and arrays
  *     (a struct holding itself), and a deep nest of types whose IDs grow
- *     inward is refused as the kernel refuses it.  Only the first such
- *     failure is reported: the kernel stops there too.
+ *     inward is refused as the kernel refuses it.  A DECL_TAG waits for
+ *     its target.  A DATASEC entry's size is compared with its variable's
+ *     here, and only where the kernel compares it: when the VAR was
+ *     resolved before (check_entry_fits()).  Only the first loop or too
+ *     deep a nest is reported: the kernel stops there too.
  *   The layout section, if any (Linux 7.1+ reads it, checking only its
  *     place and that it holds whole records, which encoding ensures):
  *     each record of a kind we know says what that kind is (libbpf 1.8
@@ -641,7 +644,6 @@ static void check_datasec(struct verify *v, uint32_t id, const struct d2b_type *
 	for (i = 0; i < n; i++) {
 		const struct d2b_var_secinfo *e = &btf_secinfos(t)[i];
 		const struct d2b_type *var = type_at(v, e->type);
-		int64_t vsize;
 
 		if (!var || !e->type || d2b_kind(var) != D2B_KIND_VAR) {
 			bad(v, id, "entry %u is not a VAR", i);
@@ -652,9 +654,6 @@ static void check_datasec(struct verify *v, uint32_t id, const struct d2b_type *
 		if ((uint64_t)e->offset + e->size > t->size || !e->size)
 			bad(v, id, "entry %u (offset %u size %u) outside the section", i, e->offset,
 			    e->size);
-		vsize = d2b_btf__resolve_size(v->btf, var->type);
-		if (vsize < 0 || (uint64_t)vsize > e->size)
-			bad(v, id, "entry %u: its variable does not fit", i);
 		end = (uint64_t)e->offset + e->size;
 	}
 }
@@ -866,10 +865,32 @@ static bool resolve_child(const struct d2b_type *t, uint32_t i, uint32_t *ret)
 		*ret = i == 0 ? btf_array(t)->index_type : btf_array(t)->type;
 		return i < 2;
 	}
-	if (k == D2B_KIND_FUNC || k == D2B_KIND_DECL_TAG)
+	if (k == D2B_KIND_FUNC)
 		return false;	/* no walk beyond: FUNC_PROTOs are sinks */
-	*ret = t->type;
+	*ret = t->type;		/* a DECL_TAG waits for its target, as a modifier does */
 	return i == 0;
+}
+
+/*
+ * A DATASEC entry's size against its variable's, checked only where the
+ * kernel checks it (btf_datasec_resolve()): when the entry's VAR is
+ * resolved already.  A VAR not yet resolved (a higher ID than the
+ * DATASEC's, named by no earlier DATASEC or DECL_TAG) is resolved first,
+ * and the kernel goes on at the next entry, so that entry's size is never
+ * compared (6.1 to 7.3 alike).  Our encoder writes each DATASEC after its
+ * VARs; only a damaged or foreign BTF meets the difference.
+ */
+static void check_entry_fits(struct verify *v, uint32_t id, const struct d2b_type *t, uint32_t i)
+{
+	const struct d2b_var_secinfo *e = &btf_secinfos(t)[i];
+	const struct d2b_type *var = type_at(v, e->type);
+	int64_t vsize;
+
+	if (!var || !e->type || d2b_kind(var) != D2B_KIND_VAR)
+		return;		/* pass 1 said so */
+	vsize = d2b_btf__resolve_size(v->btf, var->type);
+	if (vsize < 0 || (uint64_t)vsize > e->size)
+		bad(v, id, "entry %u: its variable does not fit", i);
 }
 
 /* Resolve id and what it waits for; false on a loop or too deep a stack */
@@ -891,8 +912,11 @@ static bool resolve_one(struct resolve *rs, uint32_t id)
 		}
 		c = type_at(rs->v, child);
 		if (!c || child < rs->start || is_sink(rs, d2b_kind(c)) ||
-		    rs->state[child - rs->start] == RESOLVED)
+		    rs->state[child - rs->start] == RESOLVED) {
+			if (d2b_kind(t) == D2B_KIND_DATASEC)
+				check_entry_fits(rs->v, cur, t, rs->stack[rs->top - 1].next - 1);
 			continue;
+		}
 		if (rs->state[child - rs->start] == ON_STACK) {
 			bad(rs->v, id, "a loop through [%u]", child);
 			return false;

@@ -305,6 +305,28 @@ static void damage(uint8_t *d, size_t size)
 }
 
 static unsigned int ndamaged, nk_refused, nours_only, nlayout;
+static const char *keep_dir;	/* -k: each blob judged otherwise is written there */
+
+/* -k DIR: a blob the verifier judged otherwise than the kernel, kept as
+ * DIR/WHAT-I.btf, to become a case of tests/fuzz/regressions/btf_raw */
+static void keep(const uint8_t *d, size_t size, const char *what, int i)
+{
+	char path[4096];
+	FILE *f;
+
+	if (!keep_dir)
+		return;
+	if (strrchr(what, '/'))
+		what = strrchr(what, '/') + 1;
+	snprintf(path, sizeof(path), "%s/%s-%d.btf", keep_dir, what, i);
+	f = fopen(path, "wb");
+	if (!f || fwrite(d, 1, size, f) != size)
+		printf("# cannot keep %s\n", path);
+	else
+		printf("# kept in %s\n", path);
+	if (f)
+		fclose(f);
+}
 
 /*
  * The layout d2b_btf__encode() writes: header, types, strings, end to end.
@@ -321,51 +343,65 @@ static bool canonical(const uint8_t *d, size_t size)
 	       sizeof(h) + (uint64_t)h.type_len + h.str_len == size;
 }
 
-/* Judge one blob (copy i of what; -1: the blob itself); false if the
- * kernel cannot be asked */
-static bool compare_one(const uint8_t *d, size_t size, const char *what, int i)
+/* Judge one blob, named "what" in messages (copy i of it; -1: the blob
+ * itself): true if both judged it alike, or the verifier refused it for a
+ * rule the table calls stricter.  *asked is false if the kernel cannot be
+ * asked. */
+static bool compare_one(const uint8_t *d, size_t size, const char *what, int i, bool *asked)
 {
 	struct verdict v;
+	char label[512];
 	int k;
 
-	if (!judge(d, size, &k, &v))
-		return false;
+	*asked = judge(d, size, &k, &v);
+	if (!*asked)
+		return true;
+	if (i >= 0)
+		snprintf(label, sizeof(label), "%s/%d", what, i);
+	else
+		snprintf(label, sizeof(label), "%s", what);
 	ndamaged++;
 	nk_refused += !k;
 	if (!k && !v.refused && !canonical(d, size)) {
 		nlayout++;
 	} else if (!k && !v.refused) {
-		printf("FAIL verify_kernel/damaged/%s/%d: the kernel refuses (%s), the verifier "
-		       "accepts\n", what, i, klog);
+		printf("FAIL verify_kernel/%s: the kernel refuses (%s), the verifier accepts\n",
+		       label, klog);
+		keep(d, size, what, i);
 		nfail++;
+		return false;
 	} else if (k && v.refused) {
 		nours_only++;
 		if (!explained(&v)) {
-			printf("FAIL verify_kernel/damaged/%s/%d: the verifier refuses what the kernel "
-			       "accepts, for no rule of the table: %s%s\n", what, i, v.first,
+			printf("FAIL verify_kernel/%s: the verifier refuses what the kernel accepts, "
+			       "for no rule of the table: %s%s\n", label, v.first,
 			       v.n > 1 ? " (and more)" : "");
 			for (int j = 1; j < v.n && j < 8; j++)
 				printf("#   %s\n", v.why[j]);
+			keep(d, size, what, i);
 			nfail++;
+			return false;
 		}
 	}
 	return true;
 }
 
-static void damaged_copies(const void *data, size_t size, unsigned int count, const char *what)
+static void damaged_copies(const void *data, size_t size, unsigned int count, const char *name)
 {
 	uint8_t *d = malloc(size);
+	char what[300];
+	bool asked = true;
 	unsigned int i;
 
 	if (!d)
 		abort();
-	for (i = 0; i < count && kernel_ok; i++) {
+	snprintf(what, sizeof(what), "damaged/%s", name);
+	for (i = 0; i < count && kernel_ok && asked; i++) {
 		memcpy(d, data, size);
 		damage(d, size);
 		if (rnd(4) == 0)
 			damage(d, size);
-		if (!compare_one(d, size, what, (int)i))
-			break;
+		compare_one(d, size, what, (int)i, &asked);
 	}
 	free(d);
 }
@@ -428,45 +464,45 @@ static int read_whole(const char *path, uint8_t **ret, size_t *size)
 	return 0;
 }
 
-/* (b): the fuzz regressions of the targets that read raw BTF */
+/* (b): the fuzz regressions of the targets that read raw BTF, and the
+ * damaged blobs tests/mutate found (judged in both directions) */
 static void test_regressions(void)
 {
 	static const char *const dirs[] = { "btf_raw", "base" };
 	const char *src = getenv("D2B_SRC");
 	unsigned int n = 0, bad = 0;
+	bool asked = true;
 	size_t i;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && src && kernel_ok; i++) {
-		char path[4096];
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && src && kernel_ok && asked; i++) {
+		char path[4096], what[600];
 		struct dirent *e;
 		DIR *dir;
 
 		snprintf(path, sizeof(path), "%s/tests/fuzz/regressions/%s", src, dirs[i]);
 		dir = opendir(path);
-		while (dir && (e = readdir(dir)) != NULL && kernel_ok) {
-			struct verdict v;
+		while (dir && (e = readdir(dir)) != NULL && kernel_ok && asked) {
 			uint8_t *d = NULL;
 			size_t size;
-			int k;
 
 			if (e->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/tests/fuzz/regressions/%s/%s", src, dirs[i],
 				 e->d_name);
-			if (read_whole(path, &d, &size) == 0 && judge(d, size, &k, &v)) {
-				n++;
-				if (!k && !v.refused) {
-					printf("FAIL verify_kernel/regression/%s/%s: the kernel refuses "
-					       "(%s), the verifier accepts\n", dirs[i], e->d_name, klog);
-					bad++;
-				}
+			snprintf(what, sizeof(what), "regression/%s/%s", dirs[i], e->d_name);
+			if (read_whole(path, &d, &size) == 0) {
+				bad += !compare_one(d, size, what, -1, &asked);
+				n += asked;
+			} else {
+				printf("FAIL verify_kernel/%s: cannot read it\n", what);
+				nfail++;
+				bad++;
 			}
 			free(d);
 		}
 		if (dir)
 			closedir(dir);
 	}
-	nfail += bad;
 	if (!src)
 		printf("SKIP verify_kernel/regressions: D2B_SRC not set (tests/run.sh sets it)\n");
 	else if (kernel_ok && !bad)
@@ -500,23 +536,24 @@ static void damage_files(char **files, int nfiles, unsigned int count)
 	int i;
 
 	for (i = 0; i < nfiles && kernel_ok; i++) {
+		const char *name = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i];
+		unsigned int before = (unsigned int)nfail;
+		char what[600];
 		uint8_t *d = NULL;
 		size_t size;
-		unsigned int before = (unsigned int)nfail;
+		bool asked;
 
 		if (read_whole(files[i], &d, &size) < 0) {
 			printf("FAIL verify_kernel/file: cannot read %s\n", files[i]);
 			nfail++;
 			continue;
 		}
-		compare_one(d, size, strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i],
-			    -1);
-		damaged_copies(d, size, count, strrchr(files[i], '/') ? strrchr(files[i], '/') + 1
-								       : files[i]);
+		snprintf(what, sizeof(what), "file/%s", name);
+		compare_one(d, size, what, -1, &asked);
+		damaged_copies(d, size, count, name);
 		free(d);
 		if ((unsigned int)nfail == before && kernel_ok)
-			printf("PASS verify_kernel/damaged/%s (%u copies)\n",
-			       strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i], count);
+			printf("PASS verify_kernel/damaged/%s (%u copies)\n", name, count);
 	}
 }
 
@@ -527,11 +564,13 @@ int main(int argc, char **argv)
 	int opt;
 
 	rnd_state = 0x9e3779b97f4a7c15ull;
-	while ((opt = getopt(argc, argv, "n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:n:s:")) != -1) {
 		if (opt == 'n') {
 			count = (unsigned int)strtoul(optarg, NULL, 0);
 			files = true;
 		}
+		else if (opt == 'k')
+			keep_dir = optarg;
 		else if (opt == 's')
 			rnd_state ^= strtoull(optarg, NULL, 0) * 0x2545f4914f6cdd1dull;
 		else
@@ -546,6 +585,7 @@ int main(int argc, char **argv)
 		test_rules();
 		test_samples();
 		test_regressions();
+		ndamaged = nk_refused = nours_only = nlayout = 0;	/* (c)'s own counts */
 		before = (unsigned int)nfail;
 		test_damaged_rules();
 		if (kernel_ok && (unsigned int)nfail == before)

@@ -627,6 +627,32 @@ static void r_datasec_var_size(struct blob *b, bool bad)
 	datasec(b, ".data", false, 8, 2, 0, bad ? 2 : 4);
 }
 
+/* The VAR after its DATASEC: the kernel resolves it first and does not
+ * compare that entry's size (btf_datasec_resolve() goes on at the next),
+ * unless something with a lower ID resolved it before: a DECL_TAG on it */
+static void r_datasec_var_after_tagged(struct blob *b, bool bad)
+{
+	t_int(b, "int", 4, 1, 0, 32);
+	type(b, "tag", D2B_KIND_DECL_TAG, false, 0, 4);
+	word(b, (uint32_t)-1);
+	datasec(b, ".data", false, 8, 4, 0, bad ? 2 : 4);
+	t_var(b, "v", 1, 1);
+}
+
+/* ... or an earlier entry of the same DATASEC: the second is compared */
+static void r_datasec_var_after_twice(struct blob *b, bool bad)
+{
+	t_int(b, "int", 4, 1, 0, 32);
+	type(b, ".data", D2B_KIND_DATASEC, false, 2, 8);
+	word(b, 3);
+	word(b, 0);
+	word(b, 4);
+	word(b, 3);
+	word(b, 4);
+	word(b, bad ? 2 : 4);
+	t_var(b, "v", 1, 1);
+}
+
 static void r_datasec_not_var(struct blob *b, bool bad)
 {
 	t_int(b, "int", 4, 1, 0, 32);
@@ -801,6 +827,8 @@ static const struct rule rules[] = {
 	{ "datasec/entry_past_end", r_datasec_entry, REFUSES, NULL },
 	{ "datasec/var_larger_than_entry", r_datasec_var_size, REFUSES, NULL },
 	{ "datasec/entry_not_var", r_datasec_not_var, REFUSES, NULL },
+	{ "datasec/var_after_tagged", r_datasec_var_after_tagged, REFUSES, NULL },
+	{ "datasec/var_after_twice", r_datasec_var_after_twice, REFUSES, NULL },
 	{ "float/size", r_float_size, REFUSES, NULL },
 	{ "float/kflag", r_float_kflag, REFUSES, NULL },
 	{ "decl_tag/target", r_decl_tag_target, REFUSES, NULL },
