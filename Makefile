@@ -89,7 +89,7 @@ TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(O)/tests/%)
 HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 
-.PHONY: all check install uninstall clean deps sample tests fuzz abi-update
+.PHONY: all check install uninstall clean deps sample tests fuzz soak abi-update
 all: $(LIBA) $(SOLIB) $(BIN) $(PAHOLE_BIN)
 
 $(O)/obj/%.o: %.c
@@ -138,6 +138,11 @@ check:
 	-@tests/install-deps.sh test
 	$(MAKE) tests
 	tests/run.sh $(O)
+
+# The soak: tests/mutate and tests/kill with the day's seed and more runs
+# (tests/soak.sh; make check runs fixed seeds only, the same every day)
+soak: tests
+	tests/soak.sh $(O)
 
 # make fuzz: the libFuzzer targets tests/fuzz/fuzz_*.c, built with clang-19,
 # ASan and UBSan into $(O)/fuzz/, each run for FUZZ_SECONDS (0: build only)
