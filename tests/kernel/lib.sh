@@ -5,8 +5,8 @@
 # build-kernel.sh and boot.sh; not run on its own).
 #
 # Environment read here:
-#	D2B_KERNEL_CACHE  cache directory (default ~/.cache/dwarf2btf-kernel
-#			  when ~/.cache exists, else BUILD_DIR/kernel-cache)
+#	D2B_KERNEL_CACHE  cache directory (default ~/.cache/dwarf2btf-kernel,
+#			  else, without a HOME, BUILD_DIR/kernel-cache)
 #	D2B_KERNEL_JOBS	  make -j count (default: nproc)
 #	D2B_BUILD	  the dwarf2btf build directory (set by tests/run.sh)
 
@@ -17,7 +17,7 @@ kernel_cache_dir()
 {
 	if [ -n "${D2B_KERNEL_CACHE:-}" ]; then
 		echo "$D2B_KERNEL_CACHE"
-	elif [ -n "${HOME:-}" ] && [ -d "$HOME/.cache" ]; then
+	elif [ -n "${HOME:-}" ] && [ -d "$HOME" ]; then
 		echo "$HOME/.cache/dwarf2btf-kernel"
 	else
 		echo "${D2B_BUILD:?D2B_BUILD unset}/kernel-cache"
