@@ -32,7 +32,8 @@ of detail before a FAIL (tests/run.sh's protocol).  The cases:
 		D/README names every file and folder in D (by its name, or by
 		its stem: "seed_v2" for seed_v2.dg and seed_v2.expect), and
 		every .c .h .cc .sh or .py file it names without a folder is
-		there (a file of another folder is named with its path)
+		there or in one of its folders (a file of another folder is
+		named with its path)
 
 USES is the graph of lib/'s folders; LAYERS lists them in an order that
 puts each after those it uses.  lib/convert.c, lib/scheduler.c and
@@ -348,13 +349,14 @@ DOC_SKIP = re.compile(r"^(\..*|README|__pycache__|.*\.pyc|.*~)$")
 CODE_NAME = re.compile(r"[A-Za-z0-9_-]*[a-z][A-Za-z0-9_-]*\.(c|h|cc|sh|py)")
 
 
-def check_files_readme(text, where, entries):
+def check_files_readme(text, where, entries, inner=()):
 	"""text: a folder's README (None if missing); entries: the names in the
-	folder, folders ending in "/".  Returns the problems."""
+	folder, folders ending in "/"; inner: the names in its folders, which
+	it may name without their folder.  Returns the problems."""
 	if text is None:
 		return ["%s is missing: say what the folder is for and what each file holds" % where]
 	names, bare = set(), set()
-	for tok in re.findall(r"[A-Za-z0-9_./*-]+", text):
+	for tok in re.findall(r"[A-Za-z0-9_./*=-]+", text):
 		tok = tok.rstrip(".")
 		parts = [p for p in tok.split("/") if p]
 		names.update(parts)
@@ -367,7 +369,7 @@ def check_files_readme(text, where, entries):
 		if n not in names and n.split(".", 1)[0] not in names:
 			probs.append("%s does not name %s" % (where, e))
 	for w in sorted(bare):
-		if CODE_NAME.fullmatch(w) and w not in plain:
+		if CODE_NAME.fullmatch(w) and w not in plain and w not in inner:
 			probs.append("%s names %s, which is not in the folder (name another folder's "
 				     "file with its path)" % (where, w))
 	return probs
@@ -388,6 +390,12 @@ def doc_folders(src):
 def folder_entries(d):
 	return sorted(n + "/" if os.path.isdir(os.path.join(d, n)) else n
 		      for n in os.listdir(d) if not DOC_SKIP.match(n))
+
+
+def inner_names(d):
+	"""The names in the folders of d (one level down)."""
+	return {n for e in folder_entries(d) if e.endswith("/")
+		for n in os.listdir(os.path.join(d, e))}
 
 
 # ---- the real tree ----
@@ -471,7 +479,8 @@ def run(src, build):
 				text = fh.read()
 		except OSError:
 			text = None
-		rep.case("readme:%s" % rel, check_files_readme(text, rel + "/README", folder_entries(d)))
+		rep.case("readme:%s" % rel, check_files_readme(text, rel + "/README", folder_entries(d),
+							       inner_names(d)))
 	return 1 if rep.nfail else 0
 
 
