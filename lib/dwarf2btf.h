@@ -373,11 +373,11 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
  * With cache_dir (not NULL), the index and the parse of the base are also
  * kept in an entry of that directory named by a digest of the base's
  * bytes (made if missing, 0700), and the next call over the same bytes, in
- * any process, maps them instead of making them, which is most of a small
- * module's conversion.  An entry is used only if whole,
+ * any process, maps them instead of making them (making them is most of
+ * a small module's conversion).  An entry is used only if whole,
  * undamaged, of this library's format and made from these very bytes;
- * else it is made again and written over, without a lock (runs writing at
- * once write the same bytes; the last rename wins).  The entries beyond
+ * else it is made again and written over, without a lock (runs writing
+ * at once write the same bytes; the last rename wins).  The entries beyond
  * the 8 most recently used are removed.  The result never depends on the
  * cache.  The base must stay unchanged while the BTF lives (its bytes may
  * be used where the file has them).
