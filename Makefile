@@ -34,10 +34,9 @@ LIBS := -ldw -lelf -lz
 
 # Link-time optimization of the command, with gcc: the library's objects
 # carry their code and gcc's intermediate form both ("fat"), so the tests
-# link them as any objects, and the command is optimized across files
-# (about 7% fewer instructions on a kernel).  The link optimizes the whole
-# program as one partition: 1.4 % less time for vmlinux than gcc's default
-# partitions, for about 5 s more of linking on 2 CPUs.  make LTO= or LTO=0
+# link them as any objects, and the command is optimized across files.
+# The link optimizes the whole program as one partition: a faster command
+# for a slower link (the figures: tests/bench/README).  make LTO= or LTO=0
 # turns it off; it is off with clang and under sanitizers.
 LTO ?= $(if $(SANITIZE),,$(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1))
 ifneq ($(filter-out 0,$(LTO)),)

@@ -32,12 +32,11 @@ bool cli_is_pahole(const char *argv0)
  * glibc maps each block over M_MMAP_THRESHOLD (128 KiB at first) on its
  * own, and every page of a new mapping costs a page fault; it raises the
  * threshold only after freeing such a block, so how many faults a run
- * takes depended on what happened to be freed first (one 3.5 MiB copy of
- * .debug_str, once).  Fixed thresholds make it deliberate: blocks below
- * 8 MiB come from the heap, which keeps up to 16 MiB free at its top.  On
- * vmlinux: 20,000 page faults at -j1 and 23,000 at -j2 without them,
- * 17,000 and 17,600 with them, for 1-3 MiB more peak RSS.  (Other C
- * libraries: no such knob, nothing done.)
+ * takes would depend on what happened to be freed first.  Fixed
+ * thresholds make it deliberate: blocks below 8 MiB come from the heap,
+ * which keeps up to 16 MiB free at its top, so the tables of one unit
+ * reuse the pages of the one before, for a little more peak RSS.  (Other
+ * C libraries: no such knob, nothing done.)
  */
 void cli_tune_malloc(void)
 {

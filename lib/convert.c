@@ -32,8 +32,9 @@
  * (the unit list, dwfl's section table, the dwz file) is built before the
  * workers start.  Before them, while libdw lists the units here, the
  * names base is made from .debug_str on a thread of its own (-j2 and up)
- * and our reader lists the units on another (-j3 and up), three steps of
- * about 50 ms each on vmlinux.  Then the ELF function symbols are
+ * and our reader lists the units on another (-j3 and up): three
+ * independent passes over large sections, which would otherwise run one
+ * after another before any unit is walked.  Then the ELF function symbols are
  * indexed on a thread while this one makes the output; with a base
  * (split BTF), the base's types are indexed on another while the first
  * units are walked, and waited for before the first merge.  Once every
@@ -518,12 +519,12 @@ static void names_job_run(void *arg)
 }
 
 enum {
-	/* with this many function names (a kernel's: 13,000 in a small one,
-	 * 43,000 in Debian's; no module has 2,000), the names of .debug_str
-	 * are marked at once (elf_funcs__mark_names()), where each lookup
-	 * would miss the caches; with fewer, the lookups cost less than the
-	 * pass over the strings (3 to 8 % more time for modules that have
-	 * 0.5 to 10 MiB of them) */
+	/* with this many function names (a kernel's tens of thousands, far
+	 * more than any module has), the names of .debug_str are marked at
+	 * once (elf_funcs__mark_names()), where each lookup would miss the
+	 * caches; with fewer, the lookups cost less than the pass over the
+	 * strings, whose length does not shrink with the number of functions
+	 * (the figures: tests/bench/README) */
 	MARK_NAMES_MIN_FUNCS = 8192,
 };
 
@@ -694,8 +695,8 @@ static int section_table(struct dwarf_file *df, struct datasec_section **ret, si
 }
 
 /*
- * Closing the input (the DIE readers, libdw's and libelf's state: tens of
- * milliseconds for a vmlinux, most of it libdw freeing its caches), on a
+ * Closing the input (the DIE readers, libdw's and libelf's state: for a
+ * large file, mostly libdw freeing its caches, which grow with it), on a
  * thread of its own once every unit is walked, when there are threads to
  * spare: nothing after the walk reads the input.
  */

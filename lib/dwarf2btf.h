@@ -39,10 +39,12 @@
  * converted one, a base shared by several conversions) while nothing
  * changes it.  A d2b_btf changed (add, set) must be the changer's alone.
  *
- * ABI: libdwarf2btf.so.1; every symbol in version LIBDWARF2BTF_1.0.  A
- * symbol removed or changed, or a public struct changed, takes a new
- * soname (tests/libso checks the exported symbols and, with abidiff, the
- * ABI against what is committed).
+ * ABI: libdwarf2btf.so.1.  Each symbol has the version that
+ * lib/libdwarf2btf.map gives it: LIBDWARF2BTF_1.0 for the first release's
+ * functions, LIBDWARF2BTF_1.1 for d2b_btf__load_base.  A new function goes
+ * into a new version; a symbol removed or changed, or a public struct or
+ * enum value changed, takes a new soname (tests/libso checks the exported
+ * symbols and, with abidiff, the ABI against what is committed).
  *
  * The BTF format structures are spelled out here (rather than taken from
  * <linux/btf.h>) so the library builds against any kernel headers and does
@@ -363,6 +365,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
 		       struct d2b_btf **ret, char *errbuf, size_t errlen);
 /*
+ * Since LIBDWARF2BTF_1.1.
  * d2b_btf__load_file() of a base (no base of its own) to convert over,
  * such as a kernel's vmlinux for its modules, with what every conversion
  * over it makes first (an index of its types) made once and attached to
@@ -370,11 +373,11 @@ int d2b_btf__load_file(const char *path, const struct d2b_btf *base,
  * With cache_dir (not NULL), the index and the parse of the base are also
  * kept in an entry of that directory named by a digest of the base's
  * bytes (made if missing, 0700), and the next call over the same bytes, in
- * any process, maps them instead of making them: a kernel's modules are
- * converted in about a third of the time.  An entry is used only if whole,
+ * any process, maps them instead of making them (making them is most of
+ * a small module's conversion).  An entry is used only if whole,
  * undamaged, of this library's format and made from these very bytes;
- * else it is made again and written over, without a lock (runs writing at
- * once write the same bytes; the last rename wins).  The entries beyond
+ * else it is made again and written over, without a lock (runs writing
+ * at once write the same bytes; the last rename wins).  The entries beyond
  * the 8 most recently used are removed.  The result never depends on the
  * cache.  The base must stay unchanged while the BTF lives (its bytes may
  * be used where the file has them).
@@ -426,13 +429,19 @@ const struct d2b_layout *d2b_btf__layout(const struct d2b_btf *btf, uint32_t *re
  * Diagnostics
  * ------------------------------------------------------------------- */
 
+/*
+ * A diagnostic's level.  The values are fixed by the ABI and do not sort
+ * by importance: D2B_NOTICE, meant for every user, comes after D2B_DEBUG.
+ * Choose what to show by naming the levels (a switch, as dwarf2btf's
+ * command line does), never by comparing them with < or >.
+ */
 enum d2b_level {
-	D2B_ERROR,
-	D2B_WARN,
-	D2B_INFO,	/* "-v": what was skipped and why */
-	D2B_STATS,	/* "--stats": counts, times and memory per phase */
-	D2B_DEBUG,
-	D2B_NOTICE,	/* about the output, for every user: said without -v */
+	D2B_ERROR,	/* the conversion fails; the first is also in opts.errbuf */
+	D2B_WARN,	/* input that could not be used as it is (dwarf2btf: -v) */
+	D2B_INFO,	/* what was left out or changed, and why (dwarf2btf: -v) */
+	D2B_STATS,	/* counts, times and memory per phase: only with opts.stats */
+	D2B_DEBUG,	/* not sent by this version of the library */
+	D2B_NOTICE,	/* about the output, for every user (dwarf2btf: always) */
 };
 
 struct d2b_diag {
@@ -537,7 +546,7 @@ struct d2b_opts {
 	 * D2B_INFO. */
 	bool cxx_names;
 	bool no_cxx;			/* leave C++ units out (as other languages) */
-	bool stats;			/* report per-phase statistics as D2B_INFO */
+	bool stats;			/* report per-phase statistics as D2B_STATS */
 	/* more places to look for the files the DWARF needs: the dwz
 	 * supplementary file (by build-id under DIR/.build-id, or by name),
 	 * .dwo files and the .dwp package (by name) */

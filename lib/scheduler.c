@@ -17,9 +17,9 @@
  * are targeted, never a broadcast but to stop: a merged unit frees one
  * slot, so it wakes one idle worker (room); a walked unit wakes the
  * merging thread only if it is the one it waits for (walked).  With one
- * condition for all, each merge woke every idle worker to find one slot:
- * 54,000 context switches in a -j16 conversion of vmlinux on 16 CPUs,
- * against 2,300 with targeted wake-ups.  Each thread has a unit_walker of
+ * condition for all, each merge would wake every idle worker to find one
+ * slot, and all but one would go back to sleep: context switches would
+ * grow with the threads times the units.  Each thread has a unit_walker of
  * its own over the file's DIE reader, which is read-only once made.
  *
  * In groups: below ("Merging in groups").
@@ -187,8 +187,8 @@ static void drop_behind(struct scheduler *s, size_t i)
  * Merging in groups
  * =================
  *
- * One thread merging every unit in order caps the threads' gain: on
- * vmlinux the merge is a third of the work.  A round of at least
+ * One thread merging every unit in order caps the threads' gain: on a
+ * kernel the merge is a large part of the work.  A round of at least
  * 2 * GROUP_UNITS units over names (not split BTF) is cut into groups of
  * consecutive units, as many as GROUP_UNITS goes into the number of units
  * but at most MAX_GROUPS, as even as can be: by the number of units
@@ -211,10 +211,10 @@ static void drop_behind(struct scheduler *s, size_t i)
  * Only on GROUP_MIN_JOBS threads or more: the groups' types are merged
  * twice (into their group, then the group into the output), which pays
  * only where the one merging thread would otherwise hold the walkers back.
- * The merge is about a quarter of vmlinux's work, so on one thread nothing
- * waits for it, on two the walking thread is the slower (on the 2-CPU
- * machine vmlinux took 5 % less time at -j1 and 9 % less at -j2 merged one
- * by one), and from about four on the merging thread falls behind.
+ * On one thread nothing waits for the merge, and on two the walking thread
+ * is the slower one, so there the second merge of each type is all cost;
+ * from about four on the merging thread falls behind, and the groups pay
+ * (the figures: tests/bench/README).
  *
  * Threads claim units from the groups in a window (the group the merging
  * thread waits for and the next ones, as many as there are threads), the

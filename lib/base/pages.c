@@ -91,8 +91,8 @@ void pages_behind__init(struct pages_behind *pb, const void *base, size_t size, 
 }
 
 /* The next PAGES_AHEAD_BATCHES batches from pos made present at once: one
- * call where the reader would fault every 16 pages (fault-around), about
- * 1 % of vmlinux's time at -j1; a hint, so failure changes nothing. */
+ * call where the reader would take a fault every 16 pages (fault-around);
+ * a hint, so failure changes nothing. */
 static void pages_ahead(const struct pages_behind *pb, size_t pos)
 {
 	uintptr_t lo, hi, page;
@@ -143,7 +143,7 @@ void pages__prepare_write(void *p, size_t len)
 {
 	uintptr_t lo, hi, page;
 
-	/* (the pages at the ends, shared with other data, fault as before) */
+	/* (the pages at the ends, shared with other data, fault when written) */
 	if (whole_pages(p, len, &lo, &hi, &page))
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }

@@ -245,13 +245,12 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 /*
  * Prefetching a unit.  A walk of a whole unit reads its DIEs in order, but
  * it also follows each type reference to a DIE it has not read yet, most
- * often further on, and those reads missed the caches: the first byte of
- * the DIE a reference names was half of cu__ref()'s time, and the slot of
- * cu_types__type_of()'s map a third of its own.  Asking for all the unit's
- * lines at once, as it is loaded, lets their misses overlap and leaves the
- * unit in the cache for the walk (vmlinux at -j1: 4 % less time; its
- * largest unit has 580 KiB).  A huge unit (C++) is asked for only up to
- * PREFETCH_MAX, a part of a core's cache.
+ * often further on, and each such read would miss the caches: the first
+ * byte of the DIE a reference names would be a large part of cu__ref()'s
+ * time.  Asking for all the unit's lines at once, as it is loaded, lets
+ * their misses overlap and leaves the unit in the cache for the walk.  A
+ * huge unit (C++) is asked for only up to PREFETCH_MAX, a part of a
+ * core's cache.
  */
 enum {
 	PREFETCH_MAX = 1 << 20,		/* bytes */

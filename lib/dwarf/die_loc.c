@@ -6,10 +6,10 @@
  * block form), or a location list -- DWARF 4's .debug_loc (address pairs,
  * then a 2-byte length and the expression) or DWARF 5's .debug_loclists
  * (DW_LLE_* entries, a ULEB128 length and the expression).  dwarf2btf
- * only asks which register holds a parameter on entry, and used to ask
- * libdw (dwarf_attr() and dwarf_getlocations() on a libdw DIE), which
- * parses and caches every operation of every expression: 4 % of a
- * kernel's walk.  Here the same expressions are found in the same order
+ * only asks which register holds a parameter on entry, and libdw
+ * (dwarf_attr() and dwarf_getlocations() on a libdw DIE) would parse and
+ * cache every operation of every expression to answer it.  Here the same
+ * expressions are found in the same order
  * straight from the section bytes, and an expression's operations are
  * only counted and their first and last opcodes kept.
  *

@@ -55,7 +55,8 @@ static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
 {
 	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id, next = start;
 	/* each own string once: the same offset is the same string (a
-	 * module's own, not its base's: a vmlinux's would cost 10 MiB) */
+	 * module's own, not its base's: a memo as long as a kernel's strings
+	 * would be made for every module, to be used for a few of them) */
 	uint32_t *smemo = pages__zalloc(btf_end_str(btf) - btf_start_str(btf) + 1,
 					sizeof(*smemo));
 	int r = 0;

@@ -396,15 +396,15 @@ void elf_funcs__free(struct elf_funcs *ef)
 /*
  * Marking the names of a string section.  The walk asks for each function
  * DIE whether its name is a function's, in every unit that declares it:
- * in a kernel, 200,000 questions about 70,000 names, each answered by a
- * hash, a probe and a compare with a name of the symbol table, on memory
- * the walk has long left (2 % of vmlinux's time).  The names are strings
+ * in a kernel, several questions per name, each answered by a hash, a
+ * probe and a compare with a name of the symbol table, on memory the walk
+ * has long left, so that each misses the caches.  The names are strings
  * of .debug_str, so one pass over the section, string after string,
  * answers all questions at once: a bit per byte offset, set at the first
  * byte of each string that names a function.  A question about a string
  * that starts there (the section's first byte, or one after a NUL) is
  * then one bit; a name that is the tail of a longer string (a linker
- * merged "lock" into "spin_lock") is asked as before.
+ * merged "lock" into "spin_lock") is still asked of the symbol table.
  */
 int elf_funcs__mark_names(const struct elf_funcs *ef, const char *str, size_t size,
 			  uint64_t **ret, size_t *ret_covered)

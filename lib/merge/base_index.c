@@ -6,12 +6,13 @@
  * Every merge into split BTF looks for each source type among the base's
  * types first (merge.c, "Split BTF").  For a kernel module over vmlinux
  * that index (about 100,000 types, each with a key that needs its form
- * made and hashed) used to be most of the run: a small module's own
- * units are a few hundred types.  So the index is its own object, made by
- * the same code as before (merge_index_base(), over a throwaway BTF on the
- * base, as dedup__new() did), and attached to the base: each dedup over
- * the base borrows it read-only, and the answers are the ones its own
- * index gave, entry for entry, in the same order.
+ * made and hashed) is far more work than the merge of a small module's
+ * own units, a few hundred types, and it is the same for every module.
+ * So the index is its own object, made by the code a dedup without one
+ * uses (merge_index_base(), over a throwaway BTF on the base), and
+ * attached to the base: each dedup over the base borrows it read-only,
+ * and the answers are the ones its own index gave, entry for entry, in
+ * the same order.
  *
  * Nothing in it depends on the module: a key is made of the base type's
  * words with its IDs and name offsets as the base has them.  So the index

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 """Check that lib/ is layered: each folder uses only itself and the folders
-below it, and no files of one folder call each other in a circle.
+that USES (below) lists for it, every one of them, and no files of one
+folder call each other in a circle; and that the READMEs name their files.
 
 	layers.py SRC_DIR BUILD_DIR	check lib/ and BUILD_DIR/obj/lib/
 	layers.py --self-test		check the checks on made-up trees
@@ -10,22 +11,34 @@ Prints one line per case, "PASS name" or "FAIL name: why", with "#" lines
 of detail before a FAIL (tests/run.sh's protocol).  The cases:
 
   includes:F	every #include "..." in lib/F/ names dwarf2btf.h (the public
-		header, usable anywhere) or a header of F or of a lower folder;
-		the files at the top of lib/ may also include each other's
+		header, usable anywhere) or a header of F or of a folder that
+		F uses; the files at the top of lib/ may include any, and
+		each other's
   calls:F	every symbol that an object of lib/F/ uses and another
-		library object defines is defined in F or a lower folder
-		(from nm on the built objects)
+		library object defines is defined in F or a folder that F
+		uses (from nm on the built objects)
+  graph		every folder F uses, by includes or calls, each folder that
+		USES lists for it: the graph has no edge the code lacks
   cycles:F	the files of F do not call each other in a circle (the file
 		graph from the same symbols; each strongly connected set of
 		two or more files is reported with the calls that close it)
   size		no file in lib/ is over MAX_LINES lines
   readme:F	lib/F/README names every .c file of lib/F/, and every .c file
-		it names (without a folder) is there; lib/README does the
-		same for the files at the top of lib/, and names every folder
+		it names (without a folder) is there, and its sentence "Uses
+		..." names the folders USES lists for F, no other; lib/README
+		does the same for the files at the top of lib/, names every
+		folder, and has a line "  F  uses A, B" per folder as USES
+  readme:D	for tests/, each folder of tests/, dwarf2btf/ and examples/:
+		D/README names every file and folder in D (by its name, or by
+		its stem: "seed_v2" for seed_v2.dg and seed_v2.expect), and
+		every .c .h .cc .sh or .py file it names without a folder is
+		there or in one of its folders (a file of another folder is
+		named with its path)
 
-The order, lowest first, is LAYERS; lib/convert.c and lib/dwarf2btf.h are
-the top and may use everything.  A folder not in LAYERS fails: a new folder
-must be given its place here.
+USES is the graph of lib/'s folders; LAYERS lists them in an order that
+puts each after those it uses.  lib/convert.c, lib/scheduler.c and
+lib/dwarf2btf.h are the top and may use every folder.  A folder not in
+USES fails: a new folder must be given its place here and in lib/README.
 """
 
 import os
@@ -33,8 +46,20 @@ import re
 import subprocess
 import sys
 
+# Which folders each folder uses (includes or calls), and nothing else:
+# lib/README draws the same graph.
+USES = {
+	"base": [],
+	"btf": ["base"],
+	"dwarf": ["base"],
+	"unit": ["base", "btf", "dwarf"],
+	"merge": ["base", "btf"],
+	"finish": ["base", "btf"],
+	"kernel": ["base", "btf", "unit"],
+	"elf": ["base", "btf"],
+}
 LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "elf"]
-TOP = "top"			# lib/convert.c, lib/dwarf2btf.h (no folder)
+TOP = "top"			# lib/convert.c, lib/scheduler.c, lib/dwarf2btf.h (no folder)
 PUBLIC_HEADER = "dwarf2btf.h"
 MAX_LINES = 1200
 
@@ -43,6 +68,12 @@ def rank(folder):
 	if folder == TOP:
 		return len(LAYERS)
 	return LAYERS.index(folder) if folder in LAYERS else None
+
+
+def may_use(f, g, uses=None):
+	"""May folder f include or call folder g?"""
+	uses = USES if uses is None else uses
+	return f == g or f == TOP or g in uses.get(f, ())
 
 
 def folder_of(rel):
@@ -107,8 +138,9 @@ def check_includes(files, exists):
 				probs.append('%s: #include "%s": no such layer' % (where, inc))
 			elif not exists(inc):
 				probs.append('%s: #include "%s": no such file in lib/' % (where, inc))
-			elif rank(g) > rank(f):
-				probs.append('%s: #include "%s": %s is above %s' % (where, inc, g, f))
+			elif not may_use(f, g):
+				probs.append('%s: #include "%s": %s does not use %s (USES in %s)' %
+					     (where, inc, f, g, "tests/layers/layers.py"))
 	return problems
 
 
@@ -155,11 +187,33 @@ def check_calls(graph):
 		probs = problems.setdefault(f, [])
 		for definer, syms in sorted(graph[user].items()):
 			g = folder_of(definer)
-			if rank(f) is None or rank(g) is None or rank(g) > rank(f):
-				probs.append("lib/%s uses %s from lib/%s (%s is above %s)" %
+			if rank(f) is None or rank(g) is None or not may_use(f, g):
+				probs.append("lib/%s uses %s from lib/%s (%s does not use %s: USES)" %
 					     (user, ", ".join(syms[:3]) + (", ..." if len(syms) > 3 else ""),
-					      definer, g, f))
+					      definer, f, g))
 	return problems
+
+
+def used_edges(includes, graph):
+	"""{folder: set of other folders it includes or calls}, from includes
+	({rel: [(line, include)]}) and the file graph; the top left out."""
+	used = {}
+	for rel, incs in includes.items():
+		f = folder_of(rel)
+		for _, inc in incs:
+			if "/" in inc:
+				used.setdefault(f, set()).add(inc.split("/", 1)[0])
+	for user, defs in graph.items():
+		for definer in defs:
+			used.setdefault(folder_of(user), set()).add(folder_of(definer))
+	return {f: gs - {f} for f, gs in used.items() if f != TOP}
+
+
+def check_graph(used, uses=None):
+	"""The edges of uses (USES) that the code does not have."""
+	uses = USES if uses is None else uses
+	return ["USES says %s uses %s, but lib/%s/ neither includes nor calls it" % (f, g, f)
+		for f in sorted(uses) for g in uses[f] if g not in used.get(f, set())]
 
 
 def sccs(nodes, edges):
@@ -237,14 +291,47 @@ def check_cycles(graph):
 
 # ---- the READMEs ----
 
-def check_readme(text, folder, files, folders):
+def named_folders(phrase, uses):
+	"""The folders of uses that phrase names (what is in parentheses aside)."""
+	phrase = re.sub(r"\([^)]*\)", "", phrase)
+	return {w for w in re.findall(r"[a-z]+", phrase) if w in uses}
+
+
+def check_uses(text, folder, uses):
+	"""The "Uses ..." sentence of lib/FOLDER/README, or lib/README's
+	"  F  uses ..." lines (folder TOP), against uses."""
+	if folder != TOP:
+		where = "lib/%s/README" % folder
+		said = re.findall(r"(?:^|(?<=\s))Uses ([^.]*)\.", text)
+		if len(said) != 1:
+			return ['%s: one sentence "Uses lib/A and lib/B." (or "Uses nothing of ours.") '
+				"names the folders it uses; found %d" % (where, len(said))]
+		got, want = named_folders(said[0], uses), set(uses[folder])
+		return [] if got == want else ["%s says it uses %s; it uses %s" % (
+			where, " ".join(sorted(got)) or "nothing", " ".join(sorted(want)) or "nothing")]
+	probs = []
+	lines = {m.group(1): m.group(2) for m in
+		 re.finditer(r"^\s+([a-z]+)/?\s+uses\s+(.*)$", text, re.M)}
+	for f in sorted(uses):
+		if f not in lines:
+			probs.append('lib/README has no line "  %s  uses ..." for its graph' % f)
+			continue
+		got, want = named_folders(lines[f], uses), set(uses[f])
+		if got != want:
+			probs.append("lib/README: %s uses %s, not %s" % (
+				f, " ".join(sorted(want)) or "nothing", " ".join(sorted(got)) or "nothing"))
+	return probs
+
+
+def check_readme(text, folder, files, folders, uses=None):
 	"""text: lib/FOLDER/README's (lib/README's for the top; None if missing);
 	files: the .c files of the folder (base names); folders: those that
-	lib/README must name (empty for a folder).  Returns the problems."""
+	lib/README must name (empty for a folder); uses: the graph to hold the
+	"Uses" sentences to (None: do not check them).  Returns the problems."""
 	where = "lib/README" if folder == TOP else "lib/%s/README" % folder
 	if text is None:
 		return ["%s is missing: say what the folder is for and name its files" % where]
-	probs = []
+	probs = [] if uses is None else check_uses(text, folder, uses)
 	words = {w.rstrip(".") for w in re.findall(r"(?<![A-Za-z0-9_./-])[A-Za-z0-9_.-]+/?", text)}
 	for f in sorted(folders):
 		if f + "/" not in words:
@@ -256,6 +343,59 @@ def check_readme(text, folder, files, folders):
 		if re.fullmatch(r"[A-Za-z0-9_-]+\.c", w) and w not in files:
 			probs.append("%s names %s, which is not in the folder" % (where, w))
 	return probs
+
+
+DOC_SKIP = re.compile(r"^(\..*|README|__pycache__|.*\.pyc|.*~)$")
+CODE_NAME = re.compile(r"[A-Za-z0-9_-]*[a-z][A-Za-z0-9_-]*\.(c|h|cc|sh|py)")
+
+
+def check_files_readme(text, where, entries, inner=()):
+	"""text: a folder's README (None if missing); entries: the names in the
+	folder, folders ending in "/"; inner: the names in its folders, which
+	it may name without their folder.  Returns the problems."""
+	if text is None:
+		return ["%s is missing: say what the folder is for and what each file holds" % where]
+	names, bare = set(), set()
+	for tok in re.findall(r"[A-Za-z0-9_./*=-]+", text):
+		tok = tok.rstrip(".")
+		parts = [p for p in tok.split("/") if p]
+		names.update(parts)
+		if "/" not in tok.rstrip("/"):
+			bare.add(tok.rstrip("/"))
+	probs = []
+	plain = {e.rstrip("/") for e in entries}
+	for e in sorted(entries):
+		n = e.rstrip("/")
+		if n not in names and n.split(".", 1)[0] not in names:
+			probs.append("%s does not name %s" % (where, e))
+	for w in sorted(bare):
+		if CODE_NAME.fullmatch(w) and w not in plain and w not in inner:
+			probs.append("%s names %s, which is not in the folder (name another folder's "
+				     "file with its path)" % (where, w))
+	return probs
+
+
+def doc_folders(src):
+	"""(README path relative to src, folder path) of the folders whose READMEs
+	check_files_readme() holds to their files."""
+	out = [("tests", os.path.join(src, "tests"))]
+	tests = os.path.join(src, "tests")
+	for n in sorted(os.listdir(tests)):
+		if os.path.isdir(os.path.join(tests, n)) and not DOC_SKIP.match(n):
+			out.append(("tests/" + n, os.path.join(tests, n)))
+	out += [("dwarf2btf", os.path.join(src, "dwarf2btf")), ("examples", os.path.join(src, "examples"))]
+	return [(rel, d) for rel, d in out if os.path.isdir(d)]
+
+
+def folder_entries(d):
+	return sorted(n + "/" if os.path.isdir(os.path.join(d, n)) else n
+		      for n in os.listdir(d) if not DOC_SKIP.match(n))
+
+
+def inner_names(d):
+	"""The names in the folders of d (one level down)."""
+	return {n for e in folder_entries(d) if e.endswith("/")
+		for n in os.listdir(os.path.join(d, e))}
 
 
 # ---- the real tree ----
@@ -313,6 +453,8 @@ def run(src, build):
 			if any(folder_of(r) == f for r in objs):
 				rep.case("calls:%s" % f, calls.get(f, []))
 				rep.case("cycles:%s" % f, cycles.get(f, []))
+		rep.case("graph", check_graph(used_edges(
+			{r: parse_includes(t) for r, t in texts.items()}, graph)))
 
 	big = ["lib/%s: %d lines" % (r, t.count("\n")) for r, t in sorted(texts.items())
 	       if t.count("\n") > MAX_LINES]
@@ -329,7 +471,16 @@ def run(src, build):
 			text = None
 		files = {os.path.basename(r) for r in rels if folder_of(r) == f and r.endswith(".c")}
 		subs = [g for g in folders if g != TOP] if f == TOP else []
-		rep.case("readme:%s" % f, check_readme(text, f, files, subs))
+		rep.case("readme:%s" % f, check_readme(text, f, files, subs, USES))
+
+	for rel, d in doc_folders(src):
+		try:
+			with open(os.path.join(d, "README"), encoding="utf-8") as fh:
+				text = fh.read()
+		except OSError:
+			text = None
+		rep.case("readme:%s" % rel, check_files_readme(text, rel + "/README", folder_entries(d),
+							       inner_names(d)))
 	return 1 if rep.nfail else 0
 
 
@@ -349,9 +500,10 @@ def self_test():
 		"base/a.c": [(1, "btf/b.h")],		# up
 		"btf/b.c": [(1, "b.h")],		# no folder
 		"unit/u.c": [(1, "nope/x.h")],		# unknown layer
+		"finish/f.c": [(1, "merge/m.h")],	# sideways: finish does not use merge
 		"extra/x.c": [],			# folder not in the order
 	}, lambda p: True)
-	want = ["base", "btf", "unit", "extra"]
+	want = ["base", "btf", "unit", "finish", "extra"]
 	rep.case("selftest:includes-bad", [] if all(inc.get(f) for f in want) else
 		 ["missed one of %s: %s" % (want, inc)])
 
@@ -366,8 +518,13 @@ def self_test():
 	}
 	g = file_graph(objs)
 	calls = check_calls(g)
-	rep.case("selftest:calls", [] if calls.get("btf") and P(calls) == 1 else
-		 ["expected one upward call (btf -> convert.c): %s" % calls])
+	rep.case("selftest:calls", [] if calls.get("btf") and calls.get("merge") and P(calls) == 2
+		 else ["expected an upward call (btf -> convert.c) and a sideways one "
+		       "(merge -> unit): %s" % calls])
+	used = used_edges({"unit/unit.c": [(1, "btf/btf.h")]}, g)
+	probs = check_graph(used, {"unit": ["btf", "dwarf"], "merge": ["unit"]})
+	rep.case("selftest:graph", [] if len(probs) == 1 and "unit uses dwarf" in probs[0] else
+		 ["expected the unused edge unit -> dwarf reported: %s" % probs])
 	cyc = check_cycles(g)
 	rep.case("selftest:cycles", [] if cyc.get("unit") and not cyc.get("base") and
 		 "cu_annot.c cu_types.c unit.c" in cyc["unit"][0] else ["cycle missed: %s" % cyc])
@@ -385,6 +542,20 @@ def self_test():
 		 ["expected merge/ reported: %s" % probs])
 	rep.case("selftest:readme-missing", [] if len(check_readme(None, "elf", set(), [])) == 1
 		 else ["a missing README not reported"])
+	uses = {"base": [], "btf": ["base"], "unit": ["base", "btf"]}
+	probs = check_uses("lib/unit: units.  Uses lib/base (for vec.c).\n", "unit", uses)
+	rep.case("selftest:readme-uses", [] if len(probs) == 1 and "uses base btf" in probs[0] else
+		 ["expected btf missing from the Uses sentence: %s" % probs])
+	probs = check_uses("  base   uses nothing of ours\n  btf    uses base\n  unit   uses btf\n",
+			   TOP, uses)
+	rep.case("selftest:readme-graph", [] if len(probs) == 1 and "unit uses base btf" in probs[0]
+		 else ["expected unit's line reported: %s" % probs])
+	probs = check_files_readme("tests/x: run.sh runs; seed_v2 (.dg, .expect); gone.py; "
+				   "tests/lib.sh; X.c.\n", "tests/x/README",
+				   ["run.sh", "seed_v2.dg", "seed_v2.expect", "new.c", "bad/"])
+	rep.case("selftest:readme-files", [] if len(probs) == 3 and "new.c" in probs[1] and
+		 "bad/" in probs[0] and "gone.py" in probs[2] else
+		 ["expected bad/, new.c and gone.py reported: %s" % probs])
 	return 1 if rep.nfail else 0
 
 

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# The library's layering (tests/layers/layers.py): lib/ folders use only
-# themselves and the folders below them, by their includes and by the
+# The library's layering (tests/layers/layers.py): each lib/ folder uses
+# only itself and the folders that the graph of lib/README (layers.py's
+# USES) gives it, and every one of them, by its includes and by the
 # symbols of the built objects; no call cycle between the files of a
-# folder; no file in lib/ over 1,200 lines.  First the checks check
-# themselves on made-up trees.
+# folder; no file in lib/ over 1,200 lines; every README of lib/, tests/,
+# dwarf2btf/ and examples/ names the files of its folder.  First the
+# checks check themselves on made-up trees.
 #
 #	tests/layers/run.sh BUILD_DIR
 
