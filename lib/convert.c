@@ -59,6 +59,7 @@
 #include "finish/prune.h"
 #include "finish/sizeless.h"
 #include "kernel/elf_funcs.h"
+#include "kernel/func_judge.h"
 #include "kernel/func_policy.h"
 #include "kernel/var_policy.h"
 #include "base/vec.h"
@@ -94,7 +95,7 @@ struct conv {
 	size_t nr_secs;
 	struct elf_funcs *ef;		/* D2B_FUNCS_KERNEL: the ELF function symbols */
 	struct unit_func_filter filter_ef;
-	const struct unit_func_filter *filter;	/* NULL or &filter_ef */
+	const struct unit_func_filter *filter;	/* D2B_FUNCS_KERNEL: &filter_ef */
 	uint64_t *str_bits;	/* filter_ef's, or NULL */
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
@@ -858,8 +859,10 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 				c.filter_ef.str_size = fj.str_covered;
 				c.filter_ef.str_bits = c.str_bits;
 			}
-			if (elf_funcs__count(c.ef))
-				c.filter = &c.filter_ef;
+			if (!elf_funcs__count(c.ef))
+				c.filter_ef.want = NULL;	/* then every function */
+			func_judge__policy(c.opts, &c.filter_ef.policy);
+			c.filter = &c.filter_ef;
 		}
 	}
 	if (err)

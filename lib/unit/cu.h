@@ -5,9 +5,8 @@
  * only downwards:
  *
  *	unit.c       the driver: language, top-level DIEs, local types
- *	cu_decls.c   functions and variables          (uses cu_truesig, cu_types, cu_annot)
- *	cu_truesig.c clang's changed signatures, as true_signature rebuilds them
- *	             (uses cu_types)
+ *	cu_decls.c   functions and variables          (uses func_facts, cu_types, cu_annot)
+ *	func_facts.c a function's facts, as its policy asks (uses cu_types)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
  *	cu_scope.c   names: C++ scopes, kernel-valid names  (used by cu_types, cu_decls)
@@ -100,6 +99,10 @@ struct unit_walker {
 	struct cu_die *locals;
 	size_t nr_locals, locals_cap;
 	struct cu_die locals_of;
+	/* the parameters of a function's code and of its abstract origin, as
+	 * func_facts.c lists them for a policy (FN_CODE, FN_ORIGIN) */
+	struct cu_die *fn_params[2];
+	size_t fn_params_cap[2];
 	/* the function filter's answers by .debug_str pointer (names there do
 	 * not move), for want_filter only: one lookup per name and thread */
 	struct ptr_cache *want_memo;
@@ -139,13 +142,7 @@ struct cu {
 	uint64_t steps_left;	/* cu__child/cu__next steps before it is a loop */
 	char ref_err[256];	/* why cu__ref() last failed */
 
-	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
-	int reg_params[8];
-	int nr_reg_params;
-	int nr_param_slots;	/* pahole's count of them, numbers unknown past
-				 * nr_reg_params (pahole 1.32's reading) */
-	bool agg_two_regs;	/* an aggregate of two words takes two of them */
-	bool clang;		/* DW_AT_producer names clang */
+	const char *producer;	/* the unit's DW_AT_producer, or NULL */
 
 	struct hmap far_ids;	/* DIEs of other units: cu__far_key() -> type ID */
 	uint32_t int_id;	/* "int", the array index type, made on demand */
@@ -158,6 +155,21 @@ struct cu {
 		uint32_t id;
 	} *pending;
 	size_t nr_pending, pending_cap;
+};
+
+/*
+ * A function as a policy sees it (func_facts.h): its code's DIE, the DIE
+ * that declares it, the code's abstract origin, and their parameters,
+ * listed in uw->fn_params once asked for.
+ */
+struct fn_facts {
+	struct cu *w;
+	struct cu_die die, decl, origin;
+	bool has_origin, external;
+	bool listed[2];		/* FN_CODE's, FN_ORIGIN's parameters are listed */
+	size_t nr[2];
+	struct cu_die varargs;	/* the code's DW_TAG_unspecified_parameters (du: NULL if none) */
+	int err;		/* -ENOMEM: a list could not be made */
 };
 
 /* Record a diagnostic in the unit (die may be NULL). */
