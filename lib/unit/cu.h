@@ -269,9 +269,6 @@ bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret);
 /* die's DW_AT_location as libdw reads it (for dwarf_getlocations()):
  * false if there is none. */
 bool cu__libdw_location(struct cu *w, const struct cu_die *die, Dwarf_Attribute *ret);
-/* The expression inside op, a DW_OP_entry_value (or GNU's) of loc's:
- * false if libdw cannot give it. */
-bool cu__entry_value(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Op **inner, size_t *len);
 
 static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 {
@@ -312,15 +309,6 @@ static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
 {
 	return a->du == b->du && a->d.off == b->d.off;
 }
-
-/* The byte size of the type of die (a parameter), by pahole's measure: a
- * pointer is a word, a type without DW_AT_byte_size is its own type's
- * size; 0 if none. */
-uint64_t cu__param_size(struct cu *w, const struct cu_die *die);
-/* Is die (a parameter) a struct passed by value, through typedefs and
- * const?  It may take several registers, so that register expectations do
- * not hold after it. */
-bool cu__is_struct_param(struct cu *w, const struct cu_die *die);
 
 /* The key of a DIE of another unit than the one walked, in far_ids. */
 uint64_t cu__far_key(const struct cu *w, const struct cu_die *die);

@@ -119,6 +119,51 @@ static const struct cu_die *param(struct fn_facts *fn, enum fn_which which, size
 	return &fn->w->uw->fn_params[which][i];
 }
 
+/* The byte size of the type of die, a parameter: a pointer is a word, a
+ * type without DW_AT_byte_size is its own type's size; 0 if none. */
+static uint64_t type_size(struct cu *w, const struct cu_die *die)
+{
+	struct cu_die owner, t;
+	struct die_attr a;
+	uint64_t size;
+	int hops;
+
+	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
+		return 0;
+	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
+		if (t.d.tag == DW_TAG_pointer_type)
+			return w->ptr_size;
+		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
+			return size;
+		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
+			return 0;
+	}
+	return 0;
+}
+
+/* Is die's type a struct, through typedefs and const? */
+static bool is_struct(struct cu *w, const struct cu_die *die)
+{
+	struct cu_die owner, t = *die;
+	struct die_attr a;
+	int hops;
+
+	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
+		if (!cu__attr_integrate(w, &t, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
+			return false;
+		switch (t.d.tag) {
+		case DW_TAG_structure_type:
+			return true;
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+			continue;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
 bool fn_facts__param_has(struct fn_facts *fn, enum fn_which which, size_t i, unsigned int name)
 {
 	return cu__has_attr(param(fn, which, i), name);
@@ -126,12 +171,12 @@ bool fn_facts__param_has(struct fn_facts *fn, enum fn_which which, size_t i, uns
 
 uint64_t fn_facts__param_size(struct fn_facts *fn, enum fn_which which, size_t i)
 {
-	return cu__param_size(fn->w, param(fn, which, i));
+	return type_size(fn->w, param(fn, which, i));
 }
 
 bool fn_facts__param_is_struct(struct fn_facts *fn, enum fn_which which, size_t i)
 {
-	return cu__is_struct_param(fn->w, param(fn, which, i));
+	return is_struct(fn->w, param(fn, which, i));
 }
 
 const char *fn_facts__param_name(struct fn_facts *fn, enum fn_which which, size_t i)
@@ -254,7 +299,7 @@ bool fn_facts__param_member(struct fn_facts *fn, size_t i, uint64_t at, struct f
 	ret->name = cu__name(fn->w, &m);
 	ret->has_name = cu__has_attr(&m, DW_AT_name);
 	ret->has_type = cu__has_attr(&m, DW_AT_type);
-	ret->is_struct = cu__is_struct_param(fn->w, &m);
+	ret->is_struct = is_struct(fn->w, &m);
 	return true;
 }
 
