@@ -66,6 +66,28 @@ struct cu_far {
 };
 
 /*
+ * A function's DIEs, read once for the several passes over them
+ * (cu_decls.c, func_facts.c, unit.c's walk of its local types).
+ */
+struct cu_fn_scratch {
+	/* the parameters (and varargs) of params_of, the declaring DIE of
+	 * the function cu_decls.c converts (cu_decls__subprogram() only) */
+	struct cu_die *params;
+	size_t nr_params, params_cap;
+	struct cu_die params_of;
+	/* the same read's lexical blocks and types of locals_of (params_of,
+	 * where it is the function's own DIE), for unit.c to walk for local
+	 * types next; locals_of.du is NULL once they are walked */
+	struct cu_die *locals;
+	size_t nr_locals, locals_cap;
+	struct cu_die locals_of;
+	/* the parameters of the function's code and of its abstract origin,
+	 * as func_facts.c lists them for a policy (FN_CODE, FN_ORIGIN) */
+	struct cu_die *facts[2];
+	size_t facts_cap[2];
+};
+
+/*
  * What a thread walks units with (unit.h): the file's readers and the
  * scratch kept from one unit to the next.
  */
@@ -88,21 +110,7 @@ struct unit_walker {
 	size_t nr_kids, kids_cap;
 	int *kid_types;			/* parallel to kids: pass 1's type IDs */
 	size_t kid_types_cap;
-	/* the parameters (and varargs) of params_of, the declaring DIE of
-	 * the function cu_decls.c converts (cu_decls__subprogram() only) */
-	struct cu_die *params;
-	size_t nr_params, params_cap;
-	struct cu_die params_of;
-	/* the same read's lexical blocks and types of locals_of (params_of,
-	 * where it is the function's own DIE), for unit.c to walk for local
-	 * types next; locals_of.du is NULL once they are walked */
-	struct cu_die *locals;
-	size_t nr_locals, locals_cap;
-	struct cu_die locals_of;
-	/* the parameters of a function's code and of its abstract origin, as
-	 * func_facts.c lists them for a policy (FN_CODE, FN_ORIGIN) */
-	struct cu_die *fn_params[2];
-	size_t fn_params_cap[2];
+	struct cu_fn_scratch fn;	/* the function cu_decls.c converts */
 	/* the function filter's answers by .debug_str pointer (names there do
 	 * not move), for want_filter only: one lookup per name and thread */
 	struct ptr_cache *want_memo;
@@ -150,17 +158,19 @@ struct cu {
 
 	/* composites reserved but not yet defined: a worklist, so that long
 	 * pointer chains between structs never recurse deeply */
-	struct cu_pending {
-		struct cu_die die;
-		uint32_t id;
-	} *pending;
-	size_t nr_pending, pending_cap;
+	struct {
+		struct cu_pending {
+			struct cu_die die;
+			uint32_t id;
+		} *v;
+		size_t nr, cap;
+	} pending;
 };
 
 /*
  * A function as a policy sees it (func_facts.h): its code's DIE, the DIE
  * that declares it, the code's abstract origin, and their parameters,
- * listed in uw->fn_params once asked for.
+ * listed in uw->fn.facts once asked for.
  */
 struct fn_facts {
 	struct cu *w;

@@ -82,12 +82,12 @@ static void defining_die(struct cu *w, const struct cu_die *die, struct cu_die *
  * declaration tags), and for a function that has code each would read
  * past the first DIEs of its body again (its local variables, blocks and
  * inlined calls).  So cu_decls__subprogram() reads the parameters (and
- * varargs) of its declaring DIE once into uw->params (read_params()), and
+ * varargs) of its declaring DIE once into uw->fn.params (read_params()), and
  * the passes over that DIE's parameters take them from there
  * (next_param()); over another DIE, they read its children.  Where that
  * DIE is the function's own (it has code, and declares itself), the same
  * read lists its lexical blocks and types, which unit.c walks next for
- * the types local to the function (uw->locals): a read fewer again.
+ * the types local to the function (uw->fn.locals): a read fewer again.
  */
 static int read_params(struct cu *w, const struct cu_die *decl, const struct cu_die *die)
 {
@@ -96,45 +96,45 @@ static int read_params(struct cu *w, const struct cu_die *decl, const struct cu_
 	struct cu_die child;
 	int err = 0;
 
-	uw->nr_params = uw->nr_locals = 0;
-	uw->params_of = *decl;
-	uw->locals_of.du = NULL;
+	uw->fn.nr_params = uw->fn.nr_locals = 0;
+	uw->fn.params_of = *decl;
+	uw->fn.locals_of.du = NULL;
 	if (!cu__child(w, decl, &child))
 		goto out;
 	do {
 		unsigned int tag = child.d.tag;
 
 		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_unspecified_parameters) {
-			err = VEC_RESERVE(uw->params, uw->params_cap, uw->nr_params, 1);
+			err = VEC_RESERVE(uw->fn.params, uw->fn.params_cap, uw->fn.nr_params, 1);
 			if (err)
 				break;
-			uw->params[uw->nr_params++] = child;
+			uw->fn.params[uw->fn.nr_params++] = child;
 		} else if (locals && (tag == DW_TAG_lexical_block || cu__is_type_tag(tag))) {
-			err = VEC_RESERVE(uw->locals, uw->locals_cap, uw->nr_locals, 1);
+			err = VEC_RESERVE(uw->fn.locals, uw->fn.locals_cap, uw->fn.nr_locals, 1);
 			if (err)
 				break;
-			uw->locals[uw->nr_locals++] = child;
+			uw->fn.locals[uw->fn.nr_locals++] = child;
 		}
 	} while (cu__next(w, &child));
 out:
 	if (err)
-		uw->params_of.du = NULL;
+		uw->fn.params_of.du = NULL;
 	else if (locals)
-		uw->locals_of = *die;
+		uw->fn.locals_of = *die;
 	return err;
 }
 
-/* Are fn's parameters in uw->params? */
+/* Are fn's parameters in uw->fn.params? */
 static bool params_read(const struct cu *w, const struct cu_die *fn)
 {
-	return w->uw->params_of.du && cu__same(fn, &w->uw->params_of);
+	return w->uw->fn.params_of.du && cu__same(fn, &w->uw->fn.params_of);
 }
 
 enum { PARAMS_BEGIN, PARAMS_LISTED, PARAMS_READING, PARAMS_DONE };
 
 struct params_iter {
 	int state;		/* PARAMS_*; PARAMS_BEGIN (0) to begin */
-	size_t next;		/* listed: the next of uw->params */
+	size_t next;		/* listed: the next of uw->fn.params */
 	struct cu_die kid;	/* reading: the last child read */
 };
 
@@ -155,8 +155,8 @@ static bool next_param(struct cu *w, const struct cu_die *fn, struct params_iter
 		more = cu__child(w, fn, &it->kid);
 		break;
 	case PARAMS_LISTED:
-		while (it->next < uw->nr_params) {
-			*ret = uw->params[it->next++];
+		while (it->next < uw->fn.nr_params) {
+			*ret = uw->fn.params[it->next++];
 			if (ret->d.tag == DW_TAG_formal_parameter)
 				return true;
 		}
@@ -355,7 +355,7 @@ static int subprogram(struct cu *w, const struct cu_die *die)
 		return err < 0 ? err : 0;
 	proto = pol ? judge(w, pol, die, &decl, &named, &flags) : 0;
 	if (!proto)
-		proto = cu_types__proto_of(w, &decl, w->uw->params, NULL, w->uw->nr_params);
+		proto = cu_types__proto_of(w, &decl, w->uw->fn.params, NULL, w->uw->fn.nr_params);
 	if (proto < 0)
 		return proto;
 	/* again: the types walked may have reused cu_scope.c's buffer */
@@ -380,7 +380,7 @@ int cu_decls__subprogram(struct cu *w, const struct cu_die *die)
 {
 	int err = subprogram(w, die);
 
-	w->uw->params_of.du = NULL;	/* (the next unit may reuse its DIEs' places) */
+	w->uw->fn.params_of.du = NULL;	/* (the next unit may reuse its DIEs' places) */
 	return err;
 }
 

@@ -3,7 +3,7 @@
  * The facts of a function a policy asks for (func_facts.h), read from its
  * DIEs as asked.  The parameters of the code and of its abstract origin are
  * listed once per function, on the first question about them, into the
- * walker's scratch (uw->fn_params); the code's are taken from the list
+ * walker's scratch (uw->fn.facts); the code's are taken from the list
  * cu_decls.c read already where the code declares itself.
  */
 #include <dwarf.h>
@@ -77,7 +77,7 @@ static int list_params(struct fn_facts *fn, enum fn_which which)
 {
 	struct unit_walker *uw = fn->w->uw;
 	const struct cu_die *of = fn_die(fn, which);
-	bool from_decl = which == FN_CODE && uw->params_of.du && cu__same(of, &uw->params_of);
+	bool from_decl = which == FN_CODE && uw->fn.params_of.du && cu__same(of, &uw->fn.params_of);
 	struct cu_die child;
 	size_t k = 0;
 	bool more;
@@ -87,21 +87,21 @@ static int list_params(struct fn_facts *fn, enum fn_which which)
 	fn->nr[which] = 0;
 	if (which == FN_ORIGIN && !fn->has_origin)
 		return 0;
-	more = from_decl ? uw->nr_params > 0 : cu__child(fn->w, of, &child);
-	for (; more; more = from_decl ? ++k < uw->nr_params : cu__next(fn->w, &child)) {
+	more = from_decl ? uw->fn.nr_params > 0 : cu__child(fn->w, of, &child);
+	for (; more; more = from_decl ? ++k < uw->fn.nr_params : cu__next(fn->w, &child)) {
 		if (from_decl)
-			child = uw->params[k];
+			child = uw->fn.params[k];
 		if (which == FN_CODE && child.d.tag == DW_TAG_unspecified_parameters)
 			fn->varargs = child;
 		if (child.d.tag != DW_TAG_formal_parameter)
 			continue;
-		err = VEC_RESERVE(uw->fn_params[which], uw->fn_params_cap[which], fn->nr[which], 1);
+		err = VEC_RESERVE(uw->fn.facts[which], uw->fn.facts_cap[which], fn->nr[which], 1);
 		if (err) {
 			fn->nr[which] = 0;
 			fn->err = err;
 			return err;
 		}
-		uw->fn_params[which][fn->nr[which]++] = child;
+		uw->fn.facts[which][fn->nr[which]++] = child;
 	}
 	return 0;
 }
@@ -116,7 +116,7 @@ size_t fn_facts__nr_params(struct fn_facts *fn, enum fn_which which)
 /* Parameter i of which (listed, and i in range: the policy asks so) */
 static const struct cu_die *param(struct fn_facts *fn, enum fn_which which, size_t i)
 {
-	return &fn->w->uw->fn_params[which][i];
+	return &fn->w->uw->fn.facts[which][i];
 }
 
 /* The byte size of the type of die, a parameter: a pointer is a word, a

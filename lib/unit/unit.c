@@ -211,7 +211,7 @@ static int record_import(struct cu *w, const struct cu_die *die)
 /*
  * walk_local_types() of function fn (a subprogram that is no declaration),
  * from the list of its lexical blocks and types that cu_decls.c made
- * while it read fn's parameters, if it did (uw->locals).
+ * while it read fn's parameters, if it did (uw->fn.locals).
  */
 static int walk_function_types(struct cu *w, const struct cu_die *fn)
 {
@@ -219,12 +219,12 @@ static int walk_function_types(struct cu *w, const struct cu_die *fn)
 	size_t i;
 	int err;
 
-	if (!uw->locals_of.du || !cu__same(fn, &uw->locals_of))
+	if (!uw->fn.locals_of.du || !cu__same(fn, &uw->fn.locals_of))
 		return walk_local_types(w, fn, 0);
-	uw->locals_of.du = NULL;
+	uw->fn.locals_of.du = NULL;
 	/* (nothing below reads parameters: the list stays as it is) */
-	for (i = 0; i < uw->nr_locals; i++) {
-		struct cu_die child = uw->locals[i];
+	for (i = 0; i < uw->fn.nr_locals; i++) {
+		struct cu_die child = uw->fn.locals[i];
 
 		err = walk_local_kid(w, &child, 0);
 		if (err < 0)
@@ -369,7 +369,7 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 	}
 	w->du = w->root.du = uw->du;
 	die_unit__prefetch(uw->du);	/* (walked whole, references and all) */
-	uw->params_of.du = uw->locals_of.du = NULL;	/* (DIEs of the last unit) */
+	uw->fn.params_of.du = uw->fn.locals_of.du = NULL;	/* (DIEs of the last unit) */
 	h = die_unit__header(uw->du);
 	size = h->next_off - h->off;
 	w->unit_size = size;
@@ -472,7 +472,7 @@ out:
 	hmap__release(&w.scopes);
 	hmap__release(&w.scoped_units);
 	free(w.name_buf);
-	free(w.pending);
+	free(w.pending.v);
 	return err;
 }
 
@@ -528,10 +528,10 @@ void unit_walker__free(struct unit_walker *uw)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);
 	free(uw->kids);
-	free(uw->params);
-	free(uw->fn_params[FN_CODE]);
-	free(uw->fn_params[FN_ORIGIN]);
-	free(uw->locals);
+	free(uw->fn.params);
+	free(uw->fn.facts[FN_CODE]);
+	free(uw->fn.facts[FN_ORIGIN]);
+	free(uw->fn.locals);
 	free(uw->kid_types);
 	free(uw->ids);
 	free(uw->touched);
