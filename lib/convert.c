@@ -54,10 +54,10 @@
 #include "btf/btf.h"
 #include "unit/unit.h"
 #include "finish/datasec.h"
-#include "merge/base_index.h"
 #include "merge/dedup.h"
 #include "finish/prune.h"
 #include "finish/sizeless.h"
+#include "kernel/base_policy.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_judge.h"
 #include "kernel/func_policy.h"
@@ -834,9 +834,7 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 		if (o.errbuf && o.errlen)
 			snprintf(o.errbuf, o.errlen, "no base BTF to convert over");
 	}
-	/* over a base that writes multi-dimensional arrays flat (pahole's),
-	 * write ours flat too, or none of the types above them would match */
-	if (base && !o.flatten_arrays && !base_index__chained_arrays(base))
+	if (base && !o.flatten_arrays && base_policy__flat_arrays(base))
 		o.flatten_arrays = true;
 	if (!err)
 		err = make_out(&c, base, &dopts);
