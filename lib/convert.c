@@ -590,6 +590,7 @@ static int kernel_funcs(struct conv *c)
 	struct func_copies copies = { 0 };
 	struct func_renames renames = { 0 };
 	struct func_kfuncs kfuncs = { 0 };
+	struct func_policy_opts po;
 	struct elf_funcs *ef = c->ef;
 	uint8_t *drop = NULL;
 	int err;
@@ -599,15 +600,10 @@ static int kernel_funcs(struct conv *c)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = func_policy__select(c->res.out, c->res.funcs, c->res.nr_funcs, ef,
-				  &(struct func_policy_opts){
-					  .consistent = c->opts->consistent_funcs,
-					  .pahole_1_31 = c->opts->kernel_policy ==
-							 D2B_KERNEL_POLICY_PAHOLE_1_31,
-					  .copies = &copies,
-					  .true_signature = c->opts->true_signature,
-					  .renames = &renames,
-				  },
+	func_policy_opts__init(&po, c->opts);
+	po.copies = &copies;
+	po.renames = &renames;
+	err = func_policy__select(c->res.out, c->res.funcs, c->res.nr_funcs, ef, &po,
 				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
 	if (err >= 0 && renames.nr)
 		err = func_policy__rename(c->res.out, &renames) ?: err;
@@ -779,9 +775,7 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 			  "this library (%zu bytes) does not know set", opts->sz, sizeof(o));
 		return err;
 	}
-	if (o.kernel_policy != D2B_KERNEL_POLICY_NEWEST &&
-	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
-	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_32) {
+	if (!func_policy__known(o.kernel_policy)) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "unknown kernel policy %d",
 			  (int)o.kernel_policy);
 		return -EINVAL;

@@ -62,6 +62,27 @@
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
 
+bool func_policy__known(enum d2b_kernel_policy p)
+{
+	switch (p) {
+	case D2B_KERNEL_POLICY_NEWEST:
+	case D2B_KERNEL_POLICY_PAHOLE_1_31:
+	case D2B_KERNEL_POLICY_PAHOLE_1_32:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void func_policy_opts__init(struct func_policy_opts *po, const struct d2b_opts *opts)
+{
+	*po = (struct func_policy_opts){
+		.consistent = opts->consistent_funcs,
+		.pahole_1_31 = opts->kernel_policy == D2B_KERNEL_POLICY_PAHOLE_1_31,
+		.true_signature = opts->true_signature,
+	};
+}
+
 enum {
 	LOOSE_MAX_STEPS = 64,	/* reference chains followed when comparing */
 	LOOSE_MAX_DEPTH = 8,	/* function pointers' prototypes nested (1.32) */

@@ -79,6 +79,12 @@ struct func_policy_opts {
 	struct func_renames *renames;
 };
 
+/* Is p a release whose rules are here (D2B_KERNEL_POLICY_NEWEST: the newest)? */
+bool func_policy__known(enum d2b_kernel_policy p);
+/* The rules opts asks for (consistent_funcs, kernel_policy, true_signature);
+ * copies and renames NULL. */
+void func_policy_opts__init(struct func_policy_opts *po, const struct d2b_opts *opts);
+
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
