@@ -290,9 +290,11 @@ static int func_decl_tags(struct cu *w, const struct cu_die *die, const struct c
 }
 
 /*
- * decl, the DIE that declares die: with its parameters read, and all of
- * them named (C++: a member function's definition names them where its
- * declaration does not).  false: the function is left out.
+ * Read the parameters of decl, the DIE that declares die, and see that
+ * all are named (C++: else a member function's definition, which names
+ * them where its declaration inside the class does not, is decl).  0, 1
+ * if the function is left out for a parameter without a name (noted), or
+ * a negative errno.
  */
 static int named_params(struct cu *w, const struct cu_die *die, struct cu_die *decl,
 			const char *name)
