@@ -55,11 +55,12 @@
 #include "btf/btf.h"
 #include "unit/unit.h"
 #include "finish/datasec.h"
-#include "merge/base_index.h"
 #include "merge/dedup.h"
 #include "finish/prune.h"
 #include "finish/sizeless.h"
+#include "kernel/base_policy.h"
 #include "kernel/elf_funcs.h"
+#include "kernel/func_judge.h"
 #include "kernel/func_policy.h"
 #include "kernel/var_policy.h"
 #include "base/vec.h"
@@ -95,7 +96,7 @@ struct conv {
 	size_t nr_secs;
 	struct elf_funcs *ef;		/* D2B_FUNCS_KERNEL: the ELF function symbols */
 	struct unit_func_filter filter_ef;
-	const struct unit_func_filter *filter;	/* NULL or &filter_ef */
+	const struct unit_func_filter *filter;	/* D2B_FUNCS_KERNEL: &filter_ef */
 	uint64_t *str_bits;	/* filter_ef's, or NULL */
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
@@ -590,6 +591,7 @@ static int kernel_funcs(struct conv *c)
 	struct func_copies copies = { 0 };
 	struct func_renames renames = { 0 };
 	struct func_kfuncs kfuncs = { 0 };
+	struct func_policy_opts po;
 	struct elf_funcs *ef = c->ef;
 	uint8_t *drop = NULL;
 	int err;
@@ -599,15 +601,10 @@ static int kernel_funcs(struct conv *c)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = func_policy__select(c->res.out, c->res.funcs, c->res.nr_funcs, ef,
-				  &(struct func_policy_opts){
-					  .consistent = c->opts->consistent_funcs,
-					  .pahole_1_31 = c->opts->kernel_policy ==
-							 D2B_KERNEL_POLICY_PAHOLE_1_31,
-					  .copies = &copies,
-					  .true_signature = c->opts->true_signature,
-					  .renames = &renames,
-				  },
+	func_policy_opts__init(&po, c->opts);
+	po.copies = &copies;
+	po.renames = &renames;
+	err = func_policy__select(c->res.out, c->res.funcs, c->res.nr_funcs, ef, &po,
 				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
 	if (err >= 0 && renames.nr)
 		err = func_policy__rename(c->res.out, &renames) ?: err;
@@ -779,9 +776,7 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 			  "this library (%zu bytes) does not know set", opts->sz, sizeof(o));
 		return err;
 	}
-	if (o.kernel_policy != D2B_KERNEL_POLICY_NEWEST &&
-	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
-	    o.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_32) {
+	if (!func_policy__known(o.kernel_policy)) {
 		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "unknown kernel policy %d",
 			  (int)o.kernel_policy);
 		return -EINVAL;
@@ -834,9 +829,7 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 		if (o.errbuf && o.errlen)
 			snprintf(o.errbuf, o.errlen, "no base BTF to convert over");
 	}
-	/* over a base that writes multi-dimensional arrays flat (pahole's),
-	 * write ours flat too, or none of the types above them would match */
-	if (base && !o.flatten_arrays && !base_index__chained_arrays(base))
+	if (base && !o.flatten_arrays && base_policy__flat_arrays(base))
 		o.flatten_arrays = true;
 	if (!err)
 		err = make_out(&c, base, &dopts);
@@ -859,8 +852,10 @@ static int convert(const char *path, const struct mem_input *mem, const struct d
 				c.filter_ef.str_size = fj.str_covered;
 				c.filter_ef.str_bits = c.str_bits;
 			}
-			if (elf_funcs__count(c.ef))
-				c.filter = &c.filter_ef;
+			if (!elf_funcs__count(c.ef))
+				c.filter_ef.want = NULL;	/* then every function */
+			func_judge__policy(c.opts, &c.filter_ef.policy);
+			c.filter = &c.filter_ef;
 		}
 	}
 	if (err)

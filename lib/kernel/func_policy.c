@@ -5,7 +5,7 @@
  *
  * Input: the merged BTF, and one record per (unit, function) with its FUNC
  * there, the address of its code (0: an inline-only DIE) and what
- * lib/unit saw of its parameters.  The merge made equal FUNCs one, so a
+ * func_judge.c saw of its parameters as the unit was walked.  The merge made equal FUNCs one, so a
  * name with several FUNC IDs has prototypes that differ in some way.
  *
  * Pass 1: sort the records by (name, unit order).
@@ -40,7 +40,7 @@
  *   joined flags say its parameters are in the ABI's registers stands for
  *   the name, renamed to that symbol's name -- even where the name's
  *   symbols have several addresses, since the clone's address is the
- *   one.  Its prototype is what lib/unit made of the clone's DWARF.
+ *   one.  Its prototype is what func_judge.c made of the clone's DWARF.
  *   Otherwise the rules above decide.
  *
  * Output: a drop mark per FUNC, and the FUNC that stays; when ef says the
@@ -61,7 +61,27 @@
 #include "base/vec.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
-#include "unit/unit.h"
+
+bool func_policy__known(enum d2b_kernel_policy p)
+{
+	switch (p) {
+	case D2B_KERNEL_POLICY_NEWEST:
+	case D2B_KERNEL_POLICY_PAHOLE_1_31:
+	case D2B_KERNEL_POLICY_PAHOLE_1_32:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void func_policy_opts__init(struct func_policy_opts *po, const struct d2b_opts *opts)
+{
+	*po = (struct func_policy_opts){
+		.consistent = opts->consistent_funcs,
+		.pahole_1_31 = opts->kernel_policy == D2B_KERNEL_POLICY_PAHOLE_1_31,
+		.true_signature = opts->true_signature,
+	};
+}
 
 enum {
 	LOOSE_MAX_STEPS = 64,	/* reference chains followed when comparing */
@@ -246,15 +266,15 @@ static size_t order_by_code(struct entry *e, size_t n)
 
 /* pahole 1.32: lost parameters where its ABI changed (a .isra/.constprop
  * clone's symbol at its address, or clang's DW_CC_nocall)?  Never with
- * true_signature, whose prototypes say what the code takes (lib/unit made
- * them: a clone's from its DWARF, clang's from its parameters'
- * locations). */
+ * true_signature, whose prototypes say what the code takes (func_judge.c
+ * made them: a clone's from its DWARF, clang's from its parameters'
+ * locations, true_sig.c). */
 static bool abi_changed(const struct elf_funcs *ef, const struct elf_func_info *info,
 			const struct entry *e, bool true_sig)
 {
-	if (!(e->flags & UNIT_FUNC_OPTIMIZED) || true_sig)
+	if (!(e->flags & FUNC_REC_OPTIMIZED) || true_sig)
 		return false;
-	return (e->flags & UNIT_FUNC_NOCALL) ||
+	return (e->flags & FUNC_REC_NOCALL) ||
 	       (e->addr && (elf_funcs__at(ef, info, e->addr) & ELF_AT_CLONE));
 }
 
@@ -291,15 +311,15 @@ static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
 		return "its symbols have several addresses";
 	if (abi_changed(ef, info, &e[*keep], true_sig))
 		return "parameters optimized out where its ABI changed";
-	if (flags & UNIT_FUNC_REORDERED)
+	if (flags & FUNC_REC_REORDERED)
 		return "its code takes its parameters in another order";
 	/* (ORIGIN_UNEXPECTED: only with true_signature, where pahole reads a
 	 * clone's locations into its origin) */
-	if (flags & (UNIT_FUNC_UNEXPECTED_REG | UNIT_FUNC_ORIGIN_UNEXPECTED))
+	if (flags & (FUNC_REC_UNEXPECTED_REG | FUNC_REC_ORIGIN_UNEXPECTED))
 		return "a parameter is not in the ABI's register";
 	if (!consistent)
 		return NULL;
-	if (flags & UNIT_FUNC_CLONE_CHANGED)
+	if (flags & FUNC_REC_CLONE_CHANGED)
 		return "a clone of it takes other parameters";
 	/* (with true_signature, pahole 1.32's binary compares the definitions
 	 * with code among themselves, and those without only where none has
@@ -373,7 +393,7 @@ static size_t true_signature(const struct entry *e, size_t n, const struct elf_f
 			continue;
 		dotted = elf_funcs__dotted_at(ef, info, e[i].addr);
 		if (!dotted || ((i ? joined : all) &
-				(UNIT_FUNC_UNEXPECTED_REG | UNIT_FUNC_ORIGIN_UNEXPECTED)))
+				(FUNC_REC_UNEXPECTED_REG | FUNC_REC_ORIGIN_UNEXPECTED)))
 			continue;
 		*ret_name = dotted;
 		return i;
@@ -422,7 +442,7 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 	if (elf_funcs__count(ef)) {
 		if (!elf_funcs__find(ef, e[0].name, &info))
 			why = "no ELF function symbol";
-	} else if (!(flags & UNIT_FUNC_EXTERNAL)) {
+	} else if (!(flags & FUNC_REC_EXTERNAL)) {
 		why = "static, and the file has no function symbols";
 	}
 	if (!why && !po->pahole_1_31 && po->true_signature && po->renames &&
@@ -435,9 +455,9 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		why = why_132(btf, e, n, ef, &info, consistent, po->true_signature, &k);
 		keep = e[k].id;
 	} else if (!why && consistent) {
-		if (flags & UNIT_FUNC_UNEXPECTED_REG)
+		if (flags & FUNC_REC_UNEXPECTED_REG)
 			why = "a parameter is not in the ABI's register";
-		else if (flags & UNIT_FUNC_CLONE_CHANGED)
+		else if (flags & FUNC_REC_CLONE_CHANGED)
 			why = "a clone of it takes other parameters";
 		else if (info.ambiguous)
 			why = "its symbols have several addresses";

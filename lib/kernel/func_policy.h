@@ -16,10 +16,24 @@
 
 struct elf_funcs;
 
+/* What func_judge.c saw of a function's code in one unit */
+enum func_rec_flags {
+	FUNC_REC_EXTERNAL = 1 << 0,		/* DW_AT_external */
+	FUNC_REC_UNEXPECTED_REG = 1 << 1,	/* a parameter not where the ABI puts it */
+	FUNC_REC_OPTIMIZED = 1 << 2,		/* a parameter optimized out */
+	FUNC_REC_CLONE_CHANGED = 1 << 3,	/* its code takes other parameters */
+	FUNC_REC_REORDERED = 1 << 4,		/* its code takes them in another order */
+	FUNC_REC_NOCALL = 1 << 5,		/* clang changed its signature (DW_CC_nocall) */
+	/* true_signature: its abstract origin, read with this clone's
+	 * locations in the origin's order, has a parameter not where the ABI
+	 * puts it (pahole shares the locations so) */
+	FUNC_REC_ORIGIN_UNEXPECTED = 1 << 6,
+};
+
 /* One FUNC of the merged BTF, as one unit saw it (unit order) */
 struct func_rec {
 	uint32_t id;		/* FUNC in the merged BTF */
-	uint32_t flags;		/* enum unit_func_flags */
+	uint32_t flags;		/* enum func_rec_flags */
 	uint64_t addr;		/* its code's address (DW_AT_low_pc), 0 if none */
 };
 
@@ -64,6 +78,12 @@ struct func_policy_opts {
 	bool true_signature;
 	struct func_renames *renames;
 };
+
+/* Is p a release whose rules are here (D2B_KERNEL_POLICY_NEWEST: the newest)? */
+bool func_policy__known(enum d2b_kernel_policy p);
+/* The rules opts asks for (consistent_funcs, kernel_policy, true_signature);
+ * copies and renames NULL. */
+void func_policy_opts__init(struct func_policy_opts *po, const struct d2b_opts *opts);
 
 typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -232,14 +232,6 @@ bool cu__libdw_location(struct cu *w, const struct cu_die *die, Dwarf_Attribute 
 	return cu__libdw_die(w, die, &d) && dwarf_attr(&d, DW_AT_location, ret);
 }
 
-bool cu__entry_value(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Op **inner, size_t *len)
-{
-	Dwarf_Attribute entry;
-
-	return dwarf_getlocation_attr(loc, op, &entry) == 0 &&
-	       dwarf_getlocation(&entry, inner, len) == 0;
-}
-
 /*
  * A unit the walk reads for the first time, loaded now or kept from an
  * earlier walk: the walk may take as many steps more in it.
@@ -406,46 +398,4 @@ bool cu__ref_attr(struct cu *w, const struct cu_die *owner, unsigned int name,
 	struct die_attr a;
 
 	return cu__attr(w, owner, name, &a) && cu__ref(w, owner, &a, ret);
-}
-
-uint64_t cu__param_size(struct cu *w, const struct cu_die *die)
-{
-	struct cu_die owner, t;
-	struct die_attr a;
-	uint64_t size;
-	int hops;
-
-	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
-		return 0;
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (t.d.tag == DW_TAG_pointer_type)
-			return w->ptr_size;
-		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
-			return size;
-		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
-			return 0;
-	}
-	return 0;
-}
-
-bool cu__is_struct_param(struct cu *w, const struct cu_die *die)
-{
-	struct cu_die owner, t = *die;
-	struct die_attr a;
-	int hops;
-
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (!cu__attr_integrate(w, &t, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
-			return false;
-		switch (t.d.tag) {
-		case DW_TAG_structure_type:
-			return true;
-		case DW_TAG_typedef:
-		case DW_TAG_const_type:
-			continue;
-		default:
-			return false;
-		}
-	}
-	return false;
 }

@@ -5,9 +5,8 @@
  * only downwards:
  *
  *	unit.c       the driver: language, top-level DIEs, local types
- *	cu_decls.c   functions and variables          (uses cu_truesig, cu_types, cu_annot)
- *	cu_truesig.c clang's changed signatures, as true_signature rebuilds them
- *	             (uses cu_types)
+ *	cu_decls.c   functions and variables          (uses func_facts, cu_types, cu_annot)
+ *	func_facts.c a function's facts, as its policy asks (uses cu_types)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
  *	cu_scope.c   names: C++ scopes, kernel-valid names  (used by cu_types, cu_decls)
@@ -67,6 +66,28 @@ struct cu_far {
 };
 
 /*
+ * A function's DIEs, read once for the several passes over them
+ * (cu_decls.c, func_facts.c, unit.c's walk of its local types).
+ */
+struct cu_fn_scratch {
+	/* the parameters (and varargs) of params_of, the declaring DIE of
+	 * the function cu_decls.c converts (cu_decls__subprogram() only) */
+	struct cu_die *params;
+	size_t nr_params, params_cap;
+	struct cu_die params_of;
+	/* the same read's lexical blocks and types of locals_of (params_of,
+	 * where it is the function's own DIE), for unit.c to walk for local
+	 * types next; locals_of.du is NULL once they are walked */
+	struct cu_die *locals;
+	size_t nr_locals, locals_cap;
+	struct cu_die locals_of;
+	/* the parameters of the function's code and of its abstract origin,
+	 * as func_facts.c lists them for a policy (FN_CODE, FN_ORIGIN) */
+	struct cu_die *facts[2];
+	size_t facts_cap[2];
+};
+
+/*
  * What a thread walks units with (unit.h): the file's readers and the
  * scratch kept from one unit to the next.
  */
@@ -89,17 +110,7 @@ struct unit_walker {
 	size_t nr_kids, kids_cap;
 	int *kid_types;			/* parallel to kids: pass 1's type IDs */
 	size_t kid_types_cap;
-	/* the parameters (and varargs) of params_of, the declaring DIE of
-	 * the function cu_decls.c converts (cu_decls__subprogram() only) */
-	struct cu_die *params;
-	size_t nr_params, params_cap;
-	struct cu_die params_of;
-	/* the same read's lexical blocks and types of locals_of (params_of,
-	 * where it is the function's own DIE), for unit.c to walk for local
-	 * types next; locals_of.du is NULL once they are walked */
-	struct cu_die *locals;
-	size_t nr_locals, locals_cap;
-	struct cu_die locals_of;
+	struct cu_fn_scratch fn;	/* the function cu_decls.c converts */
 	/* the function filter's answers by .debug_str pointer (names there do
 	 * not move), for want_filter only: one lookup per name and thread */
 	struct ptr_cache *want_memo;
@@ -139,13 +150,7 @@ struct cu {
 	uint64_t steps_left;	/* cu__child/cu__next steps before it is a loop */
 	char ref_err[256];	/* why cu__ref() last failed */
 
-	/* DW_OP_reg* of the ABI's integer parameter registers, in order */
-	int reg_params[8];
-	int nr_reg_params;
-	int nr_param_slots;	/* pahole's count of them, numbers unknown past
-				 * nr_reg_params (pahole 1.32's reading) */
-	bool agg_two_regs;	/* an aggregate of two words takes two of them */
-	bool clang;		/* DW_AT_producer names clang */
+	const char *producer;	/* the unit's DW_AT_producer, or NULL */
 
 	struct hmap far_ids;	/* DIEs of other units: cu__far_key() -> type ID */
 	uint32_t int_id;	/* "int", the array index type, made on demand */
@@ -153,11 +158,28 @@ struct cu {
 
 	/* composites reserved but not yet defined: a worklist, so that long
 	 * pointer chains between structs never recurse deeply */
-	struct cu_pending {
-		struct cu_die die;
-		uint32_t id;
-	} *pending;
-	size_t nr_pending, pending_cap;
+	struct {
+		struct cu_pending {
+			struct cu_die die;
+			uint32_t id;
+		} *v;
+		size_t nr, cap;
+	} pending;
+};
+
+/*
+ * A function as a policy sees it (func_facts.h): its code's DIE, the DIE
+ * that declares it, the code's abstract origin, and their parameters,
+ * listed in uw->fn.facts once asked for.
+ */
+struct fn_facts {
+	struct cu *w;
+	struct cu_die die, decl, origin;
+	bool has_origin, external;
+	bool listed[2];		/* FN_CODE's, FN_ORIGIN's parameters are listed */
+	size_t nr[2];
+	struct cu_die varargs;	/* the code's DW_TAG_unspecified_parameters (du: NULL if none) */
+	int err;		/* -ENOMEM: a list could not be made */
 };
 
 /* Record a diagnostic in the unit (die may be NULL). */
@@ -257,9 +279,6 @@ bool cu__libdw_die(struct cu *w, const struct cu_die *die, Dwarf_Die *ret);
 /* die's DW_AT_location as libdw reads it (for dwarf_getlocations()):
  * false if there is none. */
 bool cu__libdw_location(struct cu *w, const struct cu_die *die, Dwarf_Attribute *ret);
-/* The expression inside op, a DW_OP_entry_value (or GNU's) of loc's:
- * false if libdw cannot give it. */
-bool cu__entry_value(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Op **inner, size_t *len);
 
 static inline bool cu__has_attr(const struct cu_die *die, unsigned int name)
 {
@@ -300,15 +319,6 @@ static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
 {
 	return a->du == b->du && a->d.off == b->d.off;
 }
-
-/* The byte size of the type of die (a parameter), by pahole's measure: a
- * pointer is a word, a type without DW_AT_byte_size is its own type's
- * size; 0 if none. */
-uint64_t cu__param_size(struct cu *w, const struct cu_die *die);
-/* Is die (a parameter) a struct passed by value, through typedefs and
- * const?  It may take several registers, so that register expectations do
- * not hold after it. */
-bool cu__is_struct_param(struct cu *w, const struct cu_die *die);
 
 /* The key of a DIE of another unit than the one walked, in far_ids. */
 uint64_t cu__far_key(const struct cu *w, const struct cu_die *die);

@@ -455,12 +455,12 @@ static int composite_type(struct cu *w, const struct cu_die *die, unsigned int t
 	id = btf_reserve(w->btf);
 	if (id < 0)
 		return id;
-	err = VEC_RESERVE(w->pending, w->pending_cap, w->nr_pending, 1);
+	err = VEC_RESERVE(w->pending.v, w->pending.cap, w->pending.nr, 1);
 	if (err)
 		return err;
-	w->pending[w->nr_pending].die = *die;
-	w->pending[w->nr_pending].id = id;
-	w->nr_pending++;
+	w->pending.v[w->pending.nr].die = *die;
+	w->pending.v[w->pending.nr].id = id;
+	w->pending.nr++;
 	return id;
 }
 
@@ -813,14 +813,14 @@ int cu_types__drain(struct cu *w)
 	int err;
 
 	/* defining one composite may reserve more: the list grows as we go */
-	for (i = 0; i < w->nr_pending; i++) {
-		struct cu_die die = w->pending[i].die;
+	for (i = 0; i < w->pending.nr; i++) {
+		struct cu_die die = w->pending.v[i].die;
 
-		err = define_composite(w, &die, w->pending[i].id);
+		err = define_composite(w, &die, w->pending.v[i].id);
 		if (err < 0)
 			return err;
 	}
-	w->nr_pending = 0;
+	w->pending.nr = 0;
 	return 0;
 }
 

@@ -8,7 +8,6 @@
  * order does not depend on which thread walked which unit.
  */
 #include <dwarf.h>
-#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,69 +137,12 @@ static int walk_local_types(struct cu *w, const struct cu_die *scope, int depth)
 	return 0;
 }
 
-/*
- * The registers the ABI passes the first integer parameters in, as
- * DW_OP_reg* operands (the kernel's function policy checks that parameters
- * are there).  Machines not listed get no check.
- */
-static int abi_param_regs(unsigned int machine, int regs[8])
-{
-	static const int x86_64[] = { DW_OP_reg5, DW_OP_reg4, DW_OP_reg1,	/* rdi rsi rdx */
-				      DW_OP_reg2, DW_OP_reg8, DW_OP_reg9 };	/* rcx r8 r9 */
-	static const int s390[] = { DW_OP_reg2, DW_OP_reg3, DW_OP_reg4, DW_OP_reg5, DW_OP_reg6 };
-	static const int arm[] = { DW_OP_reg0, DW_OP_reg1, DW_OP_reg2, DW_OP_reg3,
-				   DW_OP_reg4, DW_OP_reg5, DW_OP_reg6, DW_OP_reg7 };
-	const int *t;
-	int i, n;
-
-	switch (machine) {
-	case EM_X86_64:
-		t = x86_64, n = 6;
-		break;
-	case EM_S390:
-		t = s390, n = 5;
-		break;
-	case EM_ARM:
-	case EM_AARCH64:
-		t = arm, n = 8;
-		break;
-	default:
-		return 0;
-	}
-	for (i = 0; i < n; i++)
-		regs[i] = t[i];
-	return n;
-}
-
-/* How many parameter registers pahole counts: also on targets whose
- * registers it does not name (their numbers are unknown to it). */
-static int abi_param_slots(unsigned int machine, int nr_known)
-{
-	switch (machine) {
-	case EM_SPARC:
-	case EM_SPARCV9:
-		return 6;
-	case EM_ARC:
-	case EM_MIPS:
-	case EM_PPC:
-	case EM_PPC64:
-	case EM_RISCV:
-		return 8;
-	default:
-		return nr_known;
-	}
-}
-
-/* Did clang make the unit?  (pahole 1.32 reads clang's parameters apart.) */
-static bool is_clang(struct cu *w)
+/* The unit's DW_AT_producer, or NULL. */
+static const char *producer(struct cu *w)
 {
 	struct die_attr a;
-	const char *producer;
 
-	if (!cu__attr(w, &w->root, DW_AT_producer, &a))
-		return false;
-	producer = cu__str(w, &a);
-	return producer && strstr(producer, "clang");
+	return cu__attr(w, &w->root, DW_AT_producer, &a) ? cu__str(w, &a) : NULL;
 }
 
 /*
@@ -269,7 +211,7 @@ static int record_import(struct cu *w, const struct cu_die *die)
 /*
  * walk_local_types() of function fn (a subprogram that is no declaration),
  * from the list of its lexical blocks and types that cu_decls.c made
- * while it read fn's parameters, if it did (uw->locals).
+ * while it read fn's parameters, if it did (uw->fn.locals).
  */
 static int walk_function_types(struct cu *w, const struct cu_die *fn)
 {
@@ -277,12 +219,12 @@ static int walk_function_types(struct cu *w, const struct cu_die *fn)
 	size_t i;
 	int err;
 
-	if (!uw->locals_of.du || !cu__same(fn, &uw->locals_of))
+	if (!uw->fn.locals_of.du || !cu__same(fn, &uw->fn.locals_of))
 		return walk_local_types(w, fn, 0);
-	uw->locals_of.du = NULL;
+	uw->fn.locals_of.du = NULL;
 	/* (nothing below reads parameters: the list stays as it is) */
-	for (i = 0; i < uw->nr_locals; i++) {
-		struct cu_die child = uw->locals[i];
+	for (i = 0; i < uw->fn.nr_locals; i++) {
+		struct cu_die child = uw->fn.locals[i];
 
 		err = walk_local_kid(w, &child, 0);
 		if (err < 0)
@@ -427,7 +369,7 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 	}
 	w->du = w->root.du = uw->du;
 	die_unit__prefetch(uw->du);	/* (walked whole, references and all) */
-	uw->params_of.du = uw->locals_of.du = NULL;	/* (DIEs of the last unit) */
+	uw->fn.params_of.du = uw->fn.locals_of.du = NULL;	/* (DIEs of the last unit) */
 	h = die_unit__header(uw->du);
 	size = h->next_off - h->off;
 	w->unit_size = size;
@@ -522,10 +464,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	u->name = cu__name(&w, &w.root);
 	if (!unit_data_model(&w))
 		goto out;
-	w.nr_reg_params = abi_param_regs(dwarf_file__machine(uw->df), w.reg_params);
-	w.nr_param_slots = abi_param_slots(dwarf_file__machine(uw->df), w.nr_reg_params);
-	w.agg_two_regs = dwarf_file__machine(uw->df) != EM_S390;
-	w.clang = is_clang(&w);
+	w.producer = producer(&w);
 	err = walk(&w);
 out:
 	unload_unit(&w);
@@ -533,7 +472,7 @@ out:
 	hmap__release(&w.scopes);
 	hmap__release(&w.scoped_units);
 	free(w.name_buf);
-	free(w.pending);
+	free(w.pending.v);
 	return err;
 }
 
@@ -589,8 +528,10 @@ void unit_walker__free(struct unit_walker *uw)
 		die_unit__free(uw->far[i].du);
 	free(uw->far);
 	free(uw->kids);
-	free(uw->params);
-	free(uw->locals);
+	free(uw->fn.params);
+	free(uw->fn.facts[FN_CODE]);
+	free(uw->fn.facts[FN_ORIGIN]);
+	free(uw->fn.locals);
 	free(uw->kid_types);
 	free(uw->ids);
 	free(uw->touched);

@@ -22,6 +22,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf2btf.h"
+#include "unit/func_facts.h"
 
 struct dwarf_file;
 struct die_reader;
@@ -39,23 +40,12 @@ struct unit_var {
 	uint32_t nr_tags;
 };
 
-/* A function, for the policies decided across units (D2B_FUNCS_KERNEL) */
-enum unit_func_flags {
-	UNIT_FUNC_EXTERNAL = 1 << 0,		/* DW_AT_external */
-	UNIT_FUNC_UNEXPECTED_REG = 1 << 1,	/* a parameter not where the ABI puts it */
-	UNIT_FUNC_OPTIMIZED = 1 << 2,		/* a parameter optimized out */
-	UNIT_FUNC_CLONE_CHANGED = 1 << 3,	/* its code takes other parameters */
-	UNIT_FUNC_REORDERED = 1 << 4,		/* its code takes them in another order */
-	UNIT_FUNC_NOCALL = 1 << 5,		/* clang changed its signature (DW_CC_nocall) */
-	/* true_signature: its abstract origin, read with this clone's
-	 * locations in the origin's order, has a parameter not where the ABI
-	 * puts it (pahole shares the locations so) */
-	UNIT_FUNC_ORIGIN_UNEXPECTED = 1 << 6,
-};
-
-/* Which functions a unit records for D2B_FUNCS_KERNEL: those whose name
- * want() accepts (the ELF function symbols), with code or not.  Called from
- * the walking threads: it must only read. */
+/*
+ * A policy over the unit's functions: which it records (those whose name
+ * want() accepts, with code or not; every function with code if want is
+ * NULL), and how policy judges each (func_facts.h).  Called from the
+ * walking threads: they must only read.
+ */
 struct unit_func_filter {
 	bool (*want)(void *arg, const char *name);
 	void *arg;
@@ -65,11 +55,13 @@ struct unit_func_filter {
 	const char *str;
 	size_t str_size;
 	const uint64_t *str_bits;
+	struct unit_func_policy policy;
 };
 
+/* A function the policy judged */
 struct unit_func {
 	uint32_t id;		/* the unit's FUNC */
-	uint32_t flags;		/* enum unit_func_flags */
+	uint32_t flags;		/* the policy's word for it */
 	uint64_t addr;		/* its code's DW_AT_low_pc, 0 if none */
 };
 
@@ -106,7 +98,7 @@ struct unit {
 	uint32_t *tag_offs;	/* decl tag values for vars, unit string offsets */
 	size_t nr_tag_offs, tag_offs_cap;
 
-	struct unit_func *funcs;	/* D2B_FUNCS_KERNEL only */
+	struct unit_func *funcs;	/* with a policy (unit_func_filter) only */
 	size_t nr_funcs, funcs_cap;
 
 	struct unit_diag *diags;

@@ -55,7 +55,7 @@ USES = {
 	"unit": ["base", "btf", "dwarf"],
 	"merge": ["base", "btf"],
 	"finish": ["base", "btf"],
-	"kernel": ["base", "btf", "unit"],
+	"kernel": ["base", "btf", "dwarf", "unit", "merge"],
 	"elf": ["base", "btf"],
 }
 LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "elf"]

@@ -15,7 +15,6 @@
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
 #include "finish/prune.h"
-#include "unit/unit.h"
 #include "test.h"
 
 /* An ELF ET_REL file (in a temp file) whose .symtab has these STT_FUNC
@@ -248,7 +247,7 @@ static void test_select_and_prune(void)
 	recs[3] = (struct func_rec){ bar2, 0 };
 	recs[4] = (struct func_rec){ baz, 0 };
 	recs[5] = (struct func_rec){ dup, 0 };
-	recs[6] = (struct func_rec){ reg, UNIT_FUNC_UNEXPECTED_REG };
+	recs[6] = (struct func_rec){ reg, FUNC_REC_UNEXPECTED_REG };
 
 	/* without consistency: one FUNC per name with a symbol */
 	n = func_policy__select(btf, recs, 7, ef, &old_loose, drop, note, NULL, NULL);
@@ -399,13 +398,13 @@ static void test_select_132(void)
 	REQUIRE(fptr2 > 0);
 	recs[0] = (struct func_rec){ weak1, 0, 0x900 };
 	recs[1] = (struct func_rec){ weak2, 0, 0x100 };
-	recs[2] = (struct func_rec){ str1, UNIT_FUNC_OPTIMIZED, 0 };
+	recs[2] = (struct func_rec){ str1, FUNC_REC_OPTIMIZED, 0 };
 	recs[3] = (struct func_rec){ str2, 0, 0x110 };
-	recs[4] = (struct func_rec){ isra, UNIT_FUNC_OPTIMIZED, 0x120 };
-	recs[5] = (struct func_rec){ plain, UNIT_FUNC_OPTIMIZED, 0x130 };
-	recs[6] = (struct func_rec){ nocall, UNIT_FUNC_OPTIMIZED | UNIT_FUNC_NOCALL, 0x140 };
-	recs[7] = (struct func_rec){ reord, UNIT_FUNC_REORDERED, 0x150 };
-	recs[8] = (struct func_rec){ reg, UNIT_FUNC_UNEXPECTED_REG, 0x160 };
+	recs[4] = (struct func_rec){ isra, FUNC_REC_OPTIMIZED, 0x120 };
+	recs[5] = (struct func_rec){ plain, FUNC_REC_OPTIMIZED, 0x130 };
+	recs[6] = (struct func_rec){ nocall, FUNC_REC_OPTIMIZED | FUNC_REC_NOCALL, 0x140 };
+	recs[7] = (struct func_rec){ reord, FUNC_REC_REORDERED, 0x150 };
+	recs[8] = (struct func_rec){ reg, FUNC_REC_UNEXPECTED_REG, 0x160 };
 	recs[9] = (struct func_rec){ fptr1, 0, 0x170 };
 	recs[10] = (struct func_rec){ fptr2, 0, 0 };
 

@@ -432,10 +432,91 @@ static void check_bitfields(const struct d2b_btf *b)
 	check_member(b, id, "y", 32, 0);
 }
 
+/*
+ * (e) A policy over the unit's functions (unit/func_facts.h) sees the
+ * facts of an out-of-line instance that lists its origin's parameters in
+ * another order, and the prototype it makes is the unit's FUNC's (the
+ * whole file's, converted without it, keeps the declared one).
+ */
+static const char dg_func_facts[] =
+	"cu version=4 name=facts.c producer=dwarfgen language=C99\n"
+	"  base_type @int name=int encoding=signed byte_size=4\n"
+	"  base_type @long name=long encoding=signed byte_size=8\n"
+	"  subprogram @f name=f external prototyped type=@int\n"
+	"    formal_parameter @x name=x type=@int\n"
+	"    formal_parameter @y name=y type=@long\n"
+	"  subprogram abstract_origin=@f pc=f\n"
+	"    formal_parameter abstract_origin=@y location=hex:55\n"
+	"    formal_parameter abstract_origin=@x\n";
+
+enum { FACTS_WORD = 0x55aa };
+
+/* What the policy below saw, one bit per fact as expected */
+static unsigned int facts_seen;
+
+static int facts_judge(const void *arg, struct fn_facts *fn, uint32_t *flags)
+{
+	struct die_unit *du;
+	struct die_attr loc;
+	int origin = -2;
+	unsigned int seen = 0;
+	const char *name;
+
+	(void)arg;
+	seen |= (fn_facts__nr_params(fn, FN_CODE) == 2) << 0;
+	seen |= (fn_facts__nr_params(fn, FN_ORIGIN) == 2) << 1;
+	seen |= (fn_facts__has_origin(fn) && fn_facts__external(fn) &&
+		 !fn_facts__declares_itself(fn)) << 2;
+	seen |= (fn_facts__param_origin(fn, 0, &origin) && origin == 1) << 3;
+	seen |= (fn_facts__origin_param_code(fn, 0) == 1) << 4;
+	seen |= (!fn_facts__same_types(fn)) << 5;
+	seen |= (fn_facts__param_size(fn, FN_CODE, 0) == 8 &&
+		 fn_facts__param_size(fn, FN_ORIGIN, 0) == 4) << 6;
+	seen |= (fn_facts__param_location(fn, FN_CODE, 0, &du, &loc) &&
+		 !fn_facts__param_location(fn, FN_CODE, 1, &du, &loc)) << 7;
+	name = fn_facts__param_name(fn, FN_CODE, 0);
+	seen |= (name && !strcmp(name, "y") &&
+		 !fn_facts__param_has(fn, FN_CODE, 0, DW_AT_type)) << 8;
+	seen |= (fn_facts__ptr_size(fn) == 8 && fn_facts__producer(fn) &&
+		 !strcmp(fn_facts__producer(fn), "dwarfgen")) << 9;
+	facts_seen = seen;
+	*flags = FACTS_WORD;
+	/* the code's order, the second renamed */
+	return fn_facts__proto(fn, (const struct fn_proto_param[]){
+		{ .i = 0 }, { .i = 1, .name = "renamed" } }, 2, false);
+}
+
+static const struct unit_func_filter facts_filter = {
+	.policy = { .judge = facts_judge, .static_linkage = true },
+};
+
+static void check_func_facts(const struct d2b_btf *b)
+{
+	bool unit = !strcmp(stage, "unit");
+	const struct d2b_type *t;
+	const struct d2b_param *p;
+	uint32_t id = find(b, D2B_KIND_FUNC, "f");
+
+	if (!id)
+		return;
+	if (unit)
+		CHECK_EQ(facts_seen, 0x3ffu);
+	t = d2b_btf__type(b, id);
+	CHECK_EQ(d2b_vlen(t), unit ? D2B_LINKAGE_STATIC : D2B_LINKAGE_GLOBAL);
+	t = d2b_btf__type(b, t->type);
+	REQUIRE(t && d2b_kind(t) == D2B_KIND_FUNC_PROTO && d2b_vlen(t) == 2);
+	p = btf_params(t);
+	CHECK_STR(d2b_btf__str(b, p[0].name_off), unit ? "y" : "x");
+	CHECK(is_named(b, p[0].type, D2B_KIND_INT, unit ? "long" : "int"));
+	CHECK_STR(d2b_btf__str(b, p[1].name_off), unit ? "renamed" : "y");
+	CHECK(is_named(b, p[1].type, D2B_KIND_INT, unit ? "int" : "long"));
+}
+
 struct ucase {
 	const char *name;
 	const char *dg;
 	void (*check)(const struct d2b_btf *b);
+	const struct unit_func_filter *filter;	/* for unit__walk(), or NULL */
 };
 
 static const struct ucase cases[] = {
@@ -443,6 +524,7 @@ static const struct ucase cases[] = {
 	{ "unit_enum_values_data1", dg_enum_values, check_enum_values },
 	{ "unit_types_in_function_bodies", dg_local_types, check_local_types },
 	{ "unit_legacy_bitfields", dg_bitfields, check_bitfields },
+	{ "unit_func_facts", dg_func_facts, check_func_facts, &facts_filter },
 };
 
 /* ---- running a case ---- */
@@ -496,7 +578,8 @@ static void conv_diag(const struct d2b_diag *d, void *arg)
 }
 
 /* Walk the only unit of obj and check it, then convert obj and check that. */
-static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *b))
+static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *b),
+			   const struct unit_func_filter *filter)
 {
 	struct d2b_opts opts = { 0 };
 	struct dwarf_file *df = NULL;
@@ -528,7 +611,7 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 		test_failed_now = 1;
 		goto out;
 	}
-	rc = unit__walk(&u, &opts, NULL, uw, &(struct unit_ref){
+	rc = unit__walk(&u, &opts, filter, uw, &(struct unit_ref){
 		.r = r, .off = dwarf_dieoffset(&units.dies[0]) - dwarf_cuoffset(&units.dies[0]) });
 	for (i = 0; i < u.nr_diags; i++) {
 		/* the inputs are well formed: nothing to warn about */
@@ -545,6 +628,10 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 	}
 	stage = "unit";
 	check(u.btf);
+	if (filter && filter->policy.judge) {
+		CHECK_EQ(u.nr_funcs, 1);
+		CHECK(u.nr_funcs < 1 || u.funcs[0].flags == FACTS_WORD);
+	}
 
 	opts.diag = conv_diag;
 	opts.diag_arg = &bad;
@@ -578,7 +665,7 @@ static void run_case(void)
 	REQUIRE(write_file(dg, cur->dg) == 0);
 	snprintf(cmd, sizeof(cmd), "python3 '%s' '%s' -o '%s' >'%s' 2>&1", dwarfgen, dg, obj, log);
 	REQUIRE(run_cmd(cmd, log));
-	walk_and_check(obj, cur->check);
+	walk_and_check(obj, cur->check, cur->filter);
 }
 
 /* ---- bitfields from gcc ---- */
@@ -651,7 +738,7 @@ static void run_gcc_cases(void)
 			       gcc_cases[i].name, gcc_cases[i].flags, gcc_cases[i].attr);
 			continue;
 		}
-		walk_and_check(obj, check_bf_ubf);
+		walk_and_check(obj, check_bf_ubf, NULL);
 		printf("%s %s%s\n", test_failed_now ? "FAIL" : "PASS", gcc_cases[i].name,
 		       test_failed_now ? ": see above" : "");
 		test_nfail += test_failed_now;

@@ -37,11 +37,11 @@
  * parameter's sake: also where it left the aggregate as it is for another
  * reason (past the registers, unexpected), as pahole does -- its name
  * then says which member the register holds, its type does not.  The
- * flags: a parameter dropped or without a location (UNIT_FUNC_OPTIMIZED),
- * one unexpected while no parameter is a struct (UNIT_FUNC_UNEXPECTED_REG:
+ * flags: a parameter dropped or without a location (FUNC_REC_OPTIMIZED),
+ * one unexpected while no parameter is a struct (FUNC_REC_UNEXPECTED_REG:
  * the kernel policy leaves the function out).  (Out-of-line code of an
  * inlined function also has its abstract origin judged with its
- * registers: cu_decls.c's origin_flags().)
+ * registers: func_judge.c's origin_flags().)
  *
  * Locations are read by libdw: such functions are few.
  */
@@ -51,9 +51,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/vec.h"
-#include "unit/cu_truesig.h"
-#include "unit/cu_types.h"
+#include "kernel/func_policy.h"
+#include "kernel/true_sig.h"
 
 enum {
 	NO_REG = -1,
@@ -69,8 +68,9 @@ enum fate {
 };
 
 struct tparam {
-	struct cu_die die;		/* the parameter DIE of the code */
-	struct cu_die member;		/* has_member: the member in its one piece */
+	size_t i;			/* the code's parameter */
+	struct fn_member member;	/* has_member: the member in its one piece */
+	uint64_t member_at;		/* ... at this byte */
 	uint64_t size;
 	uint64_t fields[2];		/* pieces' byte offsets in the first and second word */
 	int reg;			/* DW_OP_regN it arrives in, or NO_REG */
@@ -109,9 +109,10 @@ static void set_field(uint64_t *fields, uint64_t byte)
 
 /* A location of several operations (after a trailing DW_OP_stack_value
  * of two is dropped); loc0: the list's first. */
-static void read_ops(struct cu *w, struct tparam *p, const Dwarf_Op *expr, size_t len, bool loc0)
+static void read_ops(const struct abi_regs *abi, uint64_t word, struct tparam *p,
+		     const Dwarf_Op *expr, size_t len, bool loc0)
 {
-	uint64_t word = w->ptr_size, at = 0;
+	uint64_t at = 0;
 	size_t i;
 
 	if (is_const(expr[0].atom)) {
@@ -119,7 +120,7 @@ static void read_ops(struct cu *w, struct tparam *p, const Dwarf_Op *expr, size_
 			p->konst = true;
 		return;
 	}
-	if (p->size <= word || !w->agg_two_regs) {
+	if (p->size <= word || !abi->agg_two_regs) {
 		if (is_reg(expr[0].atom) && loc0) {
 			set_reg(p, expr[0].atom);
 		} else if (is_breg(expr[0].atom) && loc0) {
@@ -151,55 +152,26 @@ static void read_ops(struct cu *w, struct tparam *p, const Dwarf_Op *expr, size_
 	}
 }
 
-/* The member of the struct param's own type (through typedefs and
- * qualifiers, as far as a type without DW_AT_byte_size leads) at byte
- * offset at. */
-static bool member_at(struct cu *w, const struct cu_die *param, uint64_t at, struct cu_die *ret)
-{
-	struct cu_die t;
-	uint64_t size, off;
-	int hops;
-
-	if (!cu__ref_attr(w, param, DW_AT_type, &t))
-		return false;
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
-			break;
-		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
-			return false;
-	}
-	if (hops == CU_MAX_REF_HOPS || t.d.tag != DW_TAG_structure_type || !cu__child(w, &t, ret))
-		return false;
-	do {
-		if (ret->d.tag != DW_TAG_member)
-			continue;
-		if (cu__attr_udata(w, ret, DW_AT_data_bit_offset, &off)) {
-			if (off == at * 8)
-				return true;
-		} else if (cu__attr_udata(w, ret, DW_AT_data_member_location, &off) && off == at) {
-			return true;
-		}
-	} while (cu__next(w, ret));
-	return false;
-}
-
 /* One word used, by one piece: the member there, if the parameter names
  * itself and its type (not an out-of-line instance's, which names
  * neither), and the member is named and typed. */
-static void find_member(struct cu *w, struct tparam *p)
+static void find_member(struct fn_facts *fn, uint64_t word, struct tparam *p)
 {
 	uint64_t first = p->fields[0], second = p->fields[1], at;
 
 	if (!first == !second || __builtin_popcountll(first | second) != 1)
 		return;
-	at = first ? (uint64_t)__builtin_ctzll(first) : w->ptr_size + __builtin_ctzll(second);
-	if (!cu__has_attr(&p->die, DW_AT_name) || !member_at(w, &p->die, at, &p->member))
+	at = first ? (uint64_t)__builtin_ctzll(first) : word + __builtin_ctzll(second);
+	if (!fn_facts__param_has(fn, FN_CODE, p->i, DW_AT_name) ||
+	    !fn_facts__param_member(fn, p->i, at, &p->member))
 		return;
-	p->has_member = cu__has_attr(&p->member, DW_AT_name) && cu__has_attr(&p->member, DW_AT_type);
+	p->member_at = at;
+	p->has_member = p->member.has_name && p->member.has_type;
 }
 
-static void param_read(struct cu *w, struct tparam *p)
+static void param_read(struct fn_facts *fn, const struct abi_regs *abi, struct tparam *p)
 {
+	uint64_t word = fn_facts__ptr_size(fn);
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *expr, *inner;
 	size_t len, inner_len;
@@ -208,10 +180,10 @@ static void param_read(struct cu *w, struct tparam *p)
 	bool loc0 = true;
 
 	p->reg = NO_REG;
-	p->size = cu__param_size(w, &p->die);
-	p->in_memory = p->size > (w->agg_two_regs ? 2u : 1u) * w->ptr_size;
-	p->has_loc = cu__has_attr(&p->die, DW_AT_location);
-	if (!p->has_loc || !cu__libdw_location(w, &p->die, &attr))
+	p->size = fn_facts__param_size(fn, FN_CODE, p->i);
+	p->in_memory = p->size > (abi->agg_two_regs ? 2u : 1u) * word;
+	p->has_loc = fn_facts__param_has(fn, FN_CODE, p->i, DW_AT_location);
+	if (!p->has_loc || !fn_facts__param_libdw_location(fn, FN_CODE, p->i, &attr))
 		return;
 	for (; (off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0;
 	     loc0 = false) {
@@ -224,7 +196,7 @@ static void param_read(struct cu *w, struct tparam *p)
 		if (len == 2 && stack_value)
 			len = 1;
 		if (len != 1) {
-			read_ops(w, p, expr, len, loc0);
+			read_ops(abi, word, p, expr, len, loc0);
 			continue;
 		}
 		atom = expr[0].atom;
@@ -237,46 +209,39 @@ static void param_read(struct cu *w, struct tparam *p)
 		else if (is_const(atom) && loc0)
 			p->konst = true;
 		else if ((atom == DW_OP_entry_value || atom == DW_OP_GNU_entry_value) &&
-			 cu__entry_value(&attr, expr, &inner, &inner_len) && inner_len == 1 &&
+			 abi_regs__entry_value(&attr, expr, &inner, &inner_len) && inner_len == 1 &&
 			 is_reg(inner[0].atom))
 			set_reg(p, inner[0].atom);
 	}
-	find_member(w, p);
-}
-
-/* The ABI's register for slot i, or -1 where pahole names none */
-static int slot_reg(const struct cu *w, int i)
-{
-	return i < w->nr_reg_params ? w->reg_params[i] : -1;
+	find_member(fn, word, p);
 }
 
 /* Is the parameter after v[i] in the register after slots from reg_idx? */
-static bool next_in_place(const struct cu *w, const struct tparam *v, size_t n, size_t i,
+static bool next_in_place(const struct abi_regs *abi, const struct tparam *v, size_t n, size_t i,
 			  int reg_idx, int slots)
 {
 	int next = reg_idx + slots;
 
-	return i + 1 < n && v[i + 1].reg != NO_REG && next < w->nr_param_slots &&
-	       v[i + 1].reg == slot_reg(w, next);
+	return i + 1 < n && v[i + 1].reg != NO_REG && next < abi->slots &&
+	       v[i + 1].reg == abi_regs__slot(abi, next);
 }
 
-static void walk(const struct cu *w, struct tparam *v, size_t n)
+static void walk(const struct abi_regs *abi, uint64_t word, struct tparam *v, size_t n)
 {
-	uint64_t word = w->ptr_size;
 	int reg_idx = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct tparam *p = &v[i];
 		uint64_t words = p->size / word + (p->size % word != 0);
-		int slots = w->agg_two_regs && p->size > word ?
+		int slots = abi->agg_two_regs && p->size > word ?
 			    (words < MAX_SLOTS ? (int)words : MAX_SLOTS) : 1;
 		int taken = p->in_memory ? 1 : slots;
-		bool regs_left = reg_idx < w->nr_param_slots;
-		int expected = regs_left ? slot_reg(w, reg_idx) : -1;
+		bool regs_left = reg_idx < abi->slots;
+		int expected = regs_left ? abi_regs__slot(abi, reg_idx) : -1;
 
 		if (!p->has_loc) {
-			if (regs_left && next_in_place(w, v, n, i, reg_idx, slots))
+			if (regs_left && next_in_place(abi, v, n, i, reg_idx, slots))
 				reg_idx += slots;
 			else
 				p->fate = DROPPED;
@@ -293,7 +258,7 @@ static void walk(const struct cu *w, struct tparam *v, size_t n)
 		} else if (p->fields[0] && p->fields[1]) {
 			taken = slots;
 		} else if ((p->fields[0] || p->fields[1]) &&
-			   next_in_place(w, v, n, i, reg_idx, slots)) {
+			   next_in_place(abi, v, n, i, reg_idx, slots)) {
 			p->has_member = false;
 			taken = slots;
 		} else if ((p->fields[0] || p->fields[1]) && p->has_member) {
@@ -304,83 +269,69 @@ static void walk(const struct cu *w, struct tparam *v, size_t n)
 	}
 }
 
-/* The prototype of the parameters v[0 .. n) kept, and varargs if not
- * NULL (DW_TAG_unspecified_parameters); *flags as the top says */
-static int build(struct cu *w, const struct cu_die *decl, const struct tparam *v, size_t n,
-		 const struct cu_die *varargs, uint32_t *flags)
+/* The prototype of the parameters v[0 .. n) kept, and the varargs;
+ * *flags as the top says */
+static int build(struct fn_facts *fn, const struct tparam *v, size_t n, uint32_t *flags)
 {
-	struct cu_die *dies = NULL;
+	struct fn_proto_param *kept = NULL;
 	char **names = NULL;
 	bool unexpected = false, has_struct = false;
 	size_t i, nr = 0;
 	int ret = -ENOMEM;
 
-	if (!(dies = calloc(n + 1, sizeof(*dies))) || !(names = calloc(n + 1, sizeof(*names))))
+	if (!(kept = calloc(n + 1, sizeof(*kept))) || !(names = calloc(n + 1, sizeof(*names))))
 		goto out;
 	for (i = 0; i < n; i++) {
 		const struct tparam *p = &v[i];
-		const struct cu_die *typed = p->fate == CUT ? &p->member : &p->die;
 
 		if (p->fate == DROPPED || !p->has_loc)
-			*flags |= UNIT_FUNC_OPTIMIZED;
+			*flags |= FUNC_REC_OPTIMIZED;
 		unexpected |= p->unexpected;
-		has_struct |= cu__is_struct_param(w, typed);
+		has_struct |= p->fate == CUT ? p->member.is_struct :
+			      fn_facts__param_is_struct(fn, FN_CODE, p->i);
 		if (p->fate == DROPPED)
 			continue;
-		dies[nr] = p->die;
-		/* an out-of-line instance's parameter: its declaration's */
-		if (!cu__has_attr(&p->die, DW_AT_type))
-			cu__ref_attr(w, &p->die, DW_AT_abstract_origin, &dies[nr]);
-		if (p->fate == CUT)
-			dies[nr] = p->member;
+		kept[nr].i = p->i;
+		kept[nr].member = p->fate == CUT;
+		kept[nr].member_at = p->member_at;
 		if (p->has_member) {
-			const char *pname = cu__name(w, &p->die), *mname = cu__name(w, &p->member);
+			const char *pname = fn_facts__param_name(fn, FN_CODE, p->i);
+			const char *mname = p->member.name;
 
 			if (pname && mname && asprintf(&names[nr], "%s__%s", pname, mname) < 0) {
 				names[nr] = NULL;
 				goto out;
 			}
 		}
+		kept[nr].name = names[nr];
 		nr++;
 	}
 	if (unexpected && !has_struct)
-		*flags |= UNIT_FUNC_UNEXPECTED_REG;
-	if (varargs)
-		dies[nr++] = *varargs;
-	ret = cu_types__proto_of(w, decl, dies, (const char *const *)names, nr);
+		*flags |= FUNC_REC_UNEXPECTED_REG;
+	ret = fn_facts__proto(fn, kept, nr, true);
 out:
 	for (i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);
-	free(dies);
+	free(kept);
 	return ret;
 }
 
-int cu_truesig__proto(struct cu *w, const struct cu_die *die, const struct cu_die *decl,
-		      uint32_t *flags)
+int true_sig__proto(struct fn_facts *fn, const struct abi_regs *abi, uint32_t *flags)
 {
-	struct tparam *v = NULL;
-	struct cu_die child, varargs = { 0 };
-	size_t n = 0, cap = 0;
+	size_t n = fn_facts__nr_params(fn, FN_CODE), i;
+	struct tparam *v;
 	int err;
 
-	if (cu__child(w, die, &child)) {
-		do {
-			if (child.d.tag == DW_TAG_unspecified_parameters)
-				varargs = child;
-			if (child.d.tag != DW_TAG_formal_parameter)
-				continue;
-			err = VEC_RESERVE(v, cap, n, 1);
-			if (err)
-				goto out;
-			memset(&v[n], 0, sizeof(v[n]));
-			v[n].die = child;
-			param_read(w, &v[n++]);
-		} while (cu__next(w, &child));
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		v[i].i = i;
+		param_read(fn, abi, &v[i]);
 	}
-	walk(w, v, n);
-	err = build(w, decl, v, n, varargs.du ? &varargs : NULL, flags);
-out:
+	walk(abi, fn_facts__ptr_size(fn), v, n);
+	err = build(fn, v, n, flags);
 	free(v);
 	return err;
 }
