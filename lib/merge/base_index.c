@@ -269,7 +269,7 @@ int base_index__check(const struct base_index *bi, const struct d2b_btf *base)
 
 		/* spread from the first type to the last */
 		id = 1 + (uint32_t)((uint64_t)i * (n - 1) / (CHECK_SAMPLES - 1));
-		err = merge_type_key(&m, &m.fa, id, &key);
+		err = merge_type_key(&m, &m.w.fa, id, &key);
 		if (err)
 			break;
 		if (!map_has(&bi->map, key, id)) {
