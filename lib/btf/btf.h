@@ -124,13 +124,9 @@ struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uin
  * BTF_MAX_KEEP such; -ENOSPC past them). */
 enum { BTF_MAX_KEEP = 4 };
 int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p));
-/*
- * What conversions over btf as a base make once (merge/base_index.h),
- * attached by whoever made it: it must live as long as btf (btf_keep()).
- */
-struct base_index;
-void btf_set_base_index(struct d2b_btf *btf, const struct base_index *bi);
-const struct base_index *btf_base_index(const struct d2b_btf *btf);
+/* The first p that btf keeps with release, or NULL: a module's side table
+ * of a BTF (what it makes once of a base, say) is found by its release. */
+void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p));
 
 /*
  * The bytes of a file's BTF (raw BTF, or an ELF file's .BTF section) where

@@ -91,19 +91,6 @@ static void cache_release(void *arg)
 	free(cf);
 }
 
-/* Attach bi to btf, to be freed with it. */
-static int attach(struct d2b_btf *btf, struct base_index *bi)
-{
-	int err = btf_keep(btf, bi, base_index__free);
-
-	if (err) {
-		base_index__free(bi);
-		return err;
-	}
-	btf_set_base_index(btf, bi);
-	return 0;
-}
-
 /* Do the nr type offsets rise, and end inside the blob's type section?
  * (What the parse found, the digest says; this says it holds for b.) */
 static bool offsets_fit(const uint32_t *offs, size_t nr, const struct btf_blob *b)
@@ -168,7 +155,7 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 		d2b_btf__free(btf);	/* (releases b if it took it) */
 		return -ENOMEM;
 	}
-	err = attach(btf, bi);
+	err = base_index__attach(btf, bi);
 	if (err) {
 		d2b_btf__free(btf);
 		return err;
@@ -199,7 +186,7 @@ static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf
 		return -ENOMEM;
 	err = strtab__freeze(btf_strtab(btf), strs, nslots);
 	if (!err)
-		err = base_index__freeze(btf_base_index(btf), sec + SEC_INDEX, &index);
+		err = base_index__freeze(base_index__of(btf), sec + SEC_INDEX, &index);
 	if (!err) {
 		meta.nr_types = nr;
 		meta.str_nslots = nslots;
@@ -225,7 +212,7 @@ static int index_base(struct d2b_btf *btf)
 	struct base_index *bi;
 	int err = base_index__make(btf, &bi);
 
-	return err ? err : attach(btf, bi);
+	return err ? err : base_index__attach(btf, bi);
 }
 
 int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf **ret,

@@ -9,7 +9,7 @@
  * made and hashed) used to be most of the run: a small module's own
  * units are a few hundred types.  So the index is its own object, made by
  * the same code as before (merge_index_base(), over a throwaway BTF on the
- * base, as dedup__new() did), and attached to the base: each dedup over
+ * base, as dedup__new() did), and kept with the base: each dedup over
  * the base borrows it read-only, and the answers are the ones its own
  * index gave, entry for entry, in the same order.
  *
@@ -53,9 +53,23 @@ static bool scan_chained_arrays(const struct d2b_btf *btf)
 	return false;
 }
 
+int base_index__attach(struct d2b_btf *base, struct base_index *bi)
+{
+	int err = btf_keep(base, bi, base_index__free);
+
+	if (err)
+		base_index__free(bi);
+	return err;
+}
+
+const struct base_index *base_index__of(const struct d2b_btf *base)
+{
+	return btf_kept(base, base_index__free);
+}
+
 bool base_index__chained_arrays(const struct d2b_btf *btf)
 {
-	const struct base_index *bi = btf_base_index(btf);
+	const struct base_index *bi = base_index__of(btf);
 
 	return bi ? bi->chained_arrays : scan_chained_arrays(btf);
 }

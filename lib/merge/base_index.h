@@ -5,7 +5,7 @@
  * base's types by merge key (merge_index_base()), the exact index of its
  * single references, its structs' and enums' names, and whether it nests
  * arrays.  Made once per base and
- * attached to it (btf_set_base_index()), every dedup over the base reads
+ * kept with it (base_index__attach()), every dedup over the base reads
  * it instead of making its own; a cache keeps it (base_cache.c), so that
  * the next process over the same base maps it instead of making it.
  */
@@ -44,6 +44,10 @@ struct base_index {
 int base_index__make(const struct d2b_btf *base, struct base_index **ret);
 /* Free it (a btf_keep() release). */
 void base_index__free(void *bi);
+/* Keep bi with base, to be freed with it (or now, if that fails). */
+int base_index__attach(struct d2b_btf *base, struct base_index *bi);
+/* The index kept with base, or NULL. */
+const struct base_index *base_index__of(const struct d2b_btf *base);
 /*
  * The sections a cache keeps of bi (BASE_INDEX_SECTIONS of them): its
  * tables frozen (hmap__freeze(): a third of their size, the same answers),

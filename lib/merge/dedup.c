@@ -75,7 +75,7 @@ struct dedup {
 	struct dedup_opts opts;
 	struct hmap base_index;	/* the base's types (split BTF), for every merge */
 	struct over_index base_over;
-	/* the two above, or the base's own (btf_base_index()): read-only */
+	/* the two above, or the base's own (base_index__of()): read-only */
 	struct hmap *bmap;
 	struct over_index *bover;
 	struct base_buckets base_buckets;
@@ -123,8 +123,8 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	d->base_indexed = !d->opts.defer_base_index;
 	/* the base's index, made once for every dedup over it (base_index.c)
 	 * (a test's forced collisions want keys of 0: its own then) */
-	if (d2b_btf__base(out) && btf_base_index(d2b_btf__base(out)) && !d->opts.force_collisions) {
-		const struct base_index *bi = btf_base_index(d2b_btf__base(out));
+	if (d2b_btf__base(out) && base_index__of(d2b_btf__base(out)) && !d->opts.force_collisions) {
+		const struct base_index *bi = base_index__of(d2b_btf__base(out));
 
 		d->bmap = (struct hmap *)&bi->map;
 		d->bover = (struct over_index *)&bi->over;
@@ -426,7 +426,7 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 	uint32_t start = d2b_btf__start_id(w), end = d2b_btf__end_id(w), id;
 	/* the base's names, made once (base_index.c), or made here with ours */
 	const struct hmap *base_names = d->bmap != &d->base_index ?
-		&btf_base_index(d2b_btf__base(w))->names : NULL;
+		&base_index__of(d2b_btf__base(w))->names : NULL;
 	const struct hmap *maps[2];
 	uint32_t *alias = NULL;
 	struct hmap names;

@@ -351,7 +351,7 @@ static void check_same_answers(const struct hmap *a, const struct hmap *b)
 /* Does btf's index give what a fresh index of it gives, entry for entry? */
 static void check_index(const struct d2b_btf *btf)
 {
-	const struct base_index *bi = btf_base_index(btf);
+	const struct base_index *bi = base_index__of(btf);
 	struct base_index *fresh = NULL;
 	int k;
 
@@ -506,7 +506,7 @@ static void test_load_base_any_byte(void)
 		/* (rewritten whole by the load that refuses it) */
 		if (load("base.btf", "lba", &btf) != D2B_BASE_CACHE_REMADE)
 			printf("#   byte %ld changed: taken\n", off);
-		CHECK(btf && btf_base_index(btf));
+		CHECK(btf && base_index__of(btf));
 		d2b_btf__free(btf);
 		btf = NULL;
 		if (i % 8 == 0) {
@@ -621,7 +621,7 @@ static void test_load_base_concurrent(void)
 			snprintf(base, sizeof(base), "%s", path_of("base.btf"));
 			r = d2b_btf__load_base(base, path_of("lbc"), &btf, NULL, 0);
 
-			_exit(r >= 0 && btf && btf_base_index(btf) ? 0 : 1);
+			_exit(r >= 0 && btf && base_index__of(btf) ? 0 : 1);
 		}
 	}
 	for (i = 0; i < RUNS; i++)
