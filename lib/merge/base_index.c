@@ -53,15 +53,6 @@ static bool scan_chained_arrays(const struct d2b_btf *btf)
 	return false;
 }
 
-int base_index__attach(struct d2b_btf *base, struct base_index *bi)
-{
-	int err = btf_keep(base, bi, base_index__free);
-
-	if (err)
-		base_index__free(bi);
-	return err;
-}
-
 const struct base_index *base_index__of(const struct d2b_btf *base)
 {
 	return btf_kept(base, base_index__free);
