@@ -56,9 +56,6 @@ struct d2b_btf {
 	/* words and offs are borrowed (btf_new_borrowed()): copied before
 	 * the first change */
 	bool borrowed;
-	/* what conversions over this BTF as a base need made once, or NULL
-	 * (btf_set_base_index()); and what to release with the BTF */
-	const struct base_index *base_index;
 	/* the lazy blob (lazy.h) the types and strings were borrowed from,
 	 * or NULL; and whether the types are still its (not copied) */
 	struct lazy *lazy;
@@ -66,7 +63,7 @@ struct d2b_btf {
 	struct btf_keep {
 		void *p;
 		void (*release)(void *p);
-	} keep[BTF_MAX_KEEP];
+	} keep[BTF_MAX_KEEP];	/* what to release with the BTF */
 	unsigned int nr_keep;
 };
 
@@ -210,20 +207,21 @@ int btf_lazy_error(const struct d2b_btf *btf)
 	return 0;
 }
 
-void btf_set_base_index(struct d2b_btf *btf, const struct base_index *bi)
-{
-	btf->base_index = bi;
-}
-
 const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr)
 {
 	*nr = btf->nr;
 	return btf->offs;
 }
 
-const struct base_index *btf_base_index(const struct d2b_btf *btf)
+void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p))
 {
-	return btf->base_index;
+	unsigned int i;
+
+	for (i = 0; i < btf->nr_keep; i++) {
+		if (btf->keep[i].release == release)
+			return btf->keep[i].p;
+	}
+	return NULL;
 }
 
 const struct d2b_btf *d2b_btf__base(const struct d2b_btf *btf)

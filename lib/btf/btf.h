@@ -124,13 +124,9 @@ struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uin
  * BTF_MAX_KEEP such; -ENOSPC past them). */
 enum { BTF_MAX_KEEP = 4 };
 int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p));
-/*
- * What conversions over btf as a base make once (merge/base_index.h),
- * attached by whoever made it: it must live as long as btf (btf_keep()).
- */
-struct base_index;
-void btf_set_base_index(struct d2b_btf *btf, const struct base_index *bi);
-const struct base_index *btf_base_index(const struct d2b_btf *btf);
+/* The first p that btf keeps with release, or NULL: a module's side table
+ * of a BTF (what it makes once of a base, say) is found by its release. */
+void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p));
 
 /*
  * The bytes of a file's BTF (raw BTF, or an ELF file's .BTF section) where
@@ -172,6 +168,31 @@ void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz);
 int btf_lazy_error(const struct d2b_btf *btf);
 /* The word where each own type starts (*nr of them), for a cache. */
 const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr);
+
+/*
+ * What a user of a base (the merge, its index) keeps in the base's cache
+ * entry beside the base's parse (btf_cache.c): make() makes it of a base,
+ * freeze() gives its nr_sec sections to be written (*mem freed after),
+ * borrow() takes it again from an entry's sections, checked against the
+ * base (-EBADMSG: not this library's); each is kept with the base
+ * (btf_keep(), with release(), by which its user finds it: btf_kept()).
+ * format: the entry's version, which changes with anything either part
+ * keeps.
+ */
+struct cache_section;
+enum { BTF_CACHE_OWN_SECTIONS = 3 };	/* the base's own, before the user's */
+struct btf_cache_ext {
+	unsigned int nr_sec;
+	uint32_t format;
+	int (*make)(const struct d2b_btf *base, void **ret);
+	int (*freeze)(const void *p, struct cache_section *sec, void **mem);
+	int (*borrow)(const struct d2b_btf *base, const struct cache_section *sec, void **ret);
+	void (*release)(void *p);
+};
+/* d2b_btf__load_base() for a user ext of the base: D2B_BASE_CACHE_* or a
+ * negative errno. */
+int btf_cache__load(const char *path, const char *cache_dir, const struct btf_cache_ext *ext,
+		    struct d2b_btf **ret, char *errbuf, size_t errlen);
 
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);

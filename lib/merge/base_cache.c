@@ -1,307 +1,58 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * d2b_btf__load_base(): a base and its index, from a cache when it can
- * ====================================================================
- *
- * A kernel build converts each module in a process of its own, over the
- * same vmlinux.  Reading vmlinux's BTF costs a parse (each type's place,
- * every field checked) and an index of its strings; the first merge then
- * costs the index of its types (base_index.c).  Together they are most of
- * a small module's run, and the same for every module.
- *
- * So the first run keeps what they make in a cache entry named by a
- * digest of the base's bytes: the place of each type, the string index's
- * slots and the type index's tables.  The next run reads the base's bytes
- * once for their digest (through a small buffer), maps the entry of that
- * name and uses all of it in place: two passes at memory speed (the two
- * digests) instead of the parse and the indexes.  What is used is exactly
- * what was made, so the output is the same byte for byte, cache or not.
- *
- * Memory.  A module looks at a few hundred of vmlinux's 100,000 types but
- * probes the indexes at random all over, so what a run holds is the
- * tables' size, and the blocks of the base it reads:
- *  - the tables are kept frozen (hmap.h, strtab.h): 12 bytes a slot for
- *    the type index and the names (the key's 64-bit mix and the ID, not a
- *    16-byte key and value), 8 for the strings, 3/4 full, not half; and
- *    the exact index of single references (over_index) as a map of its
- *    entries that are not 0, not five arrays as long as the base, most of
- *    whose entries are.  The answers are the same, in the same order, so
- *    the merge is the same;
- *  - the base's BTF is not mapped but read block by block where a type or
- *    a string is asked for (lazy.h), a part of it: a mapping would bring
- *    in the cached pages around every one touched (the kernel's
- *    fault-around), which for random reads is all of it.
- * (What each saves: tests/bench/README.)
- *
- * Safety: an entry is a function of the base's bytes and of this
- * library's format (BASE_CACHE_FORMAT, in the name and the header), and
- * is taken only whole and undamaged (cache_file.h), for the bytes it
- * names (their size and digest are in it too), and after base_index__check()
- * found its keys to be this library's.  Anything else is made again, as
- * without a cache, and written over it.  A base whose bytes cannot be used
- * in place (a compressed section, another byte order) is read as
- * d2b_btf__load_file() reads it, and not cached.
- *
- * BASE_CACHE_FORMAT changes with anything that changes what is kept: the
- * cache_meta below, strtab's or hmap's frozen slots, over_index's map, the
- * merge keys.
+ * d2b_btf__load_base(): a base and its index (base_index.c), from a cache
+ * when it can.  The cache entry and the base's part of it are lib/btf's
+ * (btf_cache.c, which says why and how); the index is this folder's part,
+ * its sections and its check.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "base/cache_file.h"
-#include "base/digest.h"
-#include "base/lazy.h"
-#include "base/strtab.h"
 #include "btf/btf.h"
 #include "merge/base_index.h"
 
-enum {
-	BASE_CACHE_KEEP = 8,	/* entries kept: eight kernels' */
-	NAME_LEN = 96,
-	/* the sections of an entry: meta, type offsets, string slots, index */
-	SEC_META = 0,
-	SEC_OFFS,
-	SEC_STRS,
-	SEC_INDEX,
-	NR_SECS = SEC_INDEX + BASE_INDEX_SECTIONS,
-};
+_Static_assert((int)BTF_CACHE_OWN_SECTIONS + (int)BASE_INDEX_SECTIONS <= (int)CACHE_MAX_SECTIONS,
+	       "too many cache sections");
 
-_Static_assert((int)NR_SECS <= (int)CACHE_MAX_SECTIONS, "too many cache sections");
-
-#define BASE_CACHE_PREFIX "base-"
-
-/* The first section: what the entry was made from, and the sizes. */
-struct cache_meta {
-	uint64_t blob_size, blob_digest;
-	uint64_t nr_types;
-	uint64_t str_nslots, str_nused, str_dups;
-};
-
-static void cache_release(void *arg)
+static int index_make(const struct d2b_btf *base, void **ret)
 {
-	struct cache_file *cf = arg;
-
-	if (cf)
-		cache_file__close(cf);
-	free(cf);
-}
-
-/* Attach bi to btf, to be freed with it. */
-static int attach(struct d2b_btf *btf, struct base_index *bi)
-{
-	int err = btf_keep(btf, bi, base_index__free);
-
-	if (err) {
-		base_index__free(bi);
-		return err;
-	}
-	btf_set_base_index(btf, bi);
-	return 0;
-}
-
-/* Do the nr type offsets rise, and end inside the blob's type section?
- * (What the parse found, the digest says; this says it holds for b.) */
-static bool offsets_fit(const uint32_t *offs, size_t nr, const struct btf_blob *b)
-{
-	struct d2b_header h;
-	size_t i;
-
-	if (b->size < sizeof(h) || !nr || offs[0] != 0 ||
-	    (b->lazy && lazy__need(b->lazy, b->data, sizeof(h))))
-		return false;
-	memcpy(&h, b->data, sizeof(h));
-	for (i = 1; i < nr; i++)
-		if (offs[i] <= offs[i - 1])
-			return false;
-	/* (a type is 3 words at least) */
-	return (uint64_t)offs[nr - 1] + 3 <= h.type_len / 4;
-}
-
-/*
- * The entry cf, for the blob b (digest dg): the BTF over b's bytes and the
- * entry's tables, with its index.  -EBADMSG if it is not that blob's or
- * does not check.  On success b and cf belong to the BTF.
- */
-static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
-		      struct d2b_btf **ret)
-{
-	const struct cache_meta *meta = cf->sec[SEC_META].data;
-	struct strtab_index six = { 0 };
 	struct base_index *bi = NULL;
-	struct d2b_btf *btf = NULL;
-	int err;
+	int err = base_index__make(base, &bi);
 
-	*ret = NULL;
-	if (cf->nr != NR_SECS || cf->sec[SEC_META].size != sizeof(*meta) ||
-	    meta->blob_size != b->size || meta->blob_digest != dg || !meta->nr_types ||
-	    cf->sec[SEC_OFFS].size != meta->nr_types * 4 ||
-	    meta->str_nslots > SIZE_MAX / 8 || cf->sec[SEC_STRS].size != meta->str_nslots * 8)
-		return -EBADMSG;
-	if (!offsets_fit(cf->sec[SEC_OFFS].data, (size_t)meta->nr_types, b))
-		return -EBADMSG;
-	six.slots = cf->sec[SEC_STRS].data;
-	six.nslots = (size_t)meta->str_nslots;
-	six.nused = (size_t)meta->str_nused;
-	six.dups = meta->str_dups != 0;
-	err = btf_parse_known(b->data, b->size, b->lazy, cf->sec[SEC_OFFS].data,
-			      (size_t)meta->nr_types, &six, &btf, NULL, 0);
-	if (err)
-		return err == -ENOMEM ? err : -EBADMSG;
-	if (b->ptr_size)
-		d2b_btf__set_pointer_size(btf, b->ptr_size);
-	err = base_index__borrow(cf->sec + SEC_INDEX, &bi);
-	if (!err)
-		err = base_index__check(bi, btf);
-	if (err) {
-		base_index__free(bi);
-		d2b_btf__free(btf);
-		return err;
-	}
-	/* (in this order: freed in the opposite one, the index first) */
-	if (btf_keep(btf, b, btf_blob__release) || btf_keep(btf, cf, cache_release)) {
-		base_index__free(bi);
-		d2b_btf__free(btf);	/* (releases b if it took it) */
-		return -ENOMEM;
-	}
-	err = attach(btf, bi);
-	if (err) {
-		d2b_btf__free(btf);
-		return err;
-	}
-	*ret = btf;
-	return 0;
-}
-
-/* Write btf's entry (made from the blob of size and digest dg): its
- * tables frozen (a third smaller, the same answers: hmap.h, strtab.h). */
-static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf,
-		    uint64_t size, uint64_t dg)
-{
-	struct cache_section sec[NR_SECS];
-	struct cache_meta meta = { .blob_size = size, .blob_digest = dg };
-	struct strtab_index six = { 0 };
-	size_t nr, nslots;
-	const uint32_t *offs = btf_type_offsets(btf, &nr);
-	void *strs = NULL, *index = NULL;
-	int err;
-
-	strtab__index(btf_strtab(btf), &six);
-	nslots = strtab__frozen_slots(six.nused);
-	if (!nslots)
-		return -E2BIG;
-	strs = calloc(nslots, 8);
-	if (!strs)
-		return -ENOMEM;
-	err = strtab__freeze(btf_strtab(btf), strs, nslots);
-	if (!err)
-		err = base_index__freeze(btf_base_index(btf), sec + SEC_INDEX, &index);
-	if (!err) {
-		meta.nr_types = nr;
-		meta.str_nslots = nslots;
-		meta.str_nused = six.nused;
-		meta.str_dups = six.dups;
-		sec[SEC_META].data = &meta;
-		sec[SEC_META].size = sizeof(meta);
-		sec[SEC_OFFS].data = offs;
-		sec[SEC_OFFS].size = nr * 4;
-		sec[SEC_STRS].data = strs;
-		sec[SEC_STRS].size = nslots * 8;
-		err = cache_file__write(dir, name, BASE_CACHE_FORMAT, sec, NR_SECS,
-					BASE_CACHE_PREFIX, BASE_CACHE_KEEP, NULL, 0);
-	}
-	free(strs);
-	free(index);
+	*ret = bi;
 	return err;
 }
 
-/* Attach a new index to btf. */
-static int index_base(struct d2b_btf *btf)
+static int index_freeze(const void *bi, struct cache_section *sec, void **mem)
 {
-	struct base_index *bi;
-	int err = base_index__make(btf, &bi);
-
-	return err ? err : attach(btf, bi);
+	return base_index__freeze(bi, sec, mem);
 }
+
+/* The index an entry keeps, if base_index__check() finds it this library's. */
+static int index_borrow(const struct d2b_btf *base, const struct cache_section *sec, void **ret)
+{
+	struct base_index *bi = NULL;
+	int err = base_index__borrow(sec, &bi);
+
+	if (!err)
+		err = base_index__check(bi, base);
+	if (err) {
+		base_index__free(bi);
+		bi = NULL;
+	}
+	*ret = bi;
+	return err;
+}
+
+static const struct btf_cache_ext index_ext = {
+	.nr_sec = BASE_INDEX_SECTIONS,
+	.format = BASE_CACHE_FORMAT,
+	.make = index_make,
+	.freeze = index_freeze,
+	.borrow = index_borrow,
+	.release = base_index__free,
+};
 
 int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf **ret,
 		       char *errbuf, size_t errlen)
 {
-	struct cache_file *cf = NULL;
-	struct btf_blob *b = NULL;
-	struct d2b_btf *btf = NULL;
-	char name[NAME_LEN], why[256];
-	int err, r = D2B_BASE_CACHE_NONE;
-	uint64_t dg = 0;
-
-	*ret = NULL;
-	if (errbuf && errlen)
-		errbuf[0] = '\0';
-	/* a file whose BTF cannot be used in place: read, and not cached */
-	if (btf_blob__map(path, cache_dir != NULL, &b, NULL, 0)) {
-		err = d2b_btf__load_file(path, NULL, &btf, errbuf, errlen);
-		if (!err && d2b_btf__nr_types(btf))
-			err = index_base(btf);
-		goto out;
-	}
-	if (cache_dir) {
-		err = lazy__digest(b->lazy, &dg);
-		if (err)
-			goto out;
-		snprintf(name, sizeof(name), BASE_CACHE_PREFIX "%016" PRIx64 "-%zx.v%d", dg, b->size,
-			 BASE_CACHE_FORMAT);
-		cf = calloc(1, sizeof(*cf));
-		if (!cf) {
-			err = -ENOMEM;
-			goto out;
-		}
-		err = cache_file__open(cf, cache_dir, name, BASE_CACHE_FORMAT, NULL, 0);
-		if (!err) {
-			err = from_cache(b, dg, cf, &btf);
-			if (!err) {
-				b = NULL;	/* the BTF's now */
-				cf = NULL;
-				r = D2B_BASE_CACHE_HIT;
-				goto out;
-			}
-			if (err == -ENOMEM)
-				goto out;
-		}
-		r = err == -ENOENT ? D2B_BASE_CACHE_MADE : D2B_BASE_CACHE_REMADE;
-	}
-	/* (the parse reads every byte, and copies them) */
-	err = b->lazy ? lazy__need_all(b->lazy) : 0;
-	if (err)
-		goto out;
-	err = d2b_btf__parse_raw(b->data, b->size, NULL, &btf, why, sizeof(why));
-	if (err && errbuf && errlen)	/* (as d2b_btf__load_file() says it) */
-		snprintf(errbuf, errlen, "%s%s", b->ptr_size ? ".BTF: " : "", why);
-	if (!err && b->ptr_size)
-		d2b_btf__set_pointer_size(btf, b->ptr_size);
-	if (err || !d2b_btf__nr_types(btf))
-		goto out;
-	err = index_base(btf);
-	if (err || !cache_dir)
-		goto out;
-	/* only a base the cached path can take again: host order */
-	if (d2b_btf__endian(btf) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
-				     D2B_ENDIAN_LITTLE : D2B_ENDIAN_BIG))
-		r = D2B_BASE_CACHE_NONE;
-	else if (to_cache(cache_dir, name, btf, b->size, dg))
-		r = D2B_BASE_CACHE_UNWRITABLE;
-out:
-	btf_blob__release(b);
-	cache_release(cf);
-	if (err) {
-		d2b_btf__free(btf);
-		if (errbuf && errlen && !errbuf[0])
-			snprintf(errbuf, errlen, "%s", strerror(-err));
-		return err;
-	}
-	*ret = btf;
-	return r;
+	return btf_cache__load(path, cache_dir, &index_ext, ret, errbuf, errlen);
 }

@@ -9,10 +9,10 @@
  * made and hashed) is far more work than the merge of a small module's
  * own units, a few hundred types, and it is the same for every module.
  * So the index is its own object, made by the code a dedup without one
- * uses (merge_index_base(), over a throwaway BTF on the base), and
- * attached to the base: each dedup over the base borrows it read-only,
- * and the answers are the ones its own index gave, entry for entry, in
- * the same order.
+ * uses (merge_index_base(), over a throwaway BTF on the base), and kept
+ * with the base: each dedup over the base borrows it read-only, and the
+ * answers are the ones its own index gave, entry for entry, in the same
+ * order.
  *
  * Nothing in it depends on the module: a key is made of the base type's
  * words with its IDs and name offsets as the base has them.  So the index
@@ -54,9 +54,14 @@ static bool scan_chained_arrays(const struct d2b_btf *btf)
 	return false;
 }
 
+const struct base_index *base_index__of(const struct d2b_btf *base)
+{
+	return btf_kept(base, base_index__free);
+}
+
 bool base_index__chained_arrays(const struct d2b_btf *btf)
 {
-	const struct base_index *bi = btf_base_index(btf);
+	const struct base_index *bi = base_index__of(btf);
 
 	return bi ? bi->chained_arrays : scan_chained_arrays(btf);
 }
@@ -270,7 +275,7 @@ int base_index__check(const struct base_index *bi, const struct d2b_btf *base)
 
 		/* spread from the first type to the last */
 		id = 1 + (uint32_t)((uint64_t)i * (n - 1) / (CHECK_SAMPLES - 1));
-		err = merge_type_key(&m, &m.fa, id, &key);
+		err = merge_type_key(&m, &m.w.fa, id, &key);
 		if (err)
 			break;
 		if (!map_has(&bi->map, key, id)) {

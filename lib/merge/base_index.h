@@ -5,7 +5,7 @@
  * base's types by merge key (merge_index_base()), the exact index of its
  * single references, its structs' and enums' names, and whether it nests
  * arrays.  Made once per base and
- * attached to it (btf_set_base_index()), every dedup over the base reads
+ * kept with it (btf_keep()), every dedup over the base reads
  * it instead of making its own; a cache keeps it (base_cache.c), so that
  * the next process over the same base maps it instead of making it.
  */
@@ -44,6 +44,8 @@ struct base_index {
 int base_index__make(const struct d2b_btf *base, struct base_index **ret);
 /* Free it (a btf_keep() release). */
 void base_index__free(void *bi);
+/* The index kept with base (base_cache.c's), or NULL. */
+const struct base_index *base_index__of(const struct d2b_btf *base);
 /*
  * The sections a cache keeps of bi (BASE_INDEX_SECTIONS of them): its
  * tables frozen (hmap__freeze(): a third of their size, the same answers),
@@ -53,8 +55,8 @@ void base_index__free(void *bi);
  * that do not agree).
  */
 enum { BASE_INDEX_SECTIONS = 4 };
-/* The format of base_cache.c's entries: it changes with anything that
- * changes what they keep (base_cache.c says what). */
+/* The format of a base's cache entries: it changes with anything that
+ * changes what they keep (lib/btf/btf_cache.c says what). */
 enum { BASE_CACHE_FORMAT = 2 };
 int base_index__freeze(const struct base_index *bi, struct cache_section *sec, void **mem);
 int base_index__borrow(const struct cache_section *sec, struct base_index **ret);

@@ -29,7 +29,7 @@
  * with definition D stands for D from then on.  So:
  *
  *  - While a group is merged, a FWD of its own that the destination has
- *    not resolved stands for the group's resolution in walks (m->seed), as
+ *    not resolved stands for the group's resolution in walks (m->d.seed), as
  *    it did for the group's later units: else two types the group kept
  *    apart because of it (S { FWD T * } and S { T v2 * }, T resolved to
  *    v1) would merge, resolving T to v2.
@@ -75,7 +75,7 @@ struct dedup {
 	struct dedup_opts opts;
 	struct hmap base_index;	/* the base's types (split BTF), for every merge */
 	struct over_index base_over;
-	/* the two above, or the base's own (btf_base_index()): read-only */
+	/* the two above, or the base's own (base_index__of()): read-only */
 	struct hmap *bmap;
 	struct over_index *bover;
 	struct base_buckets base_buckets;
@@ -123,8 +123,8 @@ int dedup__new(struct d2b_btf *out, const struct dedup_opts *opts, struct dedup 
 	d->base_indexed = !d->opts.defer_base_index;
 	/* the base's index, made once for every dedup over it (base_index.c)
 	 * (a test's forced collisions want keys of 0: its own then) */
-	if (d2b_btf__base(out) && btf_base_index(d2b_btf__base(out)) && !d->opts.force_collisions) {
-		const struct base_index *bi = btf_base_index(d2b_btf__base(out));
+	if (d2b_btf__base(out) && base_index__of(d2b_btf__base(out)) && !d->opts.force_collisions) {
+		const struct base_index *bi = base_index__of(d2b_btf__base(out));
 
 		d->bmap = (struct hmap *)&bi->map;
 		d->bover = (struct over_index *)&bi->over;
@@ -203,8 +203,8 @@ static int group_fwds_agree(struct merge *m, const struct dedup *g)
 	size_t j;
 	int err;
 
-	for (j = 0; j < g->m.nr_res; j++) {
-		const struct fwd_res *r = &g->m.res[j];
+	for (j = 0; j < g->m.d.nr_res; j++) {
+		const struct fwd_res *r = &g->m.d.res[j];
 		uint32_t name, target;
 		struct hmap_iter it;
 		uint64_t v;
@@ -215,10 +215,10 @@ static int group_fwds_agree(struct merge *m, const struct dedup *g)
 			return err;
 		k = merge_fwd_res_find(m, name, r->kind);
 		target = resolve(m, translate(m, r->target));
-		if (k >= 0 && resolve(m, m->res[k].target) != target)
+		if (k >= 0 && resolve(m, m->d.res[k].target) != target)
 			return -EAGAIN;
-		hmap__iter_init(&m->index, composite_name_key(name, r->kind), &it);
-		while (hmap__next(&m->index, &it, &v)) {
+		hmap__iter_init(&m->d.index, composite_name_key(name, r->kind), &it);
+		while (hmap__next(&m->d.index, &it, &v)) {
 			const struct d2b_type *t = type_of(m, (uint32_t)v);
 
 			if (t && t->name_off == name && d2b_kind(t) == r->kind && v != target)
@@ -240,8 +240,8 @@ static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t
 	size_t j;
 	int err = 0;
 
-	for (j = 0; j < g->m.nr_res && !err; j++) {
-		struct fwd_res r = g->m.res[j];
+	for (j = 0; j < g->m.d.nr_res && !err; j++) {
+		struct fwd_res r = g->m.d.res[j];
 		long k;
 
 		err = merge_str(&d->m, r.name_off, &r.name_off);
@@ -251,10 +251,10 @@ static int add_group_fwds(struct dedup *d, const struct dedup *g, const uint32_t
 		k = merge_fwd_res_find(&d->m, r.name_off, r.kind);
 		if (k < 0)
 			err = merge_fwd_res_add(&d->m, &r);
-		else if (d->m.res[k].target != r.target)
+		else if (d->m.d.res[k].target != r.target)
 			err = -EINVAL;	/* (group_fwds_agree() lets none by) */
 	}
-	d->m.res_unit = d->m.nr_res;
+	d->m.d.res_unit = d->m.d.nr_res;
 	return err;
 }
 
@@ -276,18 +276,18 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 		if (!map)
 			return -ENOMEM;
 	}
-	memcpy(t0, d->m.step_s, sizeof(t0));
+	memcpy(t0, d->m.d.step_s, sizeof(t0));
 	dedup__check_unit(d, g->work, &check);
 	err = check.err;
 	/* d's composites by name, for group_fwds_agree(): those d has, then
 	 * (merge_index_type()) those it appends */
-	for (k = d->m.dst_start; !d->m.index_names && !err && k < d->m.dst_end; k++)
+	for (k = d->m.d.dst_start; !d->m.d.index_names && !err && k < d->m.d.dst_end; k++)
 		err = merge_index_name(&d->m, k);
-	d->m.index_names = true;
-	d->m.seed = &g->m;
+	d->m.d.index_names = true;
+	d->m.d.seed = &g->m;
 	if (!err)
 		err = merge_map(&d->m, g->work, NULL, check.kc);
-	d->m.seed = NULL;
+	d->m.d.seed = NULL;
 	if (!err)
 		err = group_fwds_agree(&d->m, g);
 	if (err == -EAGAIN)
@@ -299,14 +299,14 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 	if (err && err != -EAGAIN)
 		d->failed = true;
 	for (k = 0; k < DEDUP_NR_STEPS; k++)
-		d->group_s[k] += d->m.step_s[k] - t0[k];
+		d->group_s[k] += d->m.d.step_s[k] - t0[k];
 	if (!err) {
 		map[0] = 0;
 		/* count the units' types, not the group's */
 		for (k = 0; k <= D2B_KIND_MAX; k++)
 			d->stats.in[k] += g->stats.in[k];
 		for (k = 0; k < DEDUP_NR_STEPS; k++)
-			d->unit_s[k] += g->m.step_s[k];
+			d->unit_s[k] += g->m.d.step_s[k];
 	}
 	dedup_unit_check__release(&check);
 	free(own);
@@ -426,7 +426,7 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 	uint32_t start = d2b_btf__start_id(w), end = d2b_btf__end_id(w), id;
 	/* the base's names, made once (base_index.c), or made here with ours */
 	const struct hmap *base_names = d->bmap != &d->base_index ?
-		&btf_base_index(d2b_btf__base(w))->names : NULL;
+		&base_index__of(d2b_btf__base(w))->names : NULL;
 	const struct hmap *maps[2];
 	uint32_t *alias = NULL;
 	struct hmap names;
@@ -470,7 +470,7 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 			long j = merge_fwd_res_find(&d->m, t->name_off, btf_fwd_kind(t));
 
 			if (j >= 0) {
-				alias[id - start] = d->m.res[j].target;
+				alias[id - start] = d->m.d.res[j].target;
 				continue;
 			}
 		}
@@ -534,7 +534,7 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 			return err;
 	}
 	/* the work index is no longer needed: free it before the final merge */
-	step_times(d, d->m.step_s, &d->stats);
+	step_times(d, d->m.d.step_s, &d->stats);
 	merge_release(&d->m);
 	memset(&d->m, 0, sizeof(d->m));
 	d->final_map = calloc(end, sizeof(*d->final_map));
@@ -546,10 +546,10 @@ int dedup__finish(struct dedup *d, const uint32_t **final_map)
 		d->final_map[id] = id;
 	err = merge_init(&fm, d->out, d->opts.force_collisions, d->opts.append_only,
 			 d->bmap, d->bover, &d->base_buckets, false);
-	fm.last = true;		/* no merge after it: its index is never read */
+	fm.d.last = true;		/* no merge after it: its index is never read */
 	if (!err)
 		err = merge_source(&fm, d->work, alias, NULL, d->final_map);
-	memcpy(d->stats.final_s, fm.step_s, sizeof(d->stats.final_s));
+	memcpy(d->stats.final_s, fm.d.step_s, sizeof(d->stats.final_s));
 	merge_release(&fm);
 	free(alias);
 	if (err) {
@@ -566,5 +566,5 @@ void dedup__stats(const struct dedup *d, struct dedup_stats *ret)
 {
 	*ret = d->stats;
 	if (!d->finished)
-		step_times(d, d->m.step_s, ret);
+		step_times(d, d->m.d.step_s, ret);
 }

@@ -138,11 +138,11 @@ int merge_index_base(struct merge *m, struct hmap *base, struct over_index *base
 	for (id = 1; id < start && !err; id += n) {
 		n = start - id < INDEX_AHEAD ? start - id : INDEX_AHEAD;
 		for (j = 0; j < n && !err; j++) {
-			err = merge_type_key(m, &m->fa, id + j, &keys[j]);
+			err = merge_type_key(m, &m->w.fa, id + j, &keys[j]);
 			hmap__prefetch(base, keys[j]);
 		}
 		for (j = 0; j < n && !err; j++)
-			err = merge_index_keyed(base, base_over, d2b_btf__type(m->dst, id + j),
+			err = merge_index_keyed(base, base_over, d2b_btf__type(m->d.dst, id + j),
 						id + j, keys[j]);
 	}
 	return err;
@@ -160,56 +160,121 @@ int merge_init(struct merge *m, struct d2b_btf *dst, bool force_collisions, bool
 	int err = 0;
 
 	memset(m, 0, sizeof(*m));
-	m->dst = dst;
-	btf_view_init(&m->vd, dst);
-	m->base = base;
-	m->base_over = base_over;
-	m->bb = bb;
-	m->append_only = append_only;
-	hmap__init(&m->index, force_collisions);
-	hmap__init(&m->local, force_collisions);
-	hmap__init(&m->res_index, force_collisions);
-	hmap__init(&m->smap_sparse, false);
-	m->dst_start = start;
-	m->dst_end = d2b_btf__end_id(dst);
-	m->over.sparse = start > 1;
+	m->d.dst = dst;
+	btf_view_init(&m->d.vd, dst);
+	m->d.base = base;
+	m->d.base_over = base_over;
+	m->d.bb = bb;
+	m->d.append_only = append_only;
+	hmap__init(&m->d.index, force_collisions);
+	hmap__init(&m->d.res_index, force_collisions);
+	m->d.dst_start = start;
+	m->d.dst_end = d2b_btf__end_id(dst);
+	m->d.over.sparse = start > 1;
+	hmap__init(&m->s.local, force_collisions);
+	hmap__init(&m->s.smap_sparse, false);
 	if (append_only)
 		return 0;
 	/* the base's types (split BTF) are candidates like our own */
 	if (fill_base && start > 1)
 		err = merge_index_base(m, base, base_over, start);
-	for (id = start; id < m->dst_end && !err; id++)
-		err = merge_index_type(m, &m->index, id);
+	for (id = start; id < m->d.dst_end && !err; id++)
+		err = merge_index_type(m, &m->d.index, id);
 	return err;
+}
+
+static void dest_release(struct merge_dest *d)
+{
+	hmap__release(&d->index);
+	over_index_release(&d->over);
+	hmap__release(&d->res_index);
+	free(d->res);
+	ptr_cache__free(d->tails);
+	free(d->shape);
+}
+
+static void source_release(struct merge_source *s)
+{
+	free(s->map);
+	free(s->real);
+	free(s->busy);
+	free(s->kc_own);
+	free(s->ref_ok);
+	free(s->smap);
+	hmap__release(&s->smap_sparse);
+	hmap__release(&s->local);
+	free(s->vshape);
+}
+
+static void scratch_release(struct merge_scratch *w)
+{
+	free(w->hypot);
+	free(w->touched);
+	free(w->stack);
+	free(w->fwds);
+	free(w->istack);
+	free(w->dfs);
+	free(w->fa.w);
+	free(w->fa.ids);
+	free(w->fb.w);
+	free(w->fb.ids);
 }
 
 void merge_release(struct merge *m)
 {
-	free(m->shape);
-	free(m->vshape);
-	hmap__release(&m->index);
-	over_index_release(&m->over);
-	hmap__release(&m->local);
-	hmap__release(&m->res_index);
-	free(m->res);
-	free(m->map);
-	free(m->real);
-	free(m->busy);
-	free(m->kc_own);
-	free(m->ref_ok);
-	free(m->smap);
-	hmap__release(&m->smap_sparse);
-	ptr_cache__free(m->tails);
-	free(m->hypot);
-	free(m->touched);
-	free(m->stack);
-	free(m->fwds);
-	free(m->istack);
-	free(m->dfs);
-	free(m->fa.w);
-	free(m->fa.ids);
-	free(m->fb.w);
-	free(m->fb.ids);
+	dest_release(&m->d);
+	source_release(&m->s);
+	scratch_release(&m->w);
+}
+
+/* s takes src (over a destination that ends at dst_end): its arrays sized
+ * and reset. */
+static int source_begin(struct merge_source *s, const struct merge_dest *d,
+			const struct d2b_btf *src, const uint32_t *alias)
+{
+	int err;
+
+	s->src = src;
+	btf_view_init(&s->vs, src);
+	s->alias = alias;
+	s->s_start = d2b_btf__start_id(src);
+	s->s_end = d2b_btf__end_id(src);
+	s->n = s->s_end - s->s_start;
+	/* base strings are shared when src and dst are over one base */
+	s->s_str_start = d2b_btf__base(src) == d2b_btf__base(d->dst) ? btf_start_str(src) : 0;
+	s->tails_start = s->s_str_start ? btf_names_tails(d2b_btf__base(src)) : 0;
+	s->str_same_below = s->tails_start ? s->tails_start : s->s_str_start ? s->s_str_start : 1;
+	s->smap_n = btf_end_str(src) - s->s_str_start;
+	/* a flat map costs 4 bytes per byte of string, written once: for the
+	 * final merge, over .debug_str, tens of times what its types use */
+	s->sparse_strs = s->smap_n > SPARSE_MIN && s->smap_n / SPARSE_STRS > s->n;
+	if ((uint64_t)d->dst_end + s->n > UINT32_MAX / 2)
+		return -E2BIG;
+	/* + 1: never a NULL array, even for an empty source */
+	err = VEC_RESERVE(s->map, s->map_cap, 0, s->n + 1);
+	if (!err)
+		err = VEC_RESERVE(s->real, s->real_cap, 0, s->n + 1);
+	if (!err)
+		err = VEC_RESERVE(s->busy, s->busy_cap, 0, s->n + 1);
+	if (!err)
+		err = VEC_RESERVE(s->ref_ok, s->ref_ok_cap, 0, s->n + 1);
+	if (!err)
+		err = VEC_RESERVE(s->vshape, s->vshape_cap, 0, s->n + 1);
+	if (!err)
+		err = VEC_RESERVE(s->smap, s->smap_cap, 0, s->sparse_strs ? 1 : s->smap_n + 1);
+	if (err)
+		return err;
+	memset(s->map, 0, s->n * sizeof(*s->map));
+	memset(s->real, 0, s->n * sizeof(*s->real));
+	memset(s->busy, 0, s->n);
+	memset(s->ref_ok, 0, s->n * sizeof(*s->ref_ok));
+	memset(s->vshape, 0, s->n * sizeof(*s->vshape));
+	if (s->sparse_strs)
+		hmap__clear(&s->smap_sparse);
+	else
+		memset(s->smap, 0xff, s->smap_n * sizeof(*s->smap));
+	hmap__clear(&s->local);
+	return 0;
 }
 
 static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_t *alias)
@@ -217,67 +282,29 @@ static int merge_begin(struct merge *m, const struct d2b_btf *src, const uint32_
 	size_t need;
 	int err;
 
-	m->src = src;
-	btf_view_init(&m->vs, src);
-	btf_view_init(&m->vd, m->dst);
-	m->alias = alias;
-	m->s_start = d2b_btf__start_id(src);
-	m->s_end = d2b_btf__end_id(src);
-	m->n = m->s_end - m->s_start;
-	m->dst_end = d2b_btf__end_id(m->dst);
-	/* base strings are shared when src and dst are over one base */
-	m->s_str_start = d2b_btf__base(src) == d2b_btf__base(m->dst) ? btf_start_str(src) : 0;
-	m->tails_start = m->s_str_start ? btf_names_tails(d2b_btf__base(src)) : 0;
-	m->str_same_below = m->tails_start ? m->tails_start : m->s_str_start ? m->s_str_start : 1;
-	m->smap_n = btf_end_str(src) - m->s_str_start;
-	/* a flat map costs 4 bytes per byte of string, written once: for the
-	 * final merge, over .debug_str, tens of times what its types use */
-	m->sparse_strs = m->smap_n > SPARSE_MIN && m->smap_n / SPARSE_STRS > m->n;
-	if ((uint64_t)m->dst_end + m->n > UINT32_MAX / 2)
-		return -E2BIG;
-	/* + 1: never a NULL array, even for an empty source */
-	err = VEC_RESERVE(m->map, m->map_cap, 0, m->n + 1);
-	if (!err)
-		err = VEC_RESERVE(m->real, m->real_cap, 0, m->n + 1);
-	if (!err)
-		err = VEC_RESERVE(m->busy, m->busy_cap, 0, m->n + 1);
-	if (!err)
-		err = VEC_RESERVE(m->ref_ok, m->ref_ok_cap, 0, m->n + 1);
-	if (!err)
-		err = VEC_RESERVE(m->vshape, m->vshape_cap, 0, m->n + 1);
-	if (!err)
-		err = VEC_RESERVE(m->smap, m->smap_cap, 0, m->sparse_strs ? 1 : m->smap_n + 1);
-	need = (size_t)m->dst_end + m->n;
-	if (!err && need > m->hypot_len) {
-		err = VEC_RESERVE(m->hypot, m->hypot_cap, 0, need);
+	btf_view_init(&m->d.vd, m->d.dst);
+	m->d.dst_end = d2b_btf__end_id(m->d.dst);
+	m->d.res_unit = m->d.nr_res;
+	err = source_begin(&m->s, &m->d, src, alias);
+	/* the walks' hypothetical map spans the combined ID space */
+	need = (size_t)m->d.dst_end + m->s.n;
+	if (!err && need > m->w.hypot_len) {
+		err = VEC_RESERVE(m->w.hypot, m->w.hypot_cap, 0, need);
 		if (!err) {
-			memset(m->hypot + m->hypot_len, 0xff, (need - m->hypot_len) * 4);
-			m->hypot_len = need;
+			memset(m->w.hypot + m->w.hypot_len, 0xff, (need - m->w.hypot_len) * 4);
+			m->w.hypot_len = need;
 		}
 	}
-	if (err)
-		return err;
-	memset(m->map, 0, m->n * sizeof(*m->map));
-	memset(m->real, 0, m->n * sizeof(*m->real));
-	memset(m->busy, 0, m->n);
-	memset(m->ref_ok, 0, m->n * sizeof(*m->ref_ok));
-	memset(m->vshape, 0, m->n * sizeof(*m->vshape));
-	if (m->sparse_strs)
-		hmap__clear(&m->smap_sparse);
-	else
-		memset(m->smap, 0xff, m->smap_n * sizeof(*m->smap));
-	hmap__clear(&m->local);
-	m->res_unit = m->nr_res;
-	return 0;
+	return err;
 }
 
 
 /* ---- pass 2: primitives ---- */
 
-/* A destination type (the base's first) equal to m->fa, under key; 0 if none. */
+/* A destination type (the base's first) equal to m->w.fa, under key; 0 if none. */
 static uint32_t find_dst(struct merge *m, uint64_t key)
 {
-	const struct hmap *dsts[2] = { m->base, &m->index };
+	const struct hmap *dsts[2] = { m->d.base, &m->d.index };
 	struct hmap_iter it;
 	unsigned int h;
 	uint64_t v;
@@ -287,15 +314,15 @@ static uint32_t find_dst(struct merge *m, uint64_t key)
 		while (hmap__next(dsts[h], &it, &v)) {
 			const struct d2b_type *t = type_of(m, v);
 
-			if (t && btf_type_words(t) == m->fa.nw &&
-			    memcmp(t, m->fa.p, m->fa.nw * 4) == 0)
+			if (t && btf_type_words(t) == m->w.fa.nw &&
+			    memcmp(t, m->w.fa.p, m->w.fa.nw * 4) == 0)
 				return (uint32_t)v;
 		}
 	}
 	return 0;
 }
 
-/* The canonical type of the unit's own equal to m->fa, under key; *ret = 0 if none. */
+/* The canonical type of the unit's own equal to m->w.fa, under key; *ret = 0 if none. */
 static int find_local(struct merge *m, uint64_t key, uint32_t *ret)
 {
 	struct hmap_iter it;
@@ -303,14 +330,14 @@ static int find_local(struct merge *m, uint64_t key, uint32_t *ret)
 	int err;
 
 	*ret = 0;
-	hmap__iter_init(&m->local, key, &it);
-	while (hmap__next(&m->local, &it, &v)) {
+	hmap__iter_init(&m->s.local, key, &it);
+	while (hmap__next(&m->s.local, &it, &v)) {
 		if (!is_canon(m, v))
 			continue;
-		err = merge_form_fill(m, &m->fb, v, FORM_RESOLVE);
+		err = merge_form_fill(m, &m->w.fb, v, FORM_RESOLVE);
 		if (err)
 			return err;
-		if (form_equal(&m->fa, &m->fb)) {
+		if (form_equal(&m->w.fa, &m->w.fb)) {
 			*ret = v;
 			return 0;
 		}
@@ -319,7 +346,7 @@ static int find_local(struct merge *m, uint64_t key, uint32_t *ret)
 }
 
 /*
- * A canonical type whose resolved form equals m->fa, under key: destination
+ * A canonical type whose resolved form equals m->w.fa, under key: destination
  * candidates first, then the unit's own.  *ret = 0 if none.
  */
 static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
@@ -331,7 +358,7 @@ static int find_equal(struct merge *m, uint64_t key, uint32_t *ret)
 /* The first full enum named name_off, for a forward enum. */
 static int find_full_enum(struct merge *m, uint32_t name_off, uint32_t *ret)
 {
-	const struct hmap *maps[3] = { m->base, &m->index, &m->local };
+	const struct hmap *maps[3] = { m->d.base, &m->d.index, &m->s.local };
 	struct hmap_iter it;
 	unsigned int h;
 	uint64_t v;
@@ -365,10 +392,10 @@ static int dedup_prim(struct merge *m, uint32_t i)
 	uint64_t key;
 	int err;
 
-	err = merge_type_key(m, &m->fa, vid(m, i), &key);
+	err = merge_type_key(m, &m->w.fa, vid(m, i), &key);
 	if (err)
 		return err;
-	t = (const struct d2b_type *)m->fa.p;
+	t = (const struct d2b_type *)m->w.fa.p;
 	if (btf_kind_is_enum(d2b_kind(t)) && d2b_vlen(t) == 0 && t->name_off) {
 		err = find_full_enum(m, t->name_off, &found);
 		if (err)
@@ -380,10 +407,10 @@ static int dedup_prim(struct merge *m, uint32_t i)
 			return err;
 	}
 	if (found) {
-		m->map[i] = found;
+		m->s.map[i] = found;
 		return 0;
 	}
-	return merge_make_canonical(m, i, (const struct d2b_type *)m->fa.p, key);
+	return merge_make_canonical(m, i, (const struct d2b_type *)m->w.fa.p, key);
 }
 
 static int pass_prims(struct merge *m)
@@ -394,10 +421,10 @@ static int pass_prims(struct merge *m)
 
 	/* full types first, so that forward enums find a full enum of this unit */
 	for (want = KC_PRIM; want <= KC_FWD; want++) {
-		for (i = 0; i < m->n; i++) {
-			if (m->map[i] || m->kc[i] != want)
+		for (i = 0; i < m->s.n; i++) {
+			if (m->s.map[i] || m->s.kc[i] != want)
 				continue;
-			if (m->alias && m->alias[i])
+			if (m->s.alias && m->s.alias[i])
 				continue;
 			err = dedup_prim(m, i);
 			if (err)
@@ -410,15 +437,15 @@ static int pass_prims(struct merge *m)
 /* ---- pass 4: reference kinds ---- */
 
 /*
- * The destination's first type of slot k over m->fa's type, through o: it
- * if it equals m->fa, 0 if o has none, UNSET if it is a TYPEDEF of another
+ * The destination's first type of slot k over m->w.fa's type, through o: it
+ * if it equals m->w.fa, 0 if o has none, UNSET if it is a TYPEDEF of another
  * name (the hash index must answer).
  */
 static uint32_t over_lookup(struct merge *m, const struct over_index *o, int k)
 {
-	uint32_t id = over_index_find(o, k, m->fa.p[2]);
+	uint32_t id = over_index_find(o, k, m->w.fa.p[2]);
 
-	if (id && k == OVER_TYPEDEF && memcmp(type_of(m, id), m->fa.p, 3 * 4))
+	if (id && k == OVER_TYPEDEF && memcmp(type_of(m, id), m->w.fa.p, 3 * 4))
 		return UNSET;
 	return id;
 }
@@ -445,26 +472,26 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	int err, k;
 
 	if (kclass(t) == KC_KEEP) {	/* VAR, DATASEC: never merged */
-		m->map[i] = vid(m, i);
+		m->s.map[i] = vid(m, i);
 		return 0;
 	}
-	err = merge_form_fill(m, &m->fa, vid(m, i), FORM_RESOLVE);
+	err = merge_form_fill(m, &m->w.fa, vid(m, i), FORM_RESOLVE);
 	if (err)
 		return err;
 	/* a kind the exact index answers for: the destination's type from it
 	 * (there is none over a virtual ID), else the hash index's answer */
 	found = 0;
-	k = m->fa.nw == 3 ? over_slot_of((const struct d2b_type *)m->fa.p) : -1;
-	if (k >= 0 && !is_virt(m, m->fa.p[2])) {
-		found = over_lookup(m, m->base_over, k);
+	k = m->w.fa.nw == 3 ? over_slot_of((const struct d2b_type *)m->w.fa.p) : -1;
+	if (k >= 0 && !is_virt(m, m->w.fa.p[2])) {
+		found = over_lookup(m, m->d.base_over, k);
 		if (!found)
-			found = over_lookup(m, &m->over, k);
+			found = over_lookup(m, &m->d.over, k);
 	}
 	if (!found || found == UNSET) {
-		key = hash_bytes(m->fa.p, m->fa.nw * 4, 0);
+		key = hash_bytes(m->w.fa.p, m->w.fa.nw * 4, 0);
 		/* the destination has none: no type of it refers to a type of
 		 * this unit's own, and the exact index said so for the rest */
-		if ((k >= 0 && found != UNSET) || refers_to_own(m, &m->fa))
+		if ((k >= 0 && found != UNSET) || refers_to_own(m, &m->w.fa))
 			err = find_local(m, key, &found);
 		else
 			err = find_equal(m, key, &found);
@@ -472,10 +499,10 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	if (err)
 		return err;
 	if (found) {
-		m->map[i] = found;
+		m->s.map[i] = found;
 		return 0;
 	}
-	return merge_make_canonical(m, i, (const struct d2b_type *)m->fa.p, key);
+	return merge_make_canonical(m, i, (const struct d2b_type *)m->w.fa.p, key);
 }
 
 /* The first referenced type of slot i still unmapped, or 0. */
@@ -499,37 +526,37 @@ static int map_ref(struct merge *m, uint32_t i0)
 {
 	int err;
 
-	m->nr_dfs = 0;
-	err = VEC_RESERVE(m->dfs, m->dfs_cap, 0, 1);
+	m->w.nr_dfs = 0;
+	err = VEC_RESERVE(m->w.dfs, m->w.dfs_cap, 0, 1);
 	if (err)
 		return err;
-	m->dfs[m->nr_dfs++] = i0;
-	m->busy[i0] = 1;
-	while (m->nr_dfs) {
-		uint32_t i = m->dfs[m->nr_dfs - 1], r, j;
+	m->w.dfs[m->w.nr_dfs++] = i0;
+	m->s.busy[i0] = 1;
+	while (m->w.nr_dfs) {
+		uint32_t i = m->w.dfs[m->w.nr_dfs - 1], r, j;
 
-		if (m->map[i]) {	/* made canonical to cut a cycle */
-			m->busy[i] = 0;
-			m->nr_dfs--;
+		if (m->s.map[i]) {	/* made canonical to cut a cycle */
+			m->s.busy[i] = 0;
+			m->w.nr_dfs--;
 			continue;
 		}
 		r = first_unmapped_ref(m, i);
 		if (r) {
 			j = vslot(m, r);
-			if (m->busy[j]) {
+			if (m->s.busy[j]) {
 				/* a cycle of reference types: malformed, cut it here */
-				m->map[j] = r;
+				m->s.map[j] = r;
 				continue;
 			}
-			err = VEC_RESERVE(m->dfs, m->dfs_cap, m->nr_dfs, 1);
+			err = VEC_RESERVE(m->w.dfs, m->w.dfs_cap, m->w.nr_dfs, 1);
 			if (err)
 				return err;
-			m->dfs[m->nr_dfs++] = j;
-			m->busy[j] = 1;
+			m->w.dfs[m->w.nr_dfs++] = j;
+			m->s.busy[j] = 1;
 			continue;
 		}
-		m->busy[i] = 0;
-		m->nr_dfs--;
+		m->s.busy[i] = 0;
+		m->w.nr_dfs--;
 		err = dedup_ref(m, i);
 		if (err)
 			return err;
@@ -542,12 +569,12 @@ static int pass_refs(struct merge *m)
 	uint32_t i;
 	int err;
 
-	for (i = 0; i < m->n; i++) {
+	for (i = 0; i < m->s.n; i++) {
 		enum kclass kc;
 
-		if (m->map[i] || (m->alias && m->alias[i]))
+		if (m->s.map[i] || (m->s.alias && m->s.alias[i]))
 			continue;
-		kc = m->kc[i];
+		kc = m->s.kc[i];
 		if (kc != KC_REF && kc != KC_KEEP)
 			continue;
 		err = map_ref(m, i);
@@ -561,24 +588,24 @@ static int pass_refs(struct merge *m)
 
 static int pass_append(struct merge *m)
 {
-	uint32_t i, next = m->dst_end;
+	uint32_t i, next = m->d.dst_end;
 	int id, err;
 
-	for (i = 0; i < m->n; i++) {
-		if (m->map[i] == vid(m, i))
-			m->real[i] = next++;
+	for (i = 0; i < m->s.n; i++) {
+		if (m->s.map[i] == vid(m, i))
+			m->s.real[i] = next++;
 	}
-	for (i = 0; i < m->n; i++) {
-		if (m->map[i] != vid(m, i))
+	for (i = 0; i < m->s.n; i++) {
+		if (m->s.map[i] != vid(m, i))
 			continue;
-		err = merge_form_fill(m, &m->fa, vid(m, i), FORM_FINAL);
+		err = merge_form_fill(m, &m->w.fa, vid(m, i), FORM_FINAL);
 		if (err)
 			return err;
-		id = d2b_btf__add_raw(m->dst, (const struct d2b_type *)m->fa.p);
+		id = d2b_btf__add_raw(m->d.dst, (const struct d2b_type *)m->w.fa.p);
 		if (id < 0)
 			return id;
-		btf_view_init(&m->vd, m->dst);
-		if ((uint32_t)id != m->real[i])
+		btf_view_init(&m->d.vd, m->d.dst);
+		if ((uint32_t)id != m->s.real[i])
 			return -EINVAL;
 	}
 	return 0;
@@ -587,13 +614,13 @@ static int pass_append(struct merge *m)
 /* Index what pass_append added, now that virtual IDs are gone. */
 static int index_appended(struct merge *m, uint32_t from)
 {
-	uint32_t id, end = d2b_btf__end_id(m->dst);
+	uint32_t id, end = d2b_btf__end_id(m->d.dst);
 	int err = 0;
 
-	m->dst_end = end;
-	m->n = 0;
+	m->d.dst_end = end;
+	m->s.n = 0;
 	for (id = from; id < end && !err; id++)
-		err = merge_index_type(m, &m->index, id);
+		err = merge_index_type(m, &m->d.index, id);
 	return err;
 }
 
@@ -602,7 +629,7 @@ static void step_done(struct merge *m, enum dedup_step step, double *t)
 {
 	double t1 = clock_now();
 
-	m->step_s[step] += t1 - *t;
+	m->d.step_s[step] += t1 - *t;
 	*t = t1;
 }
 
@@ -627,27 +654,27 @@ int merge_map(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
 	err = merge_begin(m, src, alias);
 	/* the last source is the whole work BTF, nearly all of it canonical:
 	 * its index is sized once, not doubled a dozen times */
-	if (!err && m->last)
-		err = hmap__reserve(&m->local, m->n);
+	if (!err && m->d.last)
+		err = hmap__reserve(&m->s.local, m->s.n);
 	if (err)
 		return err;
 	if (!kc) {
-		err = VEC_RESERVE(m->kc_own, m->kc_cap, 0, m->n + 1);
+		err = VEC_RESERVE(m->s.kc_own, m->s.kc_cap, 0, m->s.n + 1);
 		if (err)
 			return err;
 	}
-	m->kc = kc ? kc : m->kc_own;
-	for (i = 0; !kc && i < m->n; i++) {
+	m->s.kc = kc ? kc : m->s.kc_own;
+	for (i = 0; !kc && i < m->s.n; i++) {
 		const struct d2b_type *t = type_of(m, vid(m, i));
 
-		m->kc_own[i] = t ? kclass(t) : KC_BAD;
-		if (m->kc_own[i] == KC_BAD)
+		m->s.kc_own[i] = t ? kclass(t) : KC_BAD;
+		if (m->s.kc_own[i] == KC_BAD)
 			return -EINVAL;
 	}
 	step_done(m, DEDUP_STEP_SETUP, &t0);
-	if (m->append_only) {
-		for (i = 0; i < m->n; i++)
-			m->map[i] = vid(m, i);
+	if (m->d.append_only) {
+		for (i = 0; i < m->s.n; i++)
+			m->s.map[i] = vid(m, i);
 		return 0;
 	}
 	err = pass_prims(m);
@@ -663,7 +690,7 @@ int merge_map(struct merge *m, const struct d2b_btf *src, const uint32_t *alias,
 
 int merge_append(struct merge *m, uint32_t *map_out)
 {
-	uint32_t i, from = d2b_btf__end_id(m->dst);
+	uint32_t i, from = d2b_btf__end_id(m->d.dst);
 	double t0 = clock_now();
 	int err;
 
@@ -672,12 +699,12 @@ int merge_append(struct merge *m, uint32_t *map_out)
 		return err;
 	merge_fwd_res_finalize(m);
 	if (map_out) {
-		for (i = 0; i < m->n; i++)
-			map_out[m->s_start + i] = final_id(m, translate(m, m->s_start + i));
+		for (i = 0; i < m->s.n; i++)
+			map_out[m->s.s_start + i] = final_id(m, translate(m, m->s.s_start + i));
 	}
 	step_done(m, DEDUP_STEP_APPEND, &t0);
-	if (m->append_only || m->last) {
-		m->dst_end = d2b_btf__end_id(m->dst);
+	if (m->d.append_only || m->d.last) {
+		m->d.dst_end = d2b_btf__end_id(m->d.dst);
 		return 0;
 	}
 	err = index_appended(m, from);
@@ -690,11 +717,11 @@ int merge_abandon(struct merge *m)
 	size_t j;
 	int err = 0;
 
-	m->nr_res = m->res_unit;
-	hmap__clear(&m->res_index);
-	for (j = 0; j < m->nr_res && !err; j++)
+	m->d.nr_res = m->d.res_unit;
+	hmap__clear(&m->d.res_index);
+	for (j = 0; j < m->d.nr_res && !err; j++)
 		err = merge_fwd_res_index(m, j);
-	m->n = 0;
+	m->s.n = 0;
 	return err;
 }
 

@@ -25,7 +25,7 @@ enum { TAIL_ORDER = 16 };
  * A tail of the shared names base (btf_set_memo()): the destination's own
  * string of its bytes, which no whole string of the base has, one offset
  * for each of its places (and for the same bytes from elsewhere).  In a
- * section that GNU ld merged each name has one place, which m->tails
+ * section that GNU ld merged each name has one place, which m->d.tails
  * remembers across sources.
  */
 static int map_tail(struct merge *m, uint32_t off, uint32_t *ret)
@@ -33,64 +33,64 @@ static int map_tail(struct merge *m, uint32_t off, uint32_t *ret)
 	const char *s;
 	int r;
 
-	if (!m->tails) {
+	if (!m->d.tails) {
 		/* the base's bytes, which the tails range repeats */
-		m->tails = ptr_cache__new(d2b_btf__str(m->src, m->tails_start), m->tails_start,
-					  TAIL_ORDER);
-		if (!m->tails)
+		m->d.tails = ptr_cache__new(d2b_btf__str(m->s.src, m->s.tails_start),
+					    m->s.tails_start, TAIL_ORDER);
+		if (!m->d.tails)
 			return -ENOMEM;
 	}
-	s = (const char *)ptr_cache__lo(m->tails) + (off - m->tails_start);
-	if (ptr_cache__get(m->tails, s, ret))
+	s = (const char *)ptr_cache__lo(m->d.tails) + (off - m->s.tails_start);
+	if (ptr_cache__get(m->d.tails, s, ret))
 		return 0;
-	r = btf_add_str_apart(m->dst, s);
+	r = btf_add_str_apart(m->d.dst, s);
 	if (r < 0)
 		return r;
-	ptr_cache__put(m->tails, s, (uint32_t)r);
+	ptr_cache__put(m->d.tails, s, (uint32_t)r);
 	*ret = (uint32_t)r;
 	return 0;
 }
 
 /* merge_str() past its inline case ("" and the base's strings shared with
- * the destination, below m->str_same_below): a tail, or an own string */
+ * the destination, below m->s.str_same_below): a tail, or an own string */
 int merge_str_slow(struct merge *m, uint32_t off, uint32_t *ret)
 {
 	const char *s;
 	size_t i;
 	int r;
 
-	if (off < m->s_str_start)
+	if (off < m->s.s_str_start)
 		return map_tail(m, off, ret);
-	i = off - m->s_str_start;
-	if (i >= m->smap_n)
+	i = off - m->s.s_str_start;
+	if (i >= m->s.smap_n)
 		return -EINVAL;
-	if (m->sparse_strs) {
+	if (m->s.sparse_strs) {
 		uint64_t v;
 
-		if (hmap__find(&m->smap_sparse, i, &v)) {
+		if (hmap__find(&m->s.smap_sparse, i, &v)) {
 			*ret = (uint32_t)v;
 			return 0;
 		}
-	} else if (m->smap[i] != UNSET) {
-		*ret = m->smap[i];
+	} else if (m->s.smap[i] != UNSET) {
+		*ret = m->s.smap[i];
 		return 0;
 	}
-	s = d2b_btf__str(m->src, off);
+	s = d2b_btf__str(m->s.src, off);
 	if (!s)
 		return -EINVAL;
 	/* an own string of a source over dst's base that was looked for in
 	 * it already is not there */
-	r = m->s_str_start && btf_strs_apart(m->src) ? btf_add_str_apart(m->dst, s) :
-						       d2b_btf__add_str(m->dst, s);
+	r = m->s.s_str_start && btf_strs_apart(m->s.src) ? btf_add_str_apart(m->d.dst, s) :
+						       d2b_btf__add_str(m->d.dst, s);
 	if (r < 0)
 		return r;
-	if (m->sparse_strs) {
-		int err = hmap__add(&m->smap_sparse, i, (uint32_t)r);
+	if (m->s.sparse_strs) {
+		int err = hmap__add(&m->s.smap_sparse, i, (uint32_t)r);
 
 		if (err)
 			return err;
 	} else {
-		m->smap[i] = r;
+		m->s.smap[i] = r;
 	}
 	*ret = r;
 	return 0;
@@ -261,7 +261,7 @@ int merge_index_name(struct merge *m, uint32_t id)
 
 	if (!t || !btf_kind_is_composite(d2b_kind(t)) || !t->name_off)
 		return 0;
-	return hmap__add(&m->index, composite_name_key(t->name_off, d2b_kind(t)), id);
+	return hmap__add(&m->d.index, composite_name_key(t->name_off, d2b_kind(t)), id);
 }
 
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
@@ -269,20 +269,20 @@ int merge_index_type(struct merge *m, struct hmap *h, uint32_t id)
 	uint64_t key;
 	int err;
 
-	err = merge_type_key(m, &m->fa, id, &key);
+	err = merge_type_key(m, &m->w.fa, id, &key);
 	if (err)
 		return err;
 	/* (for the kinds over indexes, a destination type's form is the type
 	 * itself) */
-	err = merge_index_keyed(h, h == &m->index ? &m->over : NULL,
-				(const struct d2b_type *)m->fa.p, id, key);
-	if (!err && h == &m->index && m->index_names)
+	err = merge_index_keyed(h, h == &m->d.index ? &m->d.over : NULL,
+				(const struct d2b_type *)m->w.fa.p, id, key);
+	if (!err && h == &m->d.index && m->d.index_names)
 		err = merge_index_name(m, id);
 	return err;
 }
 
 int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *form, uint64_t key)
 {
-	m->map[i] = vid(m, i);
-	return merge_index_keyed(&m->local, NULL, form, vid(m, i), key);
+	m->s.map[i] = vid(m, i);
+	return merge_index_keyed(&m->s.local, NULL, form, vid(m, i), key);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * struct merge: one merge's state and its combined ID space, shared by
- * merge.c (the passes), merge_walk.c (pass 3: struct walks), merge_form.c
- * (strings, forms and keys) and dedup.c (struct dedup: units, groups,
- * finish).  Theory in merge.c.  Not part of the library's interface.
+ * struct merge: one merge's state (the destination, the source, the
+ * scratch: three structs, one per lifetime) and its combined ID space,
+ * shared by merge.c (the passes), merge_walk.c (pass 3: struct walks),
+ * merge_form.c (strings, forms and keys) and dedup.c (struct dedup: units,
+ * groups, finish).  Theory in merge.c.  Not part of the library's
+ * interface.
  */
 #ifndef D2B_MERGE_INTERNAL_H
 #define D2B_MERGE_INTERNAL_H
@@ -102,16 +104,29 @@ struct base_buckets {
 	struct hmap by_shape;	/* hash_combine(key, shape) -> base ID, in ID order */
 };
 
-struct merge {
+/*
+ * A merge's state is three structs, one per lifetime (struct merge holds
+ * them side by side, not through pointers: the inline helpers below read
+ * them in the inner loops).
+ *
+ * struct merge_dest: the destination and what is known of it, from
+ * merge_init() to merge_release(), over every source: its indexes, the
+ * forward declarations resolved for good, its composites' shapes.
+ */
+struct merge_dest {
 	struct d2b_btf *dst;
+	struct btf_view vd;	/* of dst (taken again as it grows) */
+	uint32_t dst_start;	/* the destination's first own ID (after its base) */
+	uint32_t dst_end;	/* its end: the first virtual ID while a source is merged */
+	bool append_only;
+	bool last;		/* the last source: what it appends is not indexed */
+	bool index_names;	/* index also holds composite_name_key()s */
+
 	const struct hmap *base;	/* the base's types: key -> ID (read-only) */
 	const struct over_index *base_over;	/* the same, for the single refs */
 	struct base_buckets *bb;	/* the same, by shape, where keys are shared */
 	struct hmap index;	/* destination types, the base's excepted: key -> ID */
 	struct over_index over;	/* the same, for the single refs */
-	bool append_only;
-	bool last;		/* the last source: what it appends is not indexed */
-	uint32_t dst_start;	/* the destination's first own ID (after its base) */
 
 	/* forward declarations resolved by walks, for good (see the theory) */
 	struct fwd_res *res;
@@ -119,33 +134,48 @@ struct merge {
 	size_t res_unit;	/* first entry added while merging the current source */
 	struct hmap res_index;	/* hash(name, kind) -> index in res */
 	const struct merge *seed;	/* a group's, while it is merged (its res) */
-	bool index_names;	/* index also holds composite_name_key()s */
 
-	/* the source being merged */
+	/* the shared names base's tails, remembered by place (made at the
+	 * first tail; merge_form.c, map_tail()): one destination offset for
+	 * each name, whatever its places, across sources */
+	struct ptr_cache *tails;
+	/* member shapes of canonical non-virtual composites, by ID; 0: not yet */
+	uint64_t *shape;
+	size_t shape_cap;
+
+	double step_s[DEDUP_NR_STEPS];	/* seconds per step, over its merges */
+};
+
+/*
+ * struct merge_source: the source being merged, set up by merge_map() and
+ * dropped by merge_append() or merge_abandon(); its arrays are kept (and
+ * grown) for the next source, their contents reset.
+ */
+struct merge_source {
 	const struct d2b_btf *src;
+	struct btf_view vs;	/* of src */
 	const uint32_t *alias;	/* per source type: another source ID, or 0 */
 	uint32_t s_start, s_end, n;
-	uint32_t dst_end;	/* first virtual ID */
 	uint32_t s_str_start;
 	/* the first source offset of the shared names base's tails range (0:
-	 * none), mapped by their bytes to the destination's own strings, and
-	 * remembered by place in tails (made at the first tail): one offset
-	 * for each name, whatever its places */
+	 * none), mapped by their bytes to the destination's own strings (the
+	 * destination's tails) */
 	uint32_t tails_start;
 	/* source offsets below this are the destination's too: "" and the
 	 * shared base's strings, tails excepted (merge_str()) */
 	uint32_t str_same_below;
-	struct ptr_cache *tails;
+	/* per source type: its canonical combined ID (map, 0: not yet), its
+	 * destination ID once appended (real), on the reference DFS (busy) */
 	uint32_t *map, *real;
 	size_t map_cap, real_cap;
 	uint8_t *busy;
 	size_t busy_cap;
 	const uint8_t *kc;	/* per source type: its enum kclass */
 	uint8_t *kc_own;	/* kc, when the caller's check did not make it */
+	size_t kc_cap;
 	uint32_t *ref_ok;	/* per source reference type: a canonical ID + 1 a
 				 * successful walk paired it with, or 0 */
 	size_t ref_ok_cap;
-	size_t kc_cap;
 	/* source string offset - s_str_start -> destination offset: smap[],
 	 * or, where the source's strings are many times its types (the final
 	 * merge, whose source reaches over all of .debug_str), smap_sparse */
@@ -154,8 +184,17 @@ struct merge {
 	bool sparse_strs;
 	struct hmap smap_sparse;
 	struct hmap local;	/* canonical source types: key -> virtual ID */
+	/* member shapes of the source's composites, by slot; 0: not yet */
+	uint64_t *vshape;
+	size_t vshape_cap;
+};
 
-	/* struct walks */
+/*
+ * struct merge_scratch: what one step uses and leaves empty (one struct
+ * walk, one identity check, one reference DFS, one form), kept only for
+ * its room.  hypot alone keeps contents between walks: every entry UNSET.
+ */
+struct merge_scratch {
 	uint32_t *hypot;	/* canonical side -> candidate side, or UNSET */
 	size_t hypot_len, hypot_cap;
 	uint32_t *touched;
@@ -164,16 +203,13 @@ struct merge {
 	size_t nr_stack, stack_cap, nr_fwds, fwds_cap, nr_istack, istack_cap;
 	uint32_t *dfs;
 	size_t nr_dfs, dfs_cap;
-
-	/* member shapes of canonical non-virtual composites, by ID, and of
-	 * the source's, by slot; 0: not yet */
-	uint64_t *shape, *vshape;
-	size_t shape_cap, vshape_cap;
-
 	struct form fa, fb;
-	struct btf_view vd, vs;	/* of dst (taken again as it grows) and src */
+};
 
-	double step_s[DEDUP_NR_STEPS];	/* seconds per step, over its merges */
+struct merge {
+	struct merge_dest d;
+	struct merge_source s;
+	struct merge_scratch w;
 };
 
 /* ---- kinds ---- */
@@ -215,12 +251,12 @@ static inline enum kclass kclass(const struct d2b_type *t)
 
 static inline bool is_virt(const struct merge *m, uint32_t id)
 {
-	return id >= m->dst_end;
+	return id >= m->d.dst_end;
 }
 
 static inline uint32_t vslot(const struct merge *m, uint32_t id)
 {
-	return id - m->dst_end;
+	return id - m->d.dst_end;
 }
 
 /* A type-ID field of a source type, as a combined ID. */
@@ -228,16 +264,16 @@ static inline uint32_t translate(const struct merge *m, uint32_t f)
 {
 	uint32_t i;
 
-	if (f < m->s_start)
+	if (f < m->s.s_start)
 		return f;
-	i = f - m->s_start;
-	if (m->alias && m->alias[i]) {
-		f = m->alias[i];
-		if (f < m->s_start)
+	i = f - m->s.s_start;
+	if (m->s.alias && m->s.alias[i]) {
+		f = m->s.alias[i];
+		if (f < m->s.s_start)
 			return f;
-		i = f - m->s_start;
+		i = f - m->s.s_start;
 	}
-	return m->dst_end + i;
+	return m->d.dst_end + i;
 }
 
 static inline uint32_t resolve(const struct merge *m, uint32_t id)
@@ -245,7 +281,7 @@ static inline uint32_t resolve(const struct merge *m, uint32_t id)
 	int i;
 
 	for (i = 0; i < RESOLVE_MAX && is_virt(m, id); i++) {
-		uint32_t to = m->map[vslot(m, id)];
+		uint32_t to = m->s.map[vslot(m, id)];
 
 		if (!to || to == id)
 			break;
@@ -256,26 +292,26 @@ static inline uint32_t resolve(const struct merge *m, uint32_t id)
 
 static inline bool is_canon(const struct merge *m, uint32_t id)
 {
-	return !is_virt(m, id) || m->map[vslot(m, id)] == id;
+	return !is_virt(m, id) || m->s.map[vslot(m, id)] == id;
 }
 
 static inline bool is_unmapped(const struct merge *m, uint32_t id)
 {
-	return is_virt(m, id) && m->map[vslot(m, id)] == 0;
+	return is_virt(m, id) && m->s.map[vslot(m, id)] == 0;
 }
 
 static inline const struct d2b_type *type_of(const struct merge *m, uint32_t id)
 {
 	if (!is_virt(m, id))
-		return btf_view_type(&m->vd, id);
-	return btf_view_type(&m->vs, vslot(m, id) + m->s_start);
+		return btf_view_type(&m->d.vd, id);
+	return btf_view_type(&m->s.vs, vslot(m, id) + m->s.s_start);
 }
 
 /* The destination ID of a combined ID, once the source is appended. */
 static inline uint32_t final_id(const struct merge *m, uint32_t id)
 {
 	id = resolve(m, id);
-	return is_virt(m, id) ? m->real[vslot(m, id)] : id;
+	return is_virt(m, id) ? m->s.real[vslot(m, id)] : id;
 }
 
 static inline bool is_full_enum(const struct d2b_type *t)
@@ -305,7 +341,7 @@ static inline bool is_single_ref(unsigned int kind)
 
 static inline uint32_t vid(const struct merge *m, uint32_t i)
 {
-	return m->dst_end + i;
+	return m->d.dst_end + i;
 }
 
 static inline bool form_equal(const struct form *a, const struct form *b)
@@ -359,7 +395,7 @@ int merge_str_slow(struct merge *m, uint32_t off, uint32_t *ret);
  * theory); its commonest case inline: a string shared by offset. */
 static inline int merge_str(struct merge *m, uint32_t off, uint32_t *ret)
 {
-	if (off < m->str_same_below) {
+	if (off < m->s.str_same_below) {
 		*ret = off;
 		return 0;
 	}
@@ -368,10 +404,10 @@ static inline int merge_str(struct merge *m, uint32_t off, uint32_t *ret)
 int merge_name_of(struct merge *m, uint32_t id, uint32_t *ret);
 int merge_form_fill(struct merge *m, struct form *f, uint32_t id, enum form_mode mode);
 int merge_type_key(struct merge *m, struct form *f, uint32_t id, uint64_t *ret);
-/* Index a canonical type (a destination ID in m->index, a virtual one in local). */
+/* Index a canonical type (a destination ID in m->d.index, a virtual one in local). */
 int merge_index_type(struct merge *m, struct hmap *h, uint32_t id);
 /* Index destination type id by composite_name_key(), if a named composite
- * (merge_index_type() does, in m->index, where m->index_names). */
+ * (merge_index_type() does, in m->d.index, where m->d.index_names). */
 int merge_index_name(struct merge *m, uint32_t id);
 /* The same with its key made (from t, its form): in h, the enum name key
  * of a full enum too, and in over if not NULL. */
@@ -386,7 +422,7 @@ int merge_make_canonical(struct merge *m, uint32_t i, const struct d2b_type *for
 long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind);
 /* A new entry (name and kind not resolved yet) */
 int merge_fwd_res_add(struct merge *m, const struct fwd_res *r);
-/* Index entry j of m->res (merge_fwd_res_add() does, for a new one). */
+/* Index entry j of m->d.res (merge_fwd_res_add() does, for a new one). */
 int merge_fwd_res_index(struct merge *m, size_t j);
 void merge_fwd_res_finalize(struct merge *m);
 int merge_pass_composites(struct merge *m);

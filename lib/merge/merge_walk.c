@@ -42,9 +42,9 @@ long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind)
 	struct hmap_iter it;
 	uint64_t v;
 
-	hmap__iter_init(&m->res_index, fwd_res_key(name_off, kind), &it);
-	while (hmap__next(&m->res_index, &it, &v)) {
-		if (m->res[v].name_off == name_off && m->res[v].kind == kind)
+	hmap__iter_init(&m->d.res_index, fwd_res_key(name_off, kind), &it);
+	while (hmap__next(&m->d.res_index, &it, &v)) {
+		if (m->d.res[v].name_off == name_off && m->d.res[v].kind == kind)
 			return (long)v;
 	}
 	return -1;
@@ -52,13 +52,13 @@ long merge_fwd_res_find(const struct merge *m, uint32_t name_off, uint32_t kind)
 
 static bool is_base(const struct merge *m, uint32_t id)
 {
-	return !is_virt(m, id) && id < m->dst_start;
+	return !is_virt(m, id) && id < m->d.dst_start;
 }
 
 /*
  * The canonical side of a walk sees a FWD that an earlier walk resolved as
  * its definition, as libbpf does: from then on the FWD stands for that
- * struct only.  A FWD of a group being merged (m->seed) that the
+ * struct only.  A FWD of a group being merged (m->d.seed) that the
  * destination has not resolved stands for the group's resolution: the
  * group's walks made it before its later units were merged into it, as
  * they would have been into the destination.  *ret = id otherwise.
@@ -72,19 +72,19 @@ static int fwd_target(struct merge *m, uint32_t id, uint32_t *ret)
 
 	*ret = id;
 	if (!t || d2b_kind(t) != D2B_KIND_FWD || !t->name_off || is_base(m, id) ||
-	    (!m->nr_res && !m->seed))
+	    (!m->d.nr_res && !m->d.seed))
 		return 0;
-	if (m->nr_res) {
+	if (m->d.nr_res) {
 		err = merge_name_of(m, id, &name);
 		if (err)
 			return err;
 		j = merge_fwd_res_find(m, name, btf_fwd_kind(t));
 	}
 	if (j >= 0)
-		*ret = resolve(m, m->res[j].target);
-	else if (m->seed && is_virt(m, id) &&
-		 (j = merge_fwd_res_find(m->seed, t->name_off, btf_fwd_kind(t))) >= 0)
-		*ret = resolve(m, translate(m, m->seed->res[j].target));
+		*ret = resolve(m, m->d.res[j].target);
+	else if (m->d.seed && is_virt(m, id) &&
+		 (j = merge_fwd_res_find(m->d.seed, t->name_off, btf_fwd_kind(t))) >= 0)
+		*ret = resolve(m, translate(m, m->d.seed->d.res[j].target));
 	return 0;
 }
 
@@ -93,7 +93,7 @@ static int note_fwd(struct merge *m, uint32_t fwd, uint32_t def)
 {
 	if (is_base(m, fwd))	/* a base FWD never changes */
 		return 0;
-	return push_pair(m, &m->fwds, &m->nr_fwds, &m->fwds_cap, fwd, def);
+	return push_pair(m, &m->w.fwds, &m->w.nr_fwds, &m->w.fwds_cap, fwd, def);
 }
 
 /* A successful walk: each FWD it paired, if still unresolved, takes its struct for good. */
@@ -102,17 +102,17 @@ static int commit_fwds(struct merge *m)
 	size_t j;
 	int err;
 
-	for (j = 0; j < m->nr_fwds; j++) {
-		const struct d2b_type *t = type_of(m, m->fwds[j].c);
+	for (j = 0; j < m->w.nr_fwds; j++) {
+		const struct d2b_type *t = type_of(m, m->w.fwds[j].c);
 		struct fwd_res r;
 
-		err = merge_name_of(m, m->fwds[j].c, &r.name_off);
+		err = merge_name_of(m, m->w.fwds[j].c, &r.name_off);
 		if (err)
 			return err;
 		r.kind = btf_fwd_kind(t);
 		if (merge_fwd_res_find(m, r.name_off, r.kind) >= 0)
 			continue;
-		r.target = m->fwds[j].k;
+		r.target = m->w.fwds[j].k;
 		err = merge_fwd_res_add(m, &r);
 		if (err)
 			return err;
@@ -122,20 +122,20 @@ static int commit_fwds(struct merge *m)
 
 int merge_fwd_res_add(struct merge *m, const struct fwd_res *r)
 {
-	int err = VEC_RESERVE(m->res, m->res_cap, m->nr_res, 1);
+	int err = VEC_RESERVE(m->d.res, m->d.res_cap, m->d.nr_res, 1);
 
 	if (err)
 		return err;
-	m->res[m->nr_res] = *r;
-	err = merge_fwd_res_index(m, m->nr_res);
+	m->d.res[m->d.nr_res] = *r;
+	err = merge_fwd_res_index(m, m->d.nr_res);
 	if (!err)
-		m->nr_res++;
+		m->d.nr_res++;
 	return err;
 }
 
 int merge_fwd_res_index(struct merge *m, size_t j)
 {
-	return hmap__add(&m->res_index, fwd_res_key(m->res[j].name_off, m->res[j].kind), j);
+	return hmap__add(&m->d.res_index, fwd_res_key(m->d.res[j].name_off, m->d.res[j].kind), j);
 }
 
 /* After the source is appended: its entries name destination IDs. */
@@ -143,9 +143,9 @@ void merge_fwd_res_finalize(struct merge *m)
 {
 	size_t j;
 
-	for (j = m->res_unit; j < m->nr_res; j++)
-		m->res[j].target = final_id(m, m->res[j].target);
-	m->res_unit = m->nr_res;
+	for (j = m->d.res_unit; j < m->d.nr_res; j++)
+		m->d.res[j].target = final_id(m, m->d.res[j].target);
+	m->d.res_unit = m->d.nr_res;
 }
 
 /*
@@ -191,10 +191,10 @@ static int identical(struct merge *m, uint32_t a, uint32_t b)
 	size_t j;
 	int err;
 
-	m->nr_istack = 0;
-	err = push_pair(m, &m->istack, &m->nr_istack, &m->istack_cap, a, b);
-	while (!err && m->nr_istack) {
-		struct pair p = m->istack[--m->nr_istack];
+	m->w.nr_istack = 0;
+	err = push_pair(m, &m->w.istack, &m->w.nr_istack, &m->w.istack_cap, a, b);
+	while (!err && m->w.nr_istack) {
+		struct pair p = m->w.istack[--m->w.nr_istack];
 
 		p.c = resolve(m, p.c);
 		p.k = resolve(m, p.k);
@@ -202,16 +202,16 @@ static int identical(struct merge *m, uint32_t a, uint32_t b)
 			continue;
 		if ((is_canon(m, p.c) && is_canon(m, p.k)) || !budget--)
 			return 0;
-		err = merge_form_fill(m, &m->fa, p.c, FORM_SHALLOW);
+		err = merge_form_fill(m, &m->w.fa, p.c, FORM_SHALLOW);
 		if (!err)
-			err = merge_form_fill(m, &m->fb, p.k, FORM_SHALLOW);
+			err = merge_form_fill(m, &m->w.fb, p.k, FORM_SHALLOW);
 		if (err)
 			return err;
-		if (!form_equal(&m->fa, &m->fb))
+		if (!form_equal(&m->w.fa, &m->w.fb))
 			return 0;
-		for (j = 0; j < m->fa.nids && !err; j++)
-			err = push_pair(m, &m->istack, &m->nr_istack, &m->istack_cap,
-					m->fa.ids[j], m->fb.ids[j]);
+		for (j = 0; j < m->w.fa.nids && !err; j++)
+			err = push_pair(m, &m->w.istack, &m->w.nr_istack, &m->w.istack_cap,
+					m->w.fa.ids[j], m->w.fb.ids[j]);
 	}
 	return err ? err : 1;
 }
@@ -231,8 +231,9 @@ static inline int same_str(struct merge *m, uint32_t c, uint32_t oc, uint32_t k,
 
 static inline int push_side_ids(struct merge *m, uint32_t c, uint32_t fc, uint32_t k, uint32_t fk)
 {
-	return push_pair(m, &m->stack, &m->nr_stack, &m->stack_cap,
-			 is_virt(m, c) ? translate(m, fc) : fc, is_virt(m, k) ? translate(m, fk) : fk);
+	return push_pair(m, &m->w.stack, &m->w.nr_stack, &m->w.stack_cap,
+			 is_virt(m, c) ? translate(m, fc) : fc,
+			 is_virt(m, k) ? translate(m, fk) : fk);
 }
 
 enum { SHALLOW_BY_FORMS = 2 };
@@ -330,15 +331,15 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 		return -EINVAL;
 	if (is_canon(m, rc) && is_canon(m, rk) && d2b_kind(tk) != D2B_KIND_FWD)
 		return compat(m, rc, rk);
-	h = m->hypot[rk];
+	h = m->w.hypot[rk];
 	if (h != UNSET)
 		return h == rc ? 1 : identical(m, h, rc);
-	err = VEC_RESERVE(m->touched, m->touched_cap, m->nr_touched, 1);
+	err = VEC_RESERVE(m->w.touched, m->w.touched_cap, m->w.nr_touched, 1);
 	if (err)
 		return err;
-	m->touched[m->nr_touched++] = rk;
-	m->hypot[rk] = rc;
-	if (is_virt(m, rc) && m->ref_ok[vslot(m, rc)] == rk + 1)
+	m->w.touched[m->w.nr_touched++] = rk;
+	m->w.hypot[rk] = rc;
+	if (is_virt(m, rc) && m->s.ref_ok[vslot(m, rc)] == rk + 1)
 		return 1;	/* a walk committed before compared what is below */
 
 	tc = type_of(m, rc);
@@ -347,23 +348,24 @@ static int walk_pair(struct merge *m, uint32_t c, uint32_t k)
 	if (d2b_kind(tc) != d2b_kind(tk))
 		return compat(m, rc, rk);
 	if (kclass(tc) != KC_COMPOSITE && kclass(tc) != KC_REF) {
-		err = merge_form_fill(m, &m->fa, rc, FORM_RESOLVE);
+		err = merge_form_fill(m, &m->w.fa, rc, FORM_RESOLVE);
 		if (!err)
-			err = merge_form_fill(m, &m->fb, rk, FORM_RESOLVE);
-		return err ? err : form_equal(&m->fa, &m->fb);
+			err = merge_form_fill(m, &m->w.fb, rk, FORM_RESOLVE);
+		return err ? err : form_equal(&m->w.fa, &m->w.fb);
 	}
 	err = shallow_step(m, rc, tc, rk, tk);
 	if (err != SHALLOW_BY_FORMS)
 		return err;
-	err = merge_form_fill(m, &m->fa, rc, FORM_SHALLOW);
+	err = merge_form_fill(m, &m->w.fa, rc, FORM_SHALLOW);
 	if (!err)
-		err = merge_form_fill(m, &m->fb, rk, FORM_SHALLOW);
+		err = merge_form_fill(m, &m->w.fb, rk, FORM_SHALLOW);
 	if (err)
 		return err;
-	if (!form_equal(&m->fa, &m->fb))
+	if (!form_equal(&m->w.fa, &m->w.fb))
 		return 0;
-	for (j = 0; j < m->fa.nids; j++) {
-		err = push_pair(m, &m->stack, &m->nr_stack, &m->stack_cap, m->fa.ids[j], m->fb.ids[j]);
+	for (j = 0; j < m->w.fa.nids; j++) {
+		err = push_pair(m, &m->w.stack, &m->w.nr_stack, &m->w.stack_cap, m->w.fa.ids[j],
+				m->w.fb.ids[j]);
 		if (err)
 			return err;
 	}
@@ -374,18 +376,18 @@ static int walk_commit(struct merge *m)
 {
 	size_t j;
 
-	for (j = 0; j < m->nr_touched; j++) {
-		uint32_t rk = m->touched[j], rc = m->hypot[rk];
+	for (j = 0; j < m->w.nr_touched; j++) {
+		uint32_t rk = m->w.touched[j], rc = m->w.hypot[rk];
 		const struct d2b_type *tc = type_of(m, rc), *tk = type_of(m, rk);
 
-		if (is_virt(m, rc) && m->kc[vslot(m, rc)] == KC_REF)
-			m->ref_ok[vslot(m, rc)] = rk + 1;
+		if (is_virt(m, rc) && m->s.kc[vslot(m, rc)] == KC_REF)
+			m->s.ref_ok[vslot(m, rc)] = rk + 1;
 		if (!tc || !tk || !btf_kind_is_composite(d2b_kind(tc)) || d2b_kind(tc) != d2b_kind(tk))
 			continue;
 		if (is_unmapped(m, rc) && is_canon(m, rk))
-			m->map[vslot(m, rc)] = rk;
+			m->s.map[vslot(m, rc)] = rk;
 		else if (is_unmapped(m, rk) && is_canon(m, rc))
-			m->map[vslot(m, rk)] = rc;
+			m->s.map[vslot(m, rk)] = rc;
 	}
 	return commit_fwds(m);
 }
@@ -396,12 +398,12 @@ static int walk(struct merge *m, uint32_t c, uint32_t k)
 	size_t j;
 	int ret;
 
-	m->nr_stack = m->nr_touched = m->nr_fwds = 0;
-	ret = push_pair(m, &m->stack, &m->nr_stack, &m->stack_cap, c, k);
+	m->w.nr_stack = m->w.nr_touched = m->w.nr_fwds = 0;
+	ret = push_pair(m, &m->w.stack, &m->w.nr_stack, &m->w.stack_cap, c, k);
 	if (ret == 0)
 		ret = 1;
-	while (ret == 1 && m->nr_stack) {
-		struct pair p = m->stack[--m->nr_stack];
+	while (ret == 1 && m->w.nr_stack) {
+		struct pair p = m->w.stack[--m->w.nr_stack];
 
 		ret = walk_pair(m, p.c, p.k);
 	}
@@ -411,8 +413,8 @@ static int walk(struct merge *m, uint32_t c, uint32_t k)
 		if (err)
 			ret = err;
 	}
-	for (j = 0; j < m->nr_touched; j++)
-		m->hypot[m->touched[j]] = UNSET;
+	for (j = 0; j < m->w.nr_touched; j++)
+		m->w.hypot[m->w.touched[j]] = UNSET;
 	return ret;
 }
 
@@ -483,12 +485,12 @@ static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
 
 	if (!t)
 		return -EINVAL;
-	if (!is_virt(m, id) && id < m->shape_cap && m->shape[id]) {
-		*ret = m->shape[id];
+	if (!is_virt(m, id) && id < m->d.shape_cap && m->d.shape[id]) {
+		*ret = m->d.shape[id];
 		return 0;
 	}
-	if (is_virt(m, id) && m->vshape[vslot(m, id)]) {
-		*ret = m->vshape[vslot(m, id)];
+	if (is_virt(m, id) && m->s.vshape[vslot(m, id)]) {
+		*ret = m->s.vshape[vslot(m, id)];
 		return 0;
 	}
 	mem = btf_members(t);
@@ -501,22 +503,22 @@ static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
 	}
 	h |= 1;
 	if (is_virt(m, id)) {
-		m->vshape[vslot(m, id)] = h;
+		m->s.vshape[vslot(m, id)] = h;
 	} else {
-		if (id >= m->shape_cap) {
-			size_t cap = m->shape_cap ? m->shape_cap : 1024, old = m->shape_cap;
+		if (id >= m->d.shape_cap) {
+			size_t cap = m->d.shape_cap ? m->d.shape_cap : 1024, old = m->d.shape_cap;
 			uint64_t *p;
 
 			while (cap <= id)
 				cap *= 2;
-			p = realloc(m->shape, cap * sizeof(*p));
+			p = realloc(m->d.shape, cap * sizeof(*p));
 			if (!p)
 				return -ENOMEM;
 			memset(p + old, 0, (cap - old) * sizeof(*p));
-			m->shape = p;
-			m->shape_cap = cap;
+			m->d.shape = p;
+			m->d.shape_cap = cap;
 		}
-		m->shape[id] = h;
+		m->d.shape[id] = h;
 	}
 	*ret = h;
 	return 0;
@@ -528,14 +530,14 @@ static int composite_shape(struct merge *m, uint32_t id, uint64_t *ret)
  * shapes then skip, unit after unit: over a million candidates for
  * xfs.ko.  The first time a key is looked up in the base, its entries are
  * counted; past BUCKET_MIN, the base's composites under it are indexed
- * again by hash_combine(key, shape) (m->bb), in the base's order, and
+ * again by hash_combine(key, shape) (m->d.bb), in the base's order, and
  * lookups of that key take only the candidates of their own shape.  That
  * leaves out the early candidates the plain lookup walks before shapes
  * filter (SHAPE_AFTER), walks that fail: the answer is the same.
  */
 enum {
-	BUCKET_SMALL = 1,	/* m->bb->state: iterate the base's entries */
-	BUCKET_BUILT = 2,	/* m->bb->state: take them from by_shape */
+	BUCKET_SMALL = 1,	/* m->d.bb->state: iterate the base's entries */
+	BUCKET_BUILT = 2,	/* m->d.bb->state: take them from by_shape */
 	BUCKET_MIN = 16,	/* entries under a key past which it is built */
 };
 
@@ -546,39 +548,39 @@ static int base_bucket(struct merge *m, uint64_t key, uint64_t *ret)
 	size_t n = 0;
 	int err;
 
-	if (hmap__find(&m->bb->state, key, ret))
+	if (hmap__find(&m->d.bb->state, key, ret))
 		return 0;
-	hmap__iter_init(m->base, key, &it);
-	while (n <= BUCKET_MIN && hmap__next(m->base, &it, &v))
+	hmap__iter_init(m->d.base, key, &it);
+	while (n <= BUCKET_MIN && hmap__next(m->d.base, &it, &v))
 		n++;
 	*ret = n > BUCKET_MIN ? BUCKET_BUILT : BUCKET_SMALL;
-	hmap__iter_init(m->base, key, &it);
-	while (*ret == BUCKET_BUILT && hmap__next(m->base, &it, &v)) {
+	hmap__iter_init(m->d.base, key, &it);
+	while (*ret == BUCKET_BUILT && hmap__next(m->d.base, &it, &v)) {
 		const struct d2b_type *t = type_of(m, (uint32_t)v);
 
 		if (!t || !btf_kind_is_composite(d2b_kind(t)))
 			continue;
 		err = composite_shape(m, (uint32_t)v, &sh);
 		if (!err)
-			err = hmap__add(&m->bb->by_shape, hash_combine(key, sh), v);
+			err = hmap__add(&m->d.bb->by_shape, hash_combine(key, sh), v);
 		if (err)
 			return err;
 	}
-	return hmap__add(&m->bb->state, key, *ret);
+	return hmap__add(&m->d.bb->state, key, *ret);
 }
 
 static int dedup_composite(struct merge *m, uint32_t i)
 {
-	const struct hmap *maps[3] = { m->base, &m->index, &m->local };
+	const struct hmap *maps[3] = { m->d.base, &m->d.index, &m->s.local };
 	struct hmap_iter it;
 	unsigned int h, tried = 0;
 	uint64_t key, v, shape = 0, cshape, state = BUCKET_SMALL;
 	int err;
 
-	err = merge_type_key(m, &m->fa, vid(m, i), &key);
+	err = merge_type_key(m, &m->w.fa, vid(m, i), &key);
 	if (err)
 		return err;
-	if (m->bb && m->dst_start > 1) {
+	if (m->d.bb && m->d.dst_start > 1) {
 		err = base_bucket(m, key, &state);
 		if (!err && state == BUCKET_BUILT)
 			err = composite_shape(m, vid(m, i), &shape);
@@ -589,7 +591,7 @@ static int dedup_composite(struct merge *m, uint32_t i)
 		const struct hmap *map = maps[h];
 
 		if (h == 0 && state == BUCKET_BUILT) {
-			map = &m->bb->by_shape;
+			map = &m->d.bb->by_shape;
 			hmap__iter_init(map, hash_combine(key, shape), &it);
 			/* the shapes filter from the first candidate on */
 			tried = SHAPE_AFTER;
@@ -613,7 +615,7 @@ static int dedup_composite(struct merge *m, uint32_t i)
 			err = walk(m, vid(m, i), v);
 			if (err < 0)
 				return err;
-			if (err == 1 && m->map[i])
+			if (err == 1 && m->s.map[i])
 				return 0;
 		}
 	}
@@ -625,8 +627,8 @@ int merge_pass_composites(struct merge *m)
 	uint32_t i;
 	int err;
 
-	for (i = 0; i < m->n; i++) {
-		if (m->map[i] || m->kc[i] != KC_COMPOSITE)
+	for (i = 0; i < m->s.n; i++) {
+		if (m->s.map[i] || m->s.kc[i] != KC_COMPOSITE)
 			continue;
 		err = dedup_composite(m, i);
 		if (err)

@@ -2,7 +2,8 @@
 /*
  * Unit tests for a base's index made once and kept in a cache: digest64()
  * (lib/base/digest.c), cache entries (lib/base/cache_file.c), the index
- * (lib/merge/base_index.c) and d2b_btf__load_base() (lib/merge/base_cache.c).
+ * (lib/merge/base_index.c) and d2b_btf__load_base() (lib/merge/base_cache.c,
+ * over lib/btf/btf_cache.c).
  * The entries are damaged, cut, made by "another" dwarf2btf and written to
  * where they cannot be, and each time the base must come back with the
  * index a fresh one has.  tests/basecache/run.sh converts over such bases.
@@ -96,7 +97,7 @@ static void test_digest_sensitive(void)
 
 /*
  * The digest names cache entries: a change to it must come with a new
- * cache format (base_cache.c's BASE_CACHE_FORMAT), and this test says so.
+ * cache format (merge/base_index.h's BASE_CACHE_FORMAT), and this test says so.
  */
 static void test_digest_pinned(void)
 {
@@ -351,7 +352,7 @@ static void check_same_answers(const struct hmap *a, const struct hmap *b)
 /* Does btf's index give what a fresh index of it gives, entry for entry? */
 static void check_index(const struct d2b_btf *btf)
 {
-	const struct base_index *bi = btf_base_index(btf);
+	const struct base_index *bi = base_index__of(btf);
 	struct base_index *fresh = NULL;
 	int k;
 
@@ -506,7 +507,7 @@ static void test_load_base_any_byte(void)
 		/* (rewritten whole by the load that refuses it) */
 		if (load("base.btf", "lba", &btf) != D2B_BASE_CACHE_REMADE)
 			printf("#   byte %ld changed: taken\n", off);
-		CHECK(btf && btf_base_index(btf));
+		CHECK(btf && base_index__of(btf));
 		d2b_btf__free(btf);
 		btf = NULL;
 		if (i % 8 == 0) {
@@ -543,7 +544,7 @@ static void test_load_base_other_keys(void)
 	REQUIRE(cache_file__open(&cf, path_of("lbk"), name, BASE_CACHE_FORMAT, NULL, 0) == 0);
 	for (i = 0; i < cf.nr; i++)
 		sec[i] = cf.sec[i];
-	/* section 4: the type index's slots (base_cache.c's SEC_INDEX + 1) */
+	/* section 4: the type index's slots (btf_cache.c's SEC_EXT + 1) */
 	copy = calloc(1, sec[4].size);
 	REQUIRE(copy);
 	sec[4].data = copy;
@@ -621,7 +622,7 @@ static void test_load_base_concurrent(void)
 			snprintf(base, sizeof(base), "%s", path_of("base.btf"));
 			r = d2b_btf__load_base(base, path_of("lbc"), &btf, NULL, 0);
 
-			_exit(r >= 0 && btf && btf_base_index(btf) ? 0 : 1);
+			_exit(r >= 0 && btf && base_index__of(btf) ? 0 : 1);
 		}
 	}
 	for (i = 0; i < RUNS; i++)
