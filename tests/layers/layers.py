@@ -302,7 +302,7 @@ def check_uses(text, folder, uses):
 	"  F  uses ..." lines (folder TOP), against uses."""
 	if folder != TOP:
 		where = "lib/%s/README" % folder
-		said = re.findall(r"(?:^|(?<=\s))Uses ([^.]*)\.", text)
+		said = re.findall(r"(?:^|(?<=\s))Uses\s+([^.]*)\.", text)
 		if len(said) != 1:
 			return ['%s: one sentence "Uses lib/A and lib/B." (or "Uses nothing of ours.") '
 				"names the folders it uses; found %d" % (where, len(said))]
