@@ -79,17 +79,20 @@ struct scheduler_stats {
 	size_t grouped;		/* groups the units were merged in, or 0 */
 	bool disagreed;		/* a group was not taken: from then on, one by one */
 	size_t resume_group;	/* ... the first such group */
+	size_t nr_imported;	/* partial units walked because units imported them */
 };
 
 /* in is copied; it and what it points to outlive the scheduler. */
 int scheduler__new(const struct scheduler_input *in, struct scheduler **ret);
 void scheduler__free(struct scheduler *s);
 /*
- * Walk units[0 .. n) on opts->jobs threads and hand them to ops, in order.
- * first_round: these are the file's units, in file order (only they are
- * grouped, and only their pages are dropped behind).
+ * Walk units[0 .. n), the file's units in file order, on opts->jobs
+ * threads and hand them to ops, in order; then, round by round, the
+ * partial units the last round's units imported that no unit imported
+ * before (in the order first met), until a round imports none.  Only the
+ * first round is grouped, and only its pages are dropped behind.
  */
-int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n, bool first_round);
+int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n);
 void scheduler__stats(const struct scheduler *s, struct scheduler_stats *ret);
 
 #endif
