@@ -46,6 +46,12 @@
  * A caller may load the base on a thread of its own while the input is
  * opened (d2b_convert_file_later_base()): it is asked for once the input
  * is open, before anything needs it.
+ *
+ * Messages: every stage says its notes, warnings and errors through one
+ * channel, c->diag (base/diag.h), to the caller's callback and errbuf.  A
+ * unit walked on any thread keeps its own (struct unit's diag), said here
+ * as the unit is taken in unit order (unit_said()), so their order does
+ * not depend on the threads.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -70,6 +76,7 @@
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 #include "base/clock.h"
+#include "base/diag.h"
 #include "base/hmap.h"
 #include "base/job.h"
 #include "base/pages.h"
@@ -155,7 +162,6 @@ struct merging {
 struct report {
 	char bad_btf[512];		/* the first kernel rule the output breaks */
 	bool has_cxx;			/* some unit was C++ */
-	unsigned int nr_errors;		/* D2B_ERROR diagnostics given */
 	size_t units_skipped;
 	size_t nr_imported;		/* partial units walked */
 	double t_open, t_finish, t_datasec;
@@ -165,6 +171,7 @@ struct report {
 struct conv {
 	const char *path;
 	struct d2b_opts opts;		/* the caller's, taken in (opts_take()) */
+	struct diag diag;		/* every stage's messages, to the caller */
 	const struct d2b_btf *base;	/* split BTF: the output's base, or NULL */
 	struct input src;
 	struct elf_syms syms;
@@ -172,49 +179,6 @@ struct conv {
 	struct result res;
 	struct report rep;
 };
-
-static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
-		      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
-		      const char *fmt, ...)
-{
-	struct d2b_diag d = {
-		.level = level, .file = c->path, .cu = cu, .die_off = die_off, .tag = tag,
-	};
-	/* the first error is the failed conversion's message (opts->errbuf) */
-	bool keep = level == D2B_ERROR && !c->rep.nr_errors++ && c->opts.errbuf && c->opts.errlen;
-	char buf[1024];
-	va_list ap;
-
-	if (!c->opts.diag && !keep)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (keep && die_off != UINT64_MAX)
-		snprintf(c->opts.errbuf, c->opts.errlen, "%s%sDIE 0x%" PRIx64 ": %s", cu ?: "",
-			 cu ? ": " : "", die_off, buf);
-	else if (keep)
-		snprintf(c->opts.errbuf, c->opts.errlen, "%s", buf);
-	d.msg = buf;
-	if (c->opts.diag)
-		c->opts.diag(&d, c->opts.diag_arg);
-}
-
-static void datasec_note(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void datasec_note(void *arg, const char *fmt, ...)
-{
-	struct conv *c = arg;
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "%s", buf);
-}
 
 /* d2b_verify_fn: the first violation is kept for the error, the others
  * are said with -v */
@@ -226,19 +190,13 @@ static void verify_report(void *arg, uint32_t id, const char *msg)
 	if (!c->rep.bad_btf[0])
 		snprintf(c->rep.bad_btf, sizeof(c->rep.bad_btf), "%s", msg);
 	else
-		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "also refused: %s", msg);
+		diag__say(&c->diag, D2B_INFO, "also refused: %s", msg);
 }
 
 /* Are C++ names spelled as C++ spells them (and checked so)? */
 static bool cxx_names(const struct conv *c)
 {
 	return c->rep.has_cxx && c->opts.cxx_names;
-}
-
-/* unit_inputs_note_fn */
-static void inputs_note(void *arg, enum d2b_level level, const char *msg)
-{
-	conv_diag(arg, level, NULL, UINT64_MAX, 0, "%s", msg);
 }
 
 static long peak_rss_kb(void)
@@ -270,18 +228,13 @@ static int base_job_join(struct conv *c)
 static int unit_said(struct conv *c, struct unit *w, int walk_err)
 {
 	const char *cu = w->name;
-	size_t i;
 
-	for (i = 0; i < w->nr_diags; i++)
-		conv_diag(c, w->diags[i].level, cu, w->diags[i].die_off, w->diags[i].tag, "%s",
-			  w->diags[i].msg);
-	if (w->oom)
-		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
+	diag__replay(&c->diag, &w->diag, cu);
 	if (walk_err == -EBADMSG)
 		return walk_err;	/* the walker said what is damaged */
 	if (walk_err < 0) {
-		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s", cu ?: "(unnamed)",
-			  strerror(-walk_err));
+		diag__at(&c->diag, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s",
+			 cu ?: "(unnamed)", strerror(-walk_err));
 		return walk_err;
 	}
 	if (w->skipped) {
@@ -294,14 +247,15 @@ static int unit_said(struct conv *c, struct unit *w, int walk_err)
 
 static int merge_failed(struct conv *c, const struct unit *w, int err)
 {
-	conv_diag(c, D2B_ERROR, w->name, UINT64_MAX, 0, "merging compile unit %s: %s",
-		  w->name ?: "(unnamed)", strerror(-err));
+	diag__at(&c->diag, D2B_ERROR, w->name, UINT64_MAX, 0, "merging compile unit %s: %s",
+		 w->name ?: "(unnamed)", strerror(-err));
 	return err;
 }
 
 /*
- * The second half, once w is merged: its functions and variables, their type IDs through map into the work BTF's; the
- * variables' strings are strs's (keep_records()), or w's BTF's if NULL.
+ * The second half, once w is merged: its functions and variables, their
+ * type IDs through map into the work BTF's; the variables' strings are
+ * strs's (keep_records()), or w's BTF's if NULL.
  */
 static int unit_records(struct conv *c, const struct unit *w, const uint32_t *map, const char *strs)
 {
@@ -414,12 +368,6 @@ static void close_input(struct conv *c)
 	job_start(&cj->job, close_job_run, cj, c->opts.jobs > 1);
 }
 
-/* scheduler_ops */
-static void scheduler_note(void *arg, const char *msg)
-{
-	conv_diag(arg, D2B_INFO, NULL, UINT64_MAX, 0, "%s", msg);
-}
-
 /*
  * Walk and merge the file's units, then the partial units they import
  * (scheduler.c), and close the input, which nothing after reads.
@@ -430,12 +378,11 @@ static int walk_and_merge(struct conv *c)
 		.merge_unit = merge_unit,
 		.merge_group = merge_group,
 		.group_unit = group_unit,
-		.note = scheduler_note,
 	};
 	struct scheduler_input si = {
 		.opts = &c->opts, .filter = c->syms.filter, .df = c->src.df, .r = c->src.units.r,
 		.alt = c->src.units.alt, .names = c->src.names, .base = d2b_btf__base(c->res.out),
-		.dd = c->m.dd, .behind = &c->src.behind, .ops = &ops, .arg = c,
+		.dd = c->m.dd, .behind = &c->src.behind, .ops = &ops, .arg = c, .diag = &c->diag,
 	};
 	struct scheduler_stats ss;
 	int err;
@@ -448,7 +395,7 @@ static int walk_and_merge(struct conv *c)
 	scheduler__stats(c->m.sched, &ss);
 	c->rep.nr_imported = ss.nr_imported;
 	if (c->src.units.nr_partial > ss.nr_imported)
-		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_INFO,
 			  "partial units imported by no unit converted: %zu of %zu left out",
 			  c->src.units.nr_partial - ss.nr_imported, c->src.units.nr_partial);
 	close_input(c);
@@ -465,14 +412,14 @@ static void report_stats(struct conv *c)
 
 	scheduler__stats(c->m.sched, &ss);
 
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u, merged %s",
+	diag__say(&c->diag, D2B_STATS, "units: %zu (%zu left out), jobs: %u, merged %s",
 		  c->src.units.nr_refs + ss.nr_imported, c->rep.units_skipped, c->opts.jobs > 1 ? c->opts.jobs : 1,
 		  !ss.grouped ? "one by one" : ss.disagreed ? "in groups, then one by one" : "in groups");
 	if (ss.disagreed)
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_STATS,
 			  "groups: %zu, the units of %zu of them merged one by one (they disagreed)",
 			  ss.grouped, ss.grouped - ss.resume_group);
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+	diag__say(&c->diag, D2B_STATS,
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
 		  c->rep.t_open, ss.t_walk, ss.t_merge, c->rep.t_finish, c->rep.t_datasec,
 		  peak_rss_kb() / 1024);
@@ -485,7 +432,7 @@ static void report_stats(struct conv *c)
 
 		if (k == 1 && !ss.grouped)
 			continue;
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_STATS,
 			  "%s: setup %.3fs, primitives %.3fs, structs %.3fs, references %.3fs, "
 			  "append %.3fs, index %.3fs", what[k],
 			  s[DEDUP_STEP_SETUP], s[DEDUP_STEP_PRIMS], s[DEDUP_STEP_COMPOSITES],
@@ -496,10 +443,10 @@ static void report_stats(struct conv *c)
 	for (k = 1; k <= D2B_KIND_MAX; k++) {
 		if (!st.in[k] && !out[k])
 			continue;
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "%-10s %10llu in units, %8llu in output",
+		diag__say(&c->diag, D2B_STATS, "%-10s %10llu in units, %8llu in output",
 			  d2b_kind_name(k), (unsigned long long)st.in[k], (unsigned long long)out[k]);
 	}
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "output: %u types", d2b_btf__nr_types(c->res.out));
+	diag__say(&c->diag, D2B_STATS, "output: %u types", d2b_btf__nr_types(c->res.out));
 }
 
 /* unit_func_filter: functions with an ELF symbol (D2B_FUNCS_KERNEL) */
@@ -602,7 +549,7 @@ static int kernel_funcs(struct conv *c)
 					  .true_signature = c->opts.true_signature,
 					  .renames = &renames,
 				  },
-				  drop, datasec_note, c, c->opts.kfunc_tags ? &kfuncs : NULL);
+				  drop, &c->diag, c->opts.kfunc_tags ? &kfuncs : NULL);
 	if (err >= 0 && renames.nr)
 		err = func_policy__rename(c->res.out, &renames) ?: err;
 	if (err > 0) {
@@ -640,7 +587,7 @@ static int repair_sizeless(struct conv *c)
 	uint8_t *drop = NULL;
 	int err;
 
-	err = sizeless__repair(c->res.out, &drop, datasec_note, c);
+	err = sizeless__repair(c->res.out, &drop, &c->diag);
 	if (err > 0)
 		err = result_prune(&c->res, drop, &map);
 	free(map);
@@ -716,17 +663,18 @@ static int take_opts(struct conv *c, const struct d2b_opts *opts)
 {
 	int err = opts_take(opts, &c->opts);
 
+	diag__init(&c->diag, &c->opts, c->path);
 	if (c->opts.errbuf && c->opts.errlen)
 		c->opts.errbuf[0] = '\0';
 	if (err) {
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "options of %zu bytes with fields "
+		diag__say(&c->diag, D2B_ERROR, "options of %zu bytes with fields "
 			  "this library (%zu bytes) does not know set", opts->sz, sizeof(c->opts));
 		return err;
 	}
 	if (c->opts.kernel_policy != D2B_KERNEL_POLICY_NEWEST &&
 	    c->opts.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_31 &&
 	    c->opts.kernel_policy != D2B_KERNEL_POLICY_PAHOLE_1_32) {
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "unknown kernel policy %d",
+		diag__say(&c->diag, D2B_ERROR, "unknown kernel policy %d",
 			  (int)c->opts.kernel_policy);
 		return -EINVAL;
 	}
@@ -745,7 +693,7 @@ static int open_input(struct conv *c, const struct mem_input *mem)
 	else
 		err = dwarf_file__open(c->path, &c->src.df, errbuf, sizeof(errbuf));
 	if (err)
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
+		diag__say(&c->diag, D2B_ERROR, "%s", errbuf);
 	return err;
 }
 
@@ -762,7 +710,7 @@ static int list_units(struct conv *c, bool split)
 	uint64_t off;
 	int err;
 
-	err = unit_inputs__open(&src->units, src->df, &c->opts, inputs_note, c);
+	err = unit_inputs__open(&src->units, src->df, &c->opts, &c->diag);
 	if (!err && !split && die_reader__section(src->units.r, DIE_SEC_STR))
 		job_start(&src->names_job, names_job_run, c, c->opts.jobs > 1);
 	if (!err)
@@ -770,7 +718,7 @@ static int list_units(struct conv *c, bool split)
 	if (err)
 		return err;
 	if (src->units.nr_other)
-		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_INFO,
 			  "%zu type units not walked directly", src->units.nr_other);
 	/* .debug_info as libelf mapped it from the file (not relocated, not
 	 * inflated) is read once, unit after unit, and need not stay in
@@ -786,7 +734,7 @@ static int list_units(struct conv *c, bool split)
 static int get_base(struct conv *c, const struct d2b_base_later *later)
 {
 	if (later && !later->get) {
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "no function to get the base with");
+		diag__say(&c->diag, D2B_ERROR, "no function to get the base with");
 		return -EINVAL;
 	}
 	if (later && !(c->base = later->get(later->arg))) {
@@ -850,7 +798,7 @@ static int take_elf_syms(struct conv *c)
 	struct elf_syms *sy = &c->syms;
 
 	if (sy->fj.err) {
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_ERROR,
 			  "cannot read the ELF symbol table: %s", strerror(-sy->fj.err));
 		return sy->fj.err;
 	}
@@ -897,7 +845,7 @@ static int finish(struct conv *c)
 	if (!err)
 		err = dedup__finish(c->m.dd, &final_map);
 	if (err) {
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "deduplication failed: %s", strerror(-err));
+		diag__say(&c->diag, D2B_ERROR, "deduplication failed: %s", strerror(-err));
 		return err;
 	}
 	if (final_map)
@@ -910,9 +858,9 @@ static int finish(struct conv *c)
 		err = kernel_funcs(c);
 	if (err)
 		return err;
-	err = datasec_set__emit(c->res.ds, c->res.out, c->src.secs, c->src.nr_secs, datasec_note, c);
+	err = datasec_set__emit(c->res.ds, c->res.out, c->src.secs, c->src.nr_secs, &c->diag);
 	if (err)
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot make the DATASECs: %s",
+		diag__say(&c->diag, D2B_ERROR, "cannot make the DATASECs: %s",
 			  strerror(-err));
 	c->rep.t_datasec = clock_now() - t0;
 	return err;
@@ -929,7 +877,7 @@ static int verify(struct conv *c)
 	int n, err;
 
 	if (!c->base && !d2b_btf__nr_types(c->res.out)) {
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "no type to write (the kernel refuses "
+		diag__say(&c->diag, D2B_ERROR, "no type to write (the kernel refuses "
 			  "an empty BTF): %zu units, %zu left out%s",
 			  c->src.units.nr_refs + c->rep.nr_imported, c->rep.units_skipped,
 			  c->rep.units_skipped ? " (-v says why)" : "");
@@ -939,19 +887,19 @@ static int verify(struct conv *c)
 	if (c->opts.layout && !c->base) {
 		err = d2b_btf__set_layout(c->res.out, true);
 		if (err) {
-			conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0,
+			diag__say(&c->diag, D2B_ERROR,
 				  "cannot add the layout section: %s", strerror(-err));
 			return err;
 		}
 	}
 	n = d2b_btf__verify(c->res.out, cxx_names(c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, c);
 	if (n == 0 && cxx_names(c) && d2b_btf__verify(c->res.out, 0, NULL, NULL) > 0)
-		conv_diag(c, D2B_NOTICE, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_NOTICE,
 			  "C++ names that are not identifiers: the kernel will not load "
 			  "this BTF (without --cxx-names it would)");
 	c->rep.t_datasec += clock_now() - t0;
 	if (n > 0)
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_ERROR,
 			  "the BTF made would be refused by the kernel (damaged DWARF?): "
 			  "%s%s", c->rep.bad_btf, n > 1 ? " (and more: -v lists them)" : "");
 	if (n != 0)
@@ -960,7 +908,7 @@ static int verify(struct conv *c)
 	 * be read was missing to the merge, so nothing made over it stands */
 	err = btf_lazy_error(c->res.out);
 	if (err)
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot read the base BTF: %s",
+		diag__say(&c->diag, D2B_ERROR, "cannot read the base BTF: %s",
 			  strerror(-err));
 	return err;
 }
@@ -970,9 +918,10 @@ static int verify(struct conv *c)
 static void say_failure(struct conv *c, int err, const struct d2b_base_later *later)
 {
 	if (err == -ENOMEM)
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");
-	else if (err < 0 && !c->rep.nr_errors && !(err == -ECANCELED && later && later->get && !c->base))
-		conv_diag(c, D2B_ERROR, NULL, UINT64_MAX, 0, "conversion failed: %s",
+		diag__say(&c->diag, D2B_ERROR, "out of memory");
+	else if (err < 0 && !c->diag.nr_errors &&
+		 !(err == -ECANCELED && later && later->get && !c->base))
+		diag__say(&c->diag, D2B_ERROR, "conversion failed: %s",
 			  strerror(-err));
 }
 

@@ -43,6 +43,7 @@
 
 #include "scheduler.h"
 #include "base/clock.h"
+#include "base/diag.h"
 #include "base/hmap.h"
 #include "base/pages.h"
 #include "base/vec.h"
@@ -591,7 +592,6 @@ static void groups_release(struct scheduler *s)
 static int walk_and_merge_groups(struct scheduler *s, struct worker *workers, unsigned int jobs)
 {
 	unsigned int started;
-	char msg[256];
 	size_t g;
 	int err;
 
@@ -623,11 +623,10 @@ static int walk_and_merge_groups(struct scheduler *s, struct worker *workers, un
 	}
 	if (s->disagreed) {
 		g--;
-		snprintf(msg, sizeof(msg),
-			 "group %zu of %zu of the units resolved a forward declaration to another "
-			 "definition than the groups before it: merging the units from there on "
-			 "one by one", g + 1, s->nr_groups);
-		s->in.ops->note(s->in.arg, msg);
+		diag__say(s->in.diag, D2B_INFO,
+			  "group %zu of %zu of the units resolved a forward declaration to another "
+			  "definition than the groups before it: merging the units from there on "
+			  "one by one", g + 1, s->nr_groups);
 		s->resume = s->groups[g].first;
 		s->resume_group = g;
 		err = 0;

@@ -17,6 +17,7 @@
 #include "dwarf2btf.h"
 
 struct dedup;
+struct diag;
 struct dedup_unit_check;
 struct die_reader;
 struct dwarf_file;
@@ -55,8 +56,6 @@ struct scheduler_ops {
 	 */
 	int (*group_unit)(void *arg, struct unit *u, int err, bool merge_failed,
 			  const uint32_t *map, const char *strs);
-	/* A note for -v (D2B_INFO) */
-	void (*note)(void *arg, const char *msg);
 };
 
 struct scheduler_input {
@@ -70,6 +69,7 @@ struct scheduler_input {
 	struct pages_behind *behind;	/* r's .debug_info, dropped behind the merges */
 	const struct scheduler_ops *ops;
 	void *arg;			/* ops' */
+	struct diag *diag;		/* notes, said on scheduler__run()'s thread */
 };
 
 /* What scheduler__run()s did, for --stats */
