@@ -15,6 +15,11 @@
  *            types of no size mended, the kernel's FUNC policy (finish/)
  *   datasec  VARs and DATASECs from the units' variables (finish/datasec.c)
  *
+ * convert() is these stages, in order, each a function over a struct of
+ * its own (struct input, elf_syms, merging, result, report): take_opts(),
+ * open_input(), list_units(), start_walk(), walk_and_merge(), finish(),
+ * verify(), then the result handed out.
+ *
  * What it makes is a struct result: the BTF and what refers to its type
  * IDs beside it (the variables, the functions' records); each step that
  * renumbers the BTF renumbers them with it (result_remap()).
@@ -42,6 +47,12 @@
  * A caller may load the base on a thread of its own while the input is
  * opened (d2b_convert_file_later_base()): it is asked for once the input
  * is open, before anything needs it.
+ *
+ * Messages: every stage says its notes, warnings and errors through one
+ * channel, c->diag (base/diag.h), to the caller's callback and errbuf.  A
+ * unit walked on any thread keeps its own (struct unit's diag), said here
+ * as the unit is taken in unit order (unit_said()), so their order does
+ * not depend on the threads.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -67,6 +78,7 @@
 #include "dwarf/die_reader.h"
 #include "dwarf/dwarf_file.h"
 #include "base/clock.h"
+#include "base/diag.h"
 #include "base/hmap.h"
 #include "base/job.h"
 #include "base/pages.h"
@@ -86,31 +98,59 @@ struct result {
 	size_t nr_funcs, funcs_cap;
 };
 
-struct conv {
-	/* the input */
-	const char *path;
-	const struct d2b_opts *opts;
+/* An input in memory (d2b_convert_mem()); path is then its name. */
+struct mem_input {
+	const void *data;
+	size_t size;
+};
+
+/*
+ * Closing the input (the DIE readers, libdw's and libelf's state: for a
+ * large file, mostly libdw freeing its caches, which grow with it), on a
+ * thread of its own once every unit is walked, when there are threads to
+ * spare: nothing after the walk reads the input.
+ */
+struct close_job {
+	struct job job;
+	struct unit_inputs units;
 	struct dwarf_file *df;
-	struct unit_inputs in;		/* the DIE readers, the first units to walk */
+};
+
+/* The input: the file, the readers of its units, what is read beside them */
+struct input {
+	struct dwarf_file *df;
+	struct unit_inputs units;	/* the DIE readers, the first units to walk */
 	struct datasec_section *secs;	/* the input's sections, by index */
 	size_t nr_secs;
-	struct elf_funcs *ef;		/* D2B_FUNCS_KERNEL: the ELF function symbols */
-	struct unit_func_filter filter_ef;
-	const struct unit_func_filter *filter;	/* D2B_FUNCS_KERNEL: &filter_ef */
-	uint64_t *str_bits;	/* filter_ef's, or NULL */
+	char *secnames;			/* (secs' names) */
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
+	struct job names_job;		/* makes names: names_job_run() */
 	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
+	struct close_job cj;		/* closes df and units: close_input() */
+};
 
-	/* the rounds of units: the file's compile units, then the partial
-	 * units they import, then those these import, ... */
-	struct scheduler *sched;	/* walks them (scheduler.c) */
-	struct unit_ref *imports;	/* the next round's */
-	size_t nr_imports, imports_cap;
-	struct hmap imported;		/* partial units met: hash -> index in seen */
-	struct unit_ref *seen;
-	size_t nr_seen, seen_cap;
+/* elf_funcs__new(), and the names of .debug_str marked, as a job */
+struct funcs_job {
+	struct job job;
+	Elf *elf;
+	const char *str;	/* .debug_str */
+	size_t str_size;
+	struct elf_funcs *ef;
+	uint64_t *str_bits;	/* NULL: not marked */
+	size_t str_covered;
+	int err;
+};
 
-	/* the merge */
+/* D2B_FUNCS_KERNEL: the ELF function symbols, which filter the walk */
+struct elf_syms {
+	struct funcs_job fj;		/* reads them (fj.ef) beside the listing */
+	struct unit_func_filter filter_ef;
+	const struct unit_func_filter *filter;	/* NULL or &filter_ef */
+};
+
+/* The merge of the walked units into the output */
+struct merging {
+	struct scheduler *sched;	/* walks them, in rounds (scheduler.c) */
 	struct dedup *dd;
 	uint32_t *map;			/* a unit's or a group's IDs into dd's */
 	size_t map_cap;
@@ -118,59 +158,29 @@ struct conv {
 	/* split BTF: the base's index, made beside the first walks */
 	struct job base_job;
 	int base_job_err;
-	struct job names_job;		/* makes names: names_job_run() */
-
-	struct result res;
-
-	/* what is said at the end */
-	char bad_btf[512];		/* the first kernel rule the output breaks */
-	bool has_cxx;			/* some unit was C++ */
-	unsigned int nr_errors;		/* D2B_ERROR diagnostics given */
-	size_t units_skipped;
 };
 
-static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
-		      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* What is said at the end */
+struct report {
+	char bad_btf[512];		/* the first kernel rule the output breaks */
+	bool has_cxx;			/* some unit was C++ */
+	size_t units_skipped;
+	size_t nr_imported;		/* partial units walked */
+	double t_open, t_finish, t_datasec;
+};
 
-static void conv_diag(struct conv *c, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
-		      const char *fmt, ...)
-{
-	struct d2b_diag d = {
-		.level = level, .file = c->path, .cu = cu, .die_off = die_off, .tag = tag,
-	};
-	/* the first error is the failed conversion's message (opts->errbuf) */
-	bool keep = level == D2B_ERROR && !c->nr_errors++ && c->opts->errbuf && c->opts->errlen;
-	char buf[1024];
-	va_list ap;
-
-	if (!c->opts->diag && !keep)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (keep && die_off != UINT64_MAX)
-		snprintf(c->opts->errbuf, c->opts->errlen, "%s%sDIE 0x%" PRIx64 ": %s", cu ?: "",
-			 cu ? ": " : "", die_off, buf);
-	else if (keep)
-		snprintf(c->opts->errbuf, c->opts->errlen, "%s", buf);
-	d.msg = buf;
-	if (c->opts->diag)
-		c->opts->diag(&d, c->opts->diag_arg);
-}
-
-static void datasec_note(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void datasec_note(void *arg, const char *fmt, ...)
-{
-	struct conv *c = arg;
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "%s", buf);
-}
+/* The conversion: one struct per stage, and what they make */
+struct conv {
+	const char *path;
+	struct d2b_opts opts;		/* the caller's, taken in (opts_take()) */
+	struct diag diag;		/* every stage's messages, to the caller */
+	const struct d2b_btf *base;	/* split BTF: the output's base, or NULL */
+	struct input src;
+	struct elf_syms syms;
+	struct merging m;
+	struct result res;
+	struct report rep;
+};
 
 /* d2b_verify_fn: the first violation is kept for the error, the others
  * are said with -v */
@@ -179,22 +189,16 @@ static void verify_report(void *arg, uint32_t id, const char *msg)
 	struct conv *c = arg;
 
 	(void)id;
-	if (!c->bad_btf[0])
-		snprintf(c->bad_btf, sizeof(c->bad_btf), "%s", msg);
+	if (!c->rep.bad_btf[0])
+		snprintf(c->rep.bad_btf, sizeof(c->rep.bad_btf), "%s", msg);
 	else
-		conv_diag(c, D2B_INFO, NULL, UINT64_MAX, 0, "also refused: %s", msg);
+		diag__say(&c->diag, D2B_INFO, "also refused: %s", msg);
 }
 
 /* Are C++ names spelled as C++ spells them (and checked so)? */
 static bool cxx_names(const struct conv *c)
 {
-	return c->has_cxx && c->opts->cxx_names;
-}
-
-/* unit_inputs_note_fn */
-static void inputs_note(void *arg, enum d2b_level level, const char *msg)
-{
-	conv_diag(arg, level, NULL, UINT64_MAX, 0, "%s", msg);
+	return c->rep.has_cxx && c->opts.cxx_names;
 }
 
 static long peak_rss_kb(void)
@@ -204,51 +208,18 @@ static long peak_rss_kb(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
-/*
- * The partial units w imports that no unit imported before: the next
- * round walks them, in the order they were first met.
- */
-static int note_imports(struct conv *c, const struct unit *w)
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < w->nr_imports; i++) {
-		const struct unit_ref *ref = &w->imports[i];
-		uint64_t key = hash_mix64(ref->off ^ (uint64_t)(uintptr_t)ref->r), v;
-		struct hmap_iter it;
-		bool found = false;
-
-		hmap__iter_init(&c->imported, key, &it);
-		while (!found && hmap__next(&c->imported, &it, &v))
-			found = c->seen[v].r == ref->r && c->seen[v].off == ref->off;
-		if (found)
-			continue;
-		err = VEC_RESERVE(c->seen, c->seen_cap, c->nr_seen, 1);
-		if (!err)
-			err = VEC_RESERVE(c->imports, c->imports_cap, c->nr_imports, 1);
-		if (!err)
-			err = hmap__add(&c->imported, key, c->nr_seen);
-		if (err)
-			return err;
-		c->seen[c->nr_seen++] = *ref;
-		c->imports[c->nr_imports++] = *ref;
-	}
-	return 0;
-}
-
 static void base_job_run(void *arg)
 {
 	struct conv *c = arg;
 
-	c->base_job_err = dedup__index_base(c->dd);
+	c->m.base_job_err = dedup__index_base(c->m.dd);
 }
 
 /* Wait for the base's index, if a job makes it: before any merge. */
 static int base_job_join(struct conv *c)
 {
-	job_wait(&c->base_job);
-	return c->base_job_err;
+	job_wait(&c->m.base_job);
+	return c->m.base_job_err;
 }
 
 /*
@@ -259,48 +230,41 @@ static int base_job_join(struct conv *c)
 static int unit_said(struct conv *c, struct unit *w, int walk_err)
 {
 	const char *cu = w->name;
-	size_t i;
 
-	for (i = 0; i < w->nr_diags; i++)
-		conv_diag(c, w->diags[i].level, cu, w->diags[i].die_off, w->diags[i].tag, "%s",
-			  w->diags[i].msg);
-	if (w->oom)
-		conv_diag(c, D2B_WARN, cu, UINT64_MAX, 0, "some diagnostics lost: out of memory");
+	diag__replay(&c->diag, &w->diag, cu);
 	if (walk_err == -EBADMSG)
 		return walk_err;	/* the walker said what is damaged */
 	if (walk_err < 0) {
-		conv_diag(c, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s", cu ?: "(unnamed)",
-			  strerror(-walk_err));
+		diag__at(&c->diag, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s",
+			 cu ?: "(unnamed)", strerror(-walk_err));
 		return walk_err;
 	}
 	if (w->skipped) {
-		c->units_skipped++;
+		c->rep.units_skipped++;
 		return 1;
 	}
-	c->has_cxx |= w->cxx;
+	c->rep.has_cxx |= w->cxx;
 	return 0;
 }
 
 static int merge_failed(struct conv *c, const struct unit *w, int err)
 {
-	conv_diag(c, D2B_ERROR, w->name, UINT64_MAX, 0, "merging compile unit %s: %s",
-		  w->name ?: "(unnamed)", strerror(-err));
+	diag__at(&c->diag, D2B_ERROR, w->name, UINT64_MAX, 0, "merging compile unit %s: %s",
+		 w->name ?: "(unnamed)", strerror(-err));
 	return err;
 }
 
 /*
- * The second half, once w is merged: its imports, functions and
- * variables, their type IDs through map into the work BTF's; the
- * variables' strings are strs's (keep_records()), or w's BTF's if NULL.
+ * The second half, once w is merged: its functions and variables, their
+ * type IDs through map into the work BTF's; the variables' strings are
+ * strs's (keep_records()), or w's BTF's if NULL.
  */
 static int unit_records(struct conv *c, const struct unit *w, const uint32_t *map, const char *strs)
 {
 	size_t i;
 	int err;
 
-	err = note_imports(c, w);
-	if (!err)
-		err = VEC_RESERVE(c->res.funcs, c->res.funcs_cap, c->res.nr_funcs, w->nr_funcs);
+	err = VEC_RESERVE(c->res.funcs, c->res.funcs_cap, c->res.nr_funcs, w->nr_funcs);
 	if (err)
 		return err;
 	for (i = 0; i < w->nr_funcs; i++) {
@@ -312,11 +276,11 @@ static int unit_records(struct conv *c, const struct unit *w, const uint32_t *ma
 	for (i = 0; i < w->nr_vars; i++) {
 		const struct unit_var *v = &w->vars[i];
 		const char *tags[UNIT_MAX_TAGS];
-		const char *secname = v->shndx < c->nr_secs ? c->secs[v->shndx].name : NULL;
+		const char *secname = v->shndx < c->src.nr_secs ? c->src.secs[v->shndx].name : NULL;
 		const char *name = strs ? strs + v->name_off : d2b_btf__str(w->btf, v->name_off);
 		uint32_t t, off;
 
-		if (!var_policy__wanted(c->opts->vars, name, secname))
+		if (!var_policy__wanted(c->opts.vars, name, secname))
 			continue;
 		for (t = 0; t < v->nr_tags && t < UNIT_MAX_TAGS; t++) {
 			off = w->tag_offs[v->tags_start + t];
@@ -340,19 +304,19 @@ static int merge_unit(void *arg, struct unit *w, int walk_err, const struct dedu
 
 	if (err)
 		return err < 0 ? err : 0;
-	err = VEC_RESERVE(c->map, c->map_cap, 0, d2b_btf__end_id(w->btf));
+	err = VEC_RESERVE(c->m.map, c->m.map_cap, 0, d2b_btf__end_id(w->btf));
 	if (err)
 		return err;
 	if (!check) {
-		dedup__check_unit(c->dd, w->btf, &c->check);
-		check = &c->check;
+		dedup__check_unit(c->m.dd, w->btf, &c->m.check);
+		check = &c->m.check;
 	}
 	err = base_job_join(c);
 	if (!err)
-		err = dedup__add_checked_unit(c->dd, w->btf, check, c->map);
+		err = dedup__add_checked_unit(c->m.dd, w->btf, check, c->m.map);
 	if (err < 0)
 		return merge_failed(c, w, err);
-	return unit_records(c, w, c->map, NULL);
+	return unit_records(c, w, c->m.map, NULL);
 }
 
 /* scheduler_ops: a group whose units are merged into gd, into the output */
@@ -361,14 +325,14 @@ static int merge_group(void *arg, struct dedup *gd, const struct unit *first, co
 	struct conv *c = arg;
 	int err;
 
-	err = VEC_RESERVE(c->map, c->map_cap, 0, d2b_btf__end_id(dedup__btf(gd)));
+	err = VEC_RESERVE(c->m.map, c->m.map_cap, 0, d2b_btf__end_id(dedup__btf(gd)));
 	if (!err)
-		err = dedup__add_group(c->dd, gd, c->map);
+		err = dedup__add_group(c->m.dd, gd, c->m.map);
 	if (err == -EAGAIN)
 		return err;	/* (its units are merged one by one) */
 	if (err)
 		return merge_failed(c, first, err);
-	*map = c->map;
+	*map = c->m.map;
 	return 0;
 }
 
@@ -387,49 +351,60 @@ static int group_unit(void *arg, struct unit *w, int err, bool failed, const uin
 	return map ? unit_records(c, w, map, strs) : 0;
 }
 
-/* scheduler_ops */
-static void scheduler_note(void *arg, const char *msg)
+static void close_job_run(void *arg)
 {
-	conv_diag(arg, D2B_INFO, NULL, UINT64_MAX, 0, "%s", msg);
+	struct close_job *cj = arg;
+
+	unit_inputs__release(&cj->units);
+	dwarf_file__free(cj->df);
+}
+
+/* Hand the input over to a job that closes it (a thread if jobs > 1). */
+static void close_input(struct conv *c)
+{
+	struct close_job *cj = &c->src.cj;
+
+	unit_inputs__take(&c->src.units, &cj->units);
+	cj->df = c->src.df;
+	c->src.df = NULL;
+	job_start(&cj->job, close_job_run, cj, c->opts.jobs > 1);
 }
 
 /*
- * Walk and merge the file's units, then round by round the partial units
- * the last round imported, until a round imports nothing new.
+ * Walk and merge the file's units, then the partial units they import
+ * (scheduler.c), and close the input, which nothing after reads.
  */
-static int walk_all(struct conv *c)
+static int walk_and_merge(struct conv *c)
 {
 	static const struct scheduler_ops ops = {
 		.merge_unit = merge_unit,
 		.merge_group = merge_group,
 		.group_unit = group_unit,
-		.note = scheduler_note,
 	};
 	struct scheduler_input si = {
-		.opts = c->opts, .filter = c->filter, .df = c->df, .r = c->in.r, .alt = c->in.alt,
-		.names = c->names, .base = d2b_btf__base(c->res.out), .dd = c->dd,
-		.behind = &c->behind, .ops = &ops, .arg = c,
+		.opts = &c->opts, .filter = c->syms.filter, .df = c->src.df, .r = c->src.units.r,
+		.alt = c->src.units.alt, .names = c->src.names, .base = d2b_btf__base(c->res.out),
+		.dd = c->m.dd, .behind = &c->src.behind, .ops = &ops, .arg = c, .diag = &c->diag,
 	};
-	struct unit_ref *round = NULL;
+	struct scheduler_stats ss;
 	int err;
 
-	err = scheduler__new(&si, &c->sched);
+	err = scheduler__new(&si, &c->m.sched);
 	if (!err)
-		err = scheduler__run(c->sched, c->in.refs, c->in.nr_refs, true);
-	while (!err && c->nr_imports) {
-		size_t n = c->nr_imports;
-
-		free(round);
-		round = c->imports;
-		c->imports = NULL;
-		c->nr_imports = c->imports_cap = 0;
-		err = scheduler__run(c->sched, round, n, false);
-	}
-	free(round);
-	return err;
+		err = scheduler__run(c->m.sched, c->src.units.refs, c->src.units.nr_refs);
+	if (err)
+		return err;
+	scheduler__stats(c->m.sched, &ss);
+	c->rep.nr_imported = ss.nr_imported;
+	if (c->src.units.nr_partial > ss.nr_imported)
+		diag__say(&c->diag, D2B_INFO,
+			  "partial units imported by no unit converted: %zu of %zu left out",
+			  c->src.units.nr_partial - ss.nr_imported, c->src.units.nr_partial);
+	close_input(c);
+	return 0;
 }
 
-static void report_stats(struct conv *c, double t_open, double t_finish, double t_datasec)
+static void report_stats(struct conv *c)
 {
 	struct dedup_stats st;
 	struct scheduler_stats ss;
@@ -437,19 +412,20 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 	unsigned int k;
 	uint32_t id;
 
-	scheduler__stats(c->sched, &ss);
+	scheduler__stats(c->m.sched, &ss);
 
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "units: %zu (%zu left out), jobs: %u, merged %s",
-		  c->in.nr_refs + c->nr_seen, c->units_skipped, c->opts->jobs > 1 ? c->opts->jobs : 1,
+	diag__say(&c->diag, D2B_STATS, "units: %zu (%zu left out), jobs: %u, merged %s",
+		  c->src.units.nr_refs + ss.nr_imported, c->rep.units_skipped, c->opts.jobs > 1 ? c->opts.jobs : 1,
 		  !ss.grouped ? "one by one" : ss.disagreed ? "in groups, then one by one" : "in groups");
 	if (ss.disagreed)
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_STATS,
 			  "groups: %zu, the units of %zu of them merged one by one (they disagreed)",
 			  ss.grouped, ss.grouped - ss.resume_group);
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+	diag__say(&c->diag, D2B_STATS,
 		  "time: open %.3fs, walk %.3fs, merge %.3fs, finish %.3fs, datasec %.3fs; peak RSS %ld MiB",
-		  t_open, ss.t_walk, ss.t_merge, t_finish, t_datasec, peak_rss_kb() / 1024);
-	dedup__stats(c->dd, &st);
+		  c->rep.t_open, ss.t_walk, ss.t_merge, c->rep.t_finish, c->rep.t_datasec,
+		  peak_rss_kb() / 1024);
+	dedup__stats(c->m.dd, &st);
 	for (k = 0; k < 3; k++) {
 		static const char *const what[3] = {
 			"merge steps", "merge of the groups", "final merge (in finish)",
@@ -458,7 +434,7 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 
 		if (k == 1 && !ss.grouped)
 			continue;
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0,
+		diag__say(&c->diag, D2B_STATS,
 			  "%s: setup %.3fs, primitives %.3fs, structs %.3fs, references %.3fs, "
 			  "append %.3fs, index %.3fs", what[k],
 			  s[DEDUP_STEP_SETUP], s[DEDUP_STEP_PRIMS], s[DEDUP_STEP_COMPOSITES],
@@ -469,10 +445,10 @@ static void report_stats(struct conv *c, double t_open, double t_finish, double 
 	for (k = 1; k <= D2B_KIND_MAX; k++) {
 		if (!st.in[k] && !out[k])
 			continue;
-		conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "%-10s %10llu in units, %8llu in output",
+		diag__say(&c->diag, D2B_STATS, "%-10s %10llu in units, %8llu in output",
 			  d2b_kind_name(k), (unsigned long long)st.in[k], (unsigned long long)out[k]);
 	}
-	conv_diag(c, D2B_STATS, NULL, UINT64_MAX, 0, "output: %u types", d2b_btf__nr_types(c->res.out));
+	diag__say(&c->diag, D2B_STATS, "output: %u types", d2b_btf__nr_types(c->res.out));
 }
 
 /* unit_func_filter: functions with an ELF symbol (D2B_FUNCS_KERNEL) */
@@ -481,28 +457,6 @@ static bool want_elf_func(void *arg, const char *name)
 	struct elf_func_info info;
 
 	return elf_funcs__find(arg, name, &info);
-}
-
-/* The output BTF, the names base and the merge, before any unit. */
-static int make_out(struct conv *c, const struct d2b_btf *base, struct dedup_opts *dopts)
-{
-	c->res.out = d2b_btf__new(base);
-	c->res.ds = datasec_set__new();
-	if (!c->res.out || !c->res.ds)
-		return -ENOMEM;
-	/* the target's data model, whatever the host's and the base's */
-	d2b_btf__set_endian(c->res.out,
-			    dwarf_file__big_endian(c->df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
-	d2b_btf__set_pointer_size(c->res.out, dwarf_file__addr_size(c->df));
-	dopts->append_only = c->opts->no_dedup;
-	/* the base's index: on a thread of its own, beside the first units'
-	 * walks (d2b_convert_file()) */
-	dopts->defer_base_index = base && c->opts->jobs > 1;
-	/* made while the units were listed (names_job_run()); NULL if .debug_str
-	 * is too large to be one, when units keep their strings as their own */
-	job_wait(&c->names_job);
-	dopts->names = c->names;
-	return dedup__new(c->res.out, dopts, &c->dd);
 }
 
 /*
@@ -515,8 +469,8 @@ static void names_job_run(void *arg)
 {
 	struct conv *c = arg;
 
-	c->names = btf_new_names(die_reader__section(c->in.r, DIE_SEC_STR),
-				 die_reader__section_size(c->in.r, DIE_SEC_STR));
+	c->src.names = btf_new_names(die_reader__section(c->src.units.r, DIE_SEC_STR),
+				 die_reader__section_size(c->src.units.r, DIE_SEC_STR));
 }
 
 enum {
@@ -527,18 +481,6 @@ enum {
 	 * strings, whose length does not shrink with the number of functions
 	 * (the figures: tests/bench/README) */
 	MARK_NAMES_MIN_FUNCS = 8192,
-};
-
-/* elf_funcs__new(), and the names of .debug_str marked, as a job */
-struct funcs_job {
-	struct job job;
-	Elf *elf;
-	const char *str;	/* .debug_str */
-	size_t str_size;
-	struct elf_funcs *ef;
-	uint64_t *str_bits;	/* NULL: not marked */
-	size_t str_covered;
-	int err;
 };
 
 static void funcs_job_run(void *arg)
@@ -592,7 +534,7 @@ static int kernel_funcs(struct conv *c)
 	struct func_renames renames = { 0 };
 	struct func_kfuncs kfuncs = { 0 };
 	struct func_policy_opts po;
-	struct elf_funcs *ef = c->ef;
+	struct elf_funcs *ef = c->syms.fj.ef;
 	uint8_t *drop = NULL;
 	int err;
 
@@ -601,11 +543,11 @@ static int kernel_funcs(struct conv *c)
 		err = -ENOMEM;
 		goto out;
 	}
-	func_policy_opts__init(&po, c->opts);
+	func_policy_opts__init(&po, &c->opts);
 	po.copies = &copies;
 	po.renames = &renames;
-	err = func_policy__select(c->res.out, c->res.funcs, c->res.nr_funcs, ef, &po,
-				  drop, datasec_note, c, c->opts->kfunc_tags ? &kfuncs : NULL);
+	err = func_policy__select(c->res.out, c->res.funcs, c->res.nr_funcs, ef, &po, drop,
+				  &c->diag, c->opts.kfunc_tags ? &kfuncs : NULL);
 	if (err >= 0 && renames.nr)
 		err = func_policy__rename(c->res.out, &renames) ?: err;
 	if (err > 0) {
@@ -613,14 +555,14 @@ static int kernel_funcs(struct conv *c)
 		if (err)
 			goto out;
 	}
-	if (err >= 0 && c->opts->kfunc_tags)
+	if (err >= 0 && c->opts.kfunc_tags)
 		func_kfuncs__remap(&kfuncs, map);
 	if (err >= 0)
 		err = func_policy__add_copies(c->res.out, &copies,
-					       c->opts->kfunc_tags ? &kfuncs : NULL) ?: err;
-	if (err >= 0 && c->opts->kfunc_tags)
-		err = func_policy__tag_kfuncs(c->res.out, &kfuncs, !c->opts->skip_decl_tags,
-					      c->opts->kfunc_attributes);
+					       c->opts.kfunc_tags ? &kfuncs : NULL) ?: err;
+	if (err >= 0 && c->opts.kfunc_tags)
+		err = func_policy__tag_kfuncs(c->res.out, &kfuncs, !c->opts.skip_decl_tags,
+					      c->opts.kfunc_attributes);
 	if (err > 0)
 		err = 0;
 out:
@@ -643,7 +585,7 @@ static int repair_sizeless(struct conv *c)
 	uint8_t *drop = NULL;
 	int err;
 
-	err = sizeless__repair(c->res.out, &drop, datasec_note, c);
+	err = sizeless__repair(c->res.out, &drop, &c->diag);
 	if (err > 0)
 		err = result_prune(&c->res, drop, &map);
 	free(map);
@@ -691,41 +633,6 @@ static int section_table(struct dwarf_file *df, struct datasec_section **ret, si
 	return 0;
 }
 
-/*
- * Closing the input (the DIE readers, libdw's and libelf's state: for a
- * large file, mostly libdw freeing its caches, which grow with it), on a
- * thread of its own once every unit is walked, when there are threads to
- * spare: nothing after the walk reads the input.
- */
-struct close_job {
-	struct job job;
-	struct unit_inputs in;
-	struct dwarf_file *df;
-};
-
-static void close_job_run(void *arg)
-{
-	struct close_job *cj = arg;
-
-	unit_inputs__release(&cj->in);
-	dwarf_file__free(cj->df);
-}
-
-/* Hand the input over to cj, and close it there (a thread if jobs > 1). */
-static void close_input(struct conv *c, struct close_job *cj)
-{
-	unit_inputs__take(&c->in, &cj->in);
-	cj->df = c->df;
-	c->df = NULL;
-	job_start(&cj->job, close_job_run, cj, c->opts->jobs > 1);
-}
-
-/* An input in memory (d2b_convert_mem()); path is then its name. */
-struct mem_input {
-	const void *data;
-	size_t size;
-};
-
 /* The size of LIBDWARF2BTF_1.0's struct d2b_opts, which sz == 0 stands for */
 #define OPTS_SIZE_1_0 (offsetof(struct d2b_opts, true_signature) + sizeof(bool))
 
@@ -749,227 +656,332 @@ static int opts_take(const struct d2b_opts *in, struct d2b_opts *out)
 	return 0;
 }
 
+/* The caller's options, taken in and checked. */
+static int take_opts(struct conv *c, const struct d2b_opts *opts)
+{
+	int err = opts_take(opts, &c->opts);
+
+	diag__init(&c->diag, &c->opts, c->path);
+	if (c->opts.errbuf && c->opts.errlen)
+		c->opts.errbuf[0] = '\0';
+	if (err) {
+		diag__say(&c->diag, D2B_ERROR, "options of %zu bytes with fields "
+			  "this library (%zu bytes) does not know set", opts->sz, sizeof(c->opts));
+		return err;
+	}
+	if (!func_policy__known(c->opts.kernel_policy)) {
+		diag__say(&c->diag, D2B_ERROR, "unknown kernel policy %d",
+			  (int)c->opts.kernel_policy);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Open the input file, or the input in memory. */
+static int open_input(struct conv *c, const struct mem_input *mem)
+{
+	char errbuf[256];
+	int err;
+
+	if (mem)
+		err = dwarf_file__open_mem(mem->data, mem->size, c->path, &c->src.df, errbuf,
+					   sizeof(errbuf));
+	else
+		err = dwarf_file__open(c->path, &c->src.df, errbuf, sizeof(errbuf));
+	if (err)
+		diag__say(&c->diag, D2B_ERROR, "%s", errbuf);
+	return err;
+}
+
+/*
+ * The readers of the input's units, and their list: by libdw and by our
+ * reader (on a thread of its own with -j3 or more), while the names base is
+ * made (-j2 or more; not for split BTF, whose units' strings go over the
+ * base's); then what the walk needs of the file before any thread reads it.
+ */
+static int list_units(struct conv *c, bool split)
+{
+	struct input *src = &c->src;
+	size_t shndx;
+	uint64_t off;
+	int err;
+
+	err = unit_inputs__open(&src->units, src->df, &c->opts, &c->diag);
+	if (!err && !split && die_reader__section(src->units.r, DIE_SEC_STR))
+		job_start(&src->names_job, names_job_run, c, c->opts.jobs > 1);
+	if (!err)
+		err = unit_inputs__list(&src->units, c->opts.jobs > 2);
+	if (err)
+		return err;
+	if (src->units.nr_other)
+		diag__say(&c->diag, D2B_INFO,
+			  "%zu type units not walked directly", src->units.nr_other);
+	/* .debug_info as libelf mapped it from the file (not relocated, not
+	 * inflated) is read once, unit after unit, and need not stay in
+	 * memory (listing the units dropped what it touched) */
+	die_reader__behind(src->units.r, DIE_SEC_INFO, &src->behind);
+	/* build dwfl's section table now, before any worker thread asks */
+	dwarf_file__addr_section(src->df, 0, &shndx, &off);
+	return section_table(src->df, &src->secs, &src->nr_secs, &src->secnames);
+}
+
+/* A base the caller loads meanwhile (d2b_convert_file_later_base()) is
+ * needed from here on. */
+static int get_base(struct conv *c, const struct d2b_base_later *later)
+{
+	if (later && !later->get) {
+		diag__say(&c->diag, D2B_ERROR, "no function to get the base with");
+		return -EINVAL;
+	}
+	if (later && !(c->base = later->get(later->arg))) {
+		/* the caller knows why: errbuf says only this */
+		if (c->opts.errbuf && c->opts.errlen)
+			snprintf(c->opts.errbuf, c->opts.errlen, "no base BTF to convert over");
+		return -ECANCELED;
+	}
+	/* over a base that writes multi-dimensional arrays flat (pahole's),
+	 * write ours flat too, or none of the types above them would match */
+	if (c->base && !c->opts.flatten_arrays && base_policy__flat_arrays(c->base))
+		c->opts.flatten_arrays = true;
+	return 0;
+}
+
+/* The output BTF, the names base and the merge, before any unit. */
+static int start_merge(struct conv *c)
+{
+	struct dedup_opts dopts = { 0 };
+	int err;
+
+	c->res.out = d2b_btf__new(c->base);
+	c->res.ds = datasec_set__new();
+	if (!c->res.out || !c->res.ds)
+		return -ENOMEM;
+	/* the target's data model, whatever the host's and the base's */
+	d2b_btf__set_endian(c->res.out,
+			    dwarf_file__big_endian(c->src.df) ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
+	d2b_btf__set_pointer_size(c->res.out, dwarf_file__addr_size(c->src.df));
+	dopts.append_only = c->opts.no_dedup;
+	/* the base's index: on a thread of its own, beside the first units'
+	 * walks (base_job_run()) */
+	dopts.defer_base_index = c->base && c->opts.jobs > 1;
+	/* made while the units were listed (names_job_run()); NULL if .debug_str
+	 * is too large to be one, when units keep their strings as their own */
+	job_wait(&c->src.names_job);
+	dopts.names = c->src.names;
+	err = dedup__new(c->res.out, &dopts, &c->m.dd);
+	if (!err && dopts.defer_base_index)
+		job_start(&c->m.base_job, base_job_run, c, true);
+	return err;
+}
+
+/* D2B_FUNCS_KERNEL: the ELF function symbols, read and indexed on a thread
+ * of their own while this one makes what follows (nothing of libelf). */
+static void start_elf_syms(struct conv *c)
+{
+	struct funcs_job *fj = &c->syms.fj;
+
+	if (c->opts.funcs != D2B_FUNCS_KERNEL)
+		return;
+	fj->elf = dwarf_file__elf(c->src.df);
+	fj->str = die_reader__section(c->src.units.r, DIE_SEC_STR);
+	fj->str_size = fj->str ? die_reader__section_size(c->src.units.r, DIE_SEC_STR) : 0;
+	job_start(&fj->job, funcs_job_run, fj, c->opts.jobs > 1);
+}
+
+/* The ELF function symbols read (start_elf_syms()): the walk's filter. */
+static int take_elf_syms(struct conv *c)
+{
+	struct elf_syms *sy = &c->syms;
+
+	if (sy->fj.err) {
+		diag__say(&c->diag, D2B_ERROR,
+			  "cannot read the ELF symbol table: %s", strerror(-sy->fj.err));
+		return sy->fj.err;
+	}
+	sy->filter_ef.want = want_elf_func;
+	sy->filter_ef.arg = sy->fj.ef;
+	if (sy->fj.str_bits) {
+		sy->filter_ef.str = sy->fj.str;
+		sy->filter_ef.str_size = sy->fj.str_covered;
+		sy->filter_ef.str_bits = sy->fj.str_bits;
+	}
+	if (!elf_funcs__count(sy->fj.ef))
+		sy->filter_ef.want = NULL;	/* then every function */
+	func_judge__policy(&c->opts, &sy->filter_ef.policy);
+	sy->filter = &sy->filter_ef;
+	return 0;
+}
+
+/* What the walk needs beside the units: the base, the output and its
+ * merge, made while the ELF function symbols are read. */
+static int start_walk(struct conv *c, const struct d2b_base_later *later)
+{
+	int err;
+
+	start_elf_syms(c);
+	err = get_base(c, later);
+	if (!err)
+		err = start_merge(c);
+	job_wait(&c->syms.fj.job);
+	if (!err && c->opts.funcs == D2B_FUNCS_KERNEL)
+		err = take_elf_syms(c);
+	return err;
+}
+
+/*
+ * The merged BTF made whole: the merge finished (forward declarations
+ * resolved, the final renumbering), types of no size mended, the kernel's
+ * function policy, the DATASECs.
+ */
+static int finish(struct conv *c)
+{
+	const uint32_t *final_map = NULL;
+	double t0 = clock_now();
+	int err;
+
+	err = base_job_join(c);
+	if (!err)
+		err = dedup__finish(c->m.dd, &final_map);
+	if (err) {
+		diag__say(&c->diag, D2B_ERROR, "deduplication failed: %s", strerror(-err));
+		return err;
+	}
+	if (final_map)
+		result_remap(&c->res, NULL, final_map);
+	c->rep.t_finish = clock_now() - t0;
+
+	t0 = clock_now();
+	err = repair_sizeless(c);
+	if (!err && c->opts.funcs == D2B_FUNCS_KERNEL)
+		err = kernel_funcs(c);
+	if (err)
+		return err;
+	err = datasec_set__emit(c->res.ds, c->res.out, c->src.secs, c->src.nr_secs, &c->diag);
+	if (err)
+		diag__say(&c->diag, D2B_ERROR, "cannot make the DATASECs: %s",
+			  strerror(-err));
+	c->rep.t_datasec = clock_now() - t0;
+	return err;
+}
+
+/*
+ * The output as the kernel takes it: not empty, with its layout section if
+ * asked for, and never what the kernel would refuse (damaged input, or a
+ * bug), but for C++ names, which are asked for (cxx_names()).
+ */
+static int verify(struct conv *c)
+{
+	double t0 = clock_now();
+	int n, err;
+
+	if (!c->base && !d2b_btf__nr_types(c->res.out)) {
+		diag__say(&c->diag, D2B_ERROR, "no type to write (the kernel refuses "
+			  "an empty BTF): %zu units, %zu left out%s",
+			  c->src.units.nr_refs + c->rep.nr_imported, c->rep.units_skipped,
+			  c->rep.units_skipped ? " (-v says why)" : "");
+		return -ENODATA;
+	}
+	/* (split BTF carries no layout section: a module's is its base's) */
+	if (c->opts.layout && !c->base) {
+		err = d2b_btf__set_layout(c->res.out, true);
+		if (err) {
+			diag__say(&c->diag, D2B_ERROR,
+				  "cannot add the layout section: %s", strerror(-err));
+			return err;
+		}
+	}
+	n = d2b_btf__verify(c->res.out, cxx_names(c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, c);
+	if (n == 0 && cxx_names(c) && d2b_btf__verify(c->res.out, 0, NULL, NULL) > 0)
+		diag__say(&c->diag, D2B_NOTICE,
+			  "C++ names that are not identifiers: the kernel will not load "
+			  "this BTF (without --cxx-names it would)");
+	c->rep.t_datasec += clock_now() - t0;
+	if (n > 0)
+		diag__say(&c->diag, D2B_ERROR,
+			  "the BTF made would be refused by the kernel (damaged DWARF?): "
+			  "%s%s", c->rep.bad_btf, n > 1 ? " (and more: -v lists them)" : "");
+	if (n != 0)
+		return n < 0 ? n : -EINVAL;
+	/* a base read where it was used (lazy.h): a part of it that could not
+	 * be read was missing to the merge, so nothing made over it stands */
+	err = btf_lazy_error(c->res.out);
+	if (err)
+		diag__say(&c->diag, D2B_ERROR, "cannot read the base BTF: %s",
+			  strerror(-err));
+	return err;
+}
+
+/* Every failure says why (the one contract of dwarf2btf.h), but the
+ * caller's own: a base it could not load. */
+static void say_failure(struct conv *c, int err, const struct d2b_base_later *later)
+{
+	if (err == -ENOMEM)
+		diag__say(&c->diag, D2B_ERROR, "out of memory");
+	else if (err < 0 && !c->diag.nr_errors &&
+		 !(err == -ECANCELED && later && later->get && !c->base))
+		diag__say(&c->diag, D2B_ERROR, "conversion failed: %s",
+			  strerror(-err));
+}
+
+static void conv_release(struct conv *c)
+{
+	base_job_join(c);	/* (its dedup is freed below) */
+	job_wait(&c->src.names_job);	/* (its names are freed below) */
+	job_wait(&c->syms.fj.job);
+	dedup__free(c->m.dd);
+	datasec_set__free(c->res.ds);
+	d2b_btf__free(c->res.out);
+	d2b_btf__free(c->src.names);
+	free(c->m.map);
+	dedup_unit_check__release(&c->m.check);
+	free(c->src.secs);
+	free(c->res.funcs);
+	elf_funcs__free(c->syms.fj.ef);
+	free(c->syms.fj.str_bits);
+	scheduler__free(c->m.sched);
+	job_wait(&c->src.cj.job);
+	unit_inputs__release(&c->src.units);
+	dwarf_file__free(c->src.df);
+	free(c->src.secnames);
+}
+
+/*
+ * The pipeline: open the input, list its units, start the walk (the base,
+ * the merge, the side jobs), walk and merge the units, finish the merged
+ * BTF, verify it, hand it out.
+ */
 static int convert(const char *path, const struct mem_input *mem, const struct d2b_btf *base,
 		   const struct d2b_base_later *later, const struct d2b_opts *opts,
 		   struct d2b_btf **ret)
 {
-	struct d2b_opts o;
-	struct dedup_opts dopts = { 0 };
-	struct conv c = { .path = path, .opts = &o };
-	const uint32_t *final_map = NULL;
-	double t0 = clock_now(), t_open, t_finish, t_datasec;
-	struct funcs_job fj = { 0 };
-	struct close_job cj = { 0 };
-	char *secnames = NULL;
-	char errbuf[256];
-	size_t shndx;
-	int n;
-	uint64_t off;
+	struct conv c = { .path = path, .base = base };
+	double t0 = clock_now();
 	int err;
 
 	*ret = NULL;
-	err = opts_take(opts, &o);
-	if (o.errbuf && o.errlen)
-		o.errbuf[0] = '\0';
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "options of %zu bytes with fields "
-			  "this library (%zu bytes) does not know set", opts->sz, sizeof(o));
-		return err;
-	}
-	if (!func_policy__known(o.kernel_policy)) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "unknown kernel policy %d",
-			  (int)o.kernel_policy);
-		return -EINVAL;
-	}
-	if (mem)
-		err = dwarf_file__open_mem(mem->data, mem->size, path, &c.df, errbuf, sizeof(errbuf));
-	else
-		err = dwarf_file__open(path, &c.df, errbuf, sizeof(errbuf));
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "%s", errbuf);
-		return err;
-	}
-	hmap__init(&c.imported, false);
-	/* the units are listed by libdw and by our reader, while the names
-	 * base is made: on three threads with -j3 or more */
-	err = unit_inputs__open(&c.in, c.df, c.opts, inputs_note, &c);
-	if (!err && !base && !later && die_reader__section(c.in.r, DIE_SEC_STR))
-		job_start(&c.names_job, names_job_run, &c, c.opts->jobs > 1);
+	err = take_opts(&c, opts);
 	if (!err)
-		err = unit_inputs__list(&c.in, c.opts->jobs > 2);
+		err = open_input(&c, mem);
 	if (err)
-		goto out;
-	if (c.in.nr_other)
-		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
-			  "%zu type units not walked directly", c.in.nr_other);
-	/* .debug_info as libelf mapped it from the file (not relocated, not
-	 * inflated) is read once, unit after unit, and need not stay in
-	 * memory (listing the units dropped what it touched) */
-	die_reader__behind(c.in.r, DIE_SEC_INFO, &c.behind);
-	/* build dwfl's section table now, before any worker thread asks */
-	dwarf_file__addr_section(c.df, 0, &shndx, &off);
-
-	err = section_table(c.df, &c.secs, &c.nr_secs, &secnames);
-	if (err)
-		goto out;
-	/* the ELF function symbols, read and indexed on a thread of their own
-	 * while this one makes what follows (nothing of libelf) */
-	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
-		fj.elf = dwarf_file__elf(c.df);
-		fj.str = die_reader__section(c.in.r, DIE_SEC_STR);
-		fj.str_size = fj.str ? die_reader__section_size(c.in.r, DIE_SEC_STR) : 0;
-		job_start(&fj.job, funcs_job_run, &fj, c.opts->jobs > 1);
-	}
-	/* a base loaded meanwhile by the caller is needed from here on */
-	if (later && !later->get) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no function to get the base with");
-		err = -EINVAL;
-	} else if (later && !(base = later->get(later->arg))) {
-		err = -ECANCELED;	/* the caller knows why: errbuf says only this */
-		if (o.errbuf && o.errlen)
-			snprintf(o.errbuf, o.errlen, "no base BTF to convert over");
-	}
-	if (base && !o.flatten_arrays && base_policy__flat_arrays(base))
-		o.flatten_arrays = true;
+		return err;	/* (said; nothing to release) */
+	err = list_units(&c, base || later);
 	if (!err)
-		err = make_out(&c, base, &dopts);
-	if (!err && dopts.defer_base_index)
-		job_start(&c.base_job, base_job_run, &c, true);
-	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
-		job_wait(&fj.job);
-		c.ef = fj.ef;
-		c.str_bits = fj.str_bits;
-		if (fj.err && !err) {
-			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0,
-				  "cannot read the ELF symbol table: %s", strerror(-fj.err));
-			err = fj.err;
-		}
-		if (!err) {
-			c.filter_ef.want = want_elf_func;
-			c.filter_ef.arg = c.ef;
-			if (fj.str_bits) {
-				c.filter_ef.str = fj.str;
-				c.filter_ef.str_size = fj.str_covered;
-				c.filter_ef.str_bits = c.str_bits;
-			}
-			if (!elf_funcs__count(c.ef))
-				c.filter_ef.want = NULL;	/* then every function */
-			func_judge__policy(c.opts, &c.filter_ef.policy);
-			c.filter = &c.filter_ef;
-		}
-	}
-	if (err)
-		goto out;
-	t_open = clock_now() - t0;	/* all this thread does before the first walk */
-
-	err = walk_all(&c);
-	if (err)
-		goto out;
-	if (c.in.nr_partial > c.nr_seen)
-		conv_diag(&c, D2B_INFO, NULL, UINT64_MAX, 0,
-			  "partial units imported by no unit converted: %zu of %zu left out",
-			  c.in.nr_partial - c.nr_seen, c.in.nr_partial);
-	close_input(&c, &cj);
-
-	t0 = clock_now();
-	err = base_job_join(&c);
+		err = start_walk(&c, later);
+	c.rep.t_open = clock_now() - t0;	/* all this thread does before the first walk */
 	if (!err)
-		err = dedup__finish(c.dd, &final_map);
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "deduplication failed: %s", strerror(-err));
-		goto out;
+		err = walk_and_merge(&c);
+	if (!err)
+		err = finish(&c);
+	if (!err)
+		err = verify(&c);
+	if (!err && c.opts.stats)
+		report_stats(&c);
+	if (!err) {
+		*ret = c.res.out;
+		c.res.out = NULL;
 	}
-	if (final_map)
-		result_remap(&c.res, NULL, final_map);
-	t_finish = clock_now() - t0;
-
-	t0 = clock_now();
-	err = repair_sizeless(&c);
-	if (err)
-		goto out;
-	if (c.opts->funcs == D2B_FUNCS_KERNEL) {
-		err = kernel_funcs(&c);
-		if (err)
-			goto out;
-	}
-	err = datasec_set__emit(c.res.ds, c.res.out, c.secs, c.nr_secs, datasec_note, &c);
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot make the DATASECs: %s",
-			  strerror(-err));
-		goto out;
-	}
-	if (!base && !d2b_btf__nr_types(c.res.out)) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "no type to write (the kernel refuses "
-			  "an empty BTF): %zu units, %zu left out%s", c.in.nr_refs + c.nr_seen,
-			  c.units_skipped, c.units_skipped ? " (-v says why)" : "");
-		err = -ENODATA;
-		goto out;
-	}
-	/* (split BTF carries no layout section: a module's is its base's) */
-	if (c.opts->layout && !base) {
-		err = d2b_btf__set_layout(c.res.out, true);
-		if (err) {
-			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot add the layout section: %s",
-				  strerror(-err));
-			goto out;
-		}
-	}
-	/* never hand on BTF the kernel would refuse (damaged input, or a bug),
-	 * but for C++ names, which are asked for (cxx_names) */
-	n = d2b_btf__verify(c.res.out, cxx_names(&c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, &c);
-	if (n == 0 && cxx_names(&c) && d2b_btf__verify(c.res.out, 0, NULL, NULL) > 0)
-		conv_diag(&c, D2B_NOTICE, NULL, UINT64_MAX, 0,
-			  "C++ names that are not identifiers: the kernel will not load "
-			  "this BTF (without --cxx-names it would)");
-	t_datasec = clock_now() - t0;
-	if (n != 0) {
-		err = n < 0 ? n : -EINVAL;
-		if (n > 0)
-			conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0,
-				  "the BTF made would be refused by the kernel (damaged DWARF?): "
-				  "%s%s", c.bad_btf, n > 1 ? " (and more: -v lists them)" : "");
-		goto out;
-	}
-	/* a base read where it was used (lazy.h): a part of it that could not
-	 * be read was missing to the merge, so nothing made over it stands */
-	err = btf_lazy_error(c.res.out);
-	if (err) {
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "cannot read the base BTF: %s",
-			  strerror(-err));
-		goto out;
-	}
-	if (c.opts->stats)
-		report_stats(&c, t_open, t_finish, t_datasec);
-	*ret = c.res.out;
-	c.res.out = NULL;
-out:
-	base_job_join(&c);	/* (its dedup is freed below) */
-	job_wait(&c.names_job);	/* (its names are freed below) */
-	/* every failure says why (the one contract of dwarf2btf.h), but the
-	 * caller's own: a base it could not load */
-	if (err == -ENOMEM)
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "out of memory");
-	else if (err < 0 && !c.nr_errors && !(err == -ECANCELED && later && later->get && !base))
-		conv_diag(&c, D2B_ERROR, NULL, UINT64_MAX, 0, "conversion failed: %s",
-			  strerror(-err));
-	dedup__free(c.dd);
-	datasec_set__free(c.res.ds);
-	d2b_btf__free(c.res.out);
-	d2b_btf__free(c.names);
-	free(c.map);
-	dedup_unit_check__release(&c.check);
-	free(c.secs);
-	free(c.res.funcs);
-	elf_funcs__free(c.ef);
-	free(c.str_bits);
-	scheduler__free(c.sched);
-	free(c.imports);
-	free(c.seen);
-	hmap__release(&c.imported);
-	job_wait(&cj.job);
-	unit_inputs__release(&c.in);
-	dwarf_file__free(c.df);
-	free(secnames);
+	say_failure(&c, err, later);
+	conv_release(&c);
 	return err;
 }
 

@@ -24,6 +24,14 @@
  *
  * In groups: below ("Merging in groups").
  *
+ * Rounds: the file's units first; then the partial units (dwz) that the
+ * units merged import and no unit imported before, in the order first
+ * met, as a round of their own; and so on until a round imports none
+ * (scheduler__run()).  Each round is walked and merged by one strategy:
+ * walk_and_merge_serial() on one thread, walk_and_merge_ring() on more,
+ * walk_and_merge_groups() where groups pay (the rest of a round whose
+ * groups disagreed one by one).
+ *
  * Pages: .debug_info is read once, unit after unit, and the pages of the
  * units merged are dropped behind them (drop_behind()).
  */
@@ -35,6 +43,8 @@
 
 #include "scheduler.h"
 #include "base/clock.h"
+#include "base/diag.h"
+#include "base/hmap.h"
 #include "base/pages.h"
 #include "base/vec.h"
 #include "btf/btf.h"
@@ -69,8 +79,22 @@ struct group {
 	struct pages_behind behind;	/* its part of .debug_info */
 };
 
+/*
+ * The rounds of units: the file's compile units, then the partial units
+ * they import, then those these import, ... until a round imports none
+ * that an earlier unit did.
+ */
+struct imports {
+	struct hmap met;		/* partial units met: hash -> index in seen */
+	struct unit_ref *seen;
+	size_t nr_seen, seen_cap;
+	struct unit_ref *next;		/* the next round's, in the order first met */
+	size_t nr_next, next_cap;
+};
+
 struct scheduler {
 	struct scheduler_input in;
+	struct imports imports;
 	/* the round's units */
 	const struct unit_ref *units;
 	size_t nr_units;
@@ -100,6 +124,37 @@ struct scheduler {
 	/* statistics */
 	double t_walk, t_merge;
 };
+
+/* The partial units merged unit u imports that no unit imported before:
+ * the next round walks them. */
+static int imports_add(struct imports *im, const struct unit *u)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; !u->skipped && i < u->nr_imports; i++) {
+		const struct unit_ref *ref = &u->imports[i];
+		uint64_t key = hash_mix64(ref->off ^ (uint64_t)(uintptr_t)ref->r), v;
+		struct hmap_iter it;
+		bool found = false;
+
+		hmap__iter_init(&im->met, key, &it);
+		while (!found && hmap__next(&im->met, &it, &v))
+			found = im->seen[v].r == ref->r && im->seen[v].off == ref->off;
+		if (found)
+			continue;
+		err = VEC_RESERVE(im->seen, im->seen_cap, im->nr_seen, 1);
+		if (!err)
+			err = VEC_RESERVE(im->next, im->next_cap, im->nr_next, 1);
+		if (!err)
+			err = hmap__add(&im->met, key, im->nr_seen);
+		if (err)
+			return err;
+		im->seen[im->nr_seen++] = *ref;
+		im->next[im->nr_next++] = *ref;
+	}
+	return 0;
+}
 
 struct worker {
 	struct scheduler *s;
@@ -151,6 +206,38 @@ static void *worker(void *arg)
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
+}
+
+/* Start workers[1 .. jobs) on run: how many started. */
+static unsigned int threads_start(struct scheduler *s, struct worker *workers, unsigned int jobs,
+				  void *(*run)(void *))
+{
+	unsigned int t;
+
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->room, NULL);
+	pthread_cond_init(&s->walked, NULL);
+	for (t = 1; t < jobs; t++) {
+		if (pthread_create(&workers[t].thread, NULL, run, &workers[t]) != 0)
+			break;
+	}
+	return t - 1;
+}
+
+/* Stop the started workers and wait for them. */
+static void threads_stop(struct scheduler *s, struct worker *workers, unsigned int started)
+{
+	unsigned int t;
+
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_broadcast(&s->room);
+	pthread_mutex_unlock(&s->lock);
+	for (t = 1; t <= started; t++)
+		pthread_join(workers[t].thread, NULL);
+	pthread_cond_destroy(&s->room);
+	pthread_cond_destroy(&s->walked);
+	pthread_mutex_destroy(&s->lock);
 }
 
 /* pages dropped stay this far behind the units merged: a fault maps the
@@ -425,6 +512,8 @@ static int group_done(struct scheduler *s, struct group *g)
 
 		err = s->in.ops->group_unit(s->in.arg, &gu->u, gu->err, gu->merge_failed,
 					    whole ? map : NULL, gu->strs);
+		if (!err && whole)
+			err = imports_add(&s->imports, &gu->u);
 		unit__release(&gu->u);
 		free(gu->strs);
 		gu->strs = NULL;
@@ -502,8 +591,7 @@ static void groups_release(struct scheduler *s)
  * s->resume on are left to be merged one by one. */
 static int walk_and_merge_groups(struct scheduler *s, struct worker *workers, unsigned int jobs)
 {
-	unsigned int started = 0, t;
-	char msg[256];
+	unsigned int started;
 	size_t g;
 	int err;
 
@@ -513,14 +601,7 @@ static int walk_and_merge_groups(struct scheduler *s, struct worker *workers, un
 		groups_release(s);
 		return err;
 	}
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->room, NULL);
-	pthread_cond_init(&s->walked, NULL);
-	for (t = 1; t < jobs; t++) {
-		if (pthread_create(&workers[t].thread, NULL, group_worker, &workers[t]) != 0)
-			break;
-		started++;
-	}
+	started = threads_start(s, workers, jobs, group_worker);
 	s->grouped = s->nr_groups;
 	for (g = 0; g < s->nr_groups && !err; g++) {
 		struct group *gr = &s->groups[g];
@@ -542,47 +623,31 @@ static int walk_and_merge_groups(struct scheduler *s, struct worker *workers, un
 	}
 	if (s->disagreed) {
 		g--;
-		snprintf(msg, sizeof(msg),
-			 "group %zu of %zu of the units resolved a forward declaration to another "
-			 "definition than the groups before it: merging the units from there on "
-			 "one by one", g + 1, s->nr_groups);
-		s->in.ops->note(s->in.arg, msg);
+		diag__say(s->in.diag, D2B_INFO,
+			  "group %zu of %zu of the units resolved a forward declaration to another "
+			  "definition than the groups before it: merging the units from there on "
+			  "one by one", g + 1, s->nr_groups);
 		s->resume = s->groups[g].first;
 		s->resume_group = g;
 		err = 0;
 	}
-	pthread_mutex_lock(&s->lock);
-	s->stop = true;
-	s->cur_group = s->nr_groups;
-	pthread_cond_broadcast(&s->room);
-	pthread_mutex_unlock(&s->lock);
-	for (t = 1; t <= started; t++)
-		pthread_join(workers[t].thread, NULL);
+	threads_stop(s, workers, started);
 	groups_release(s);
-	pthread_cond_destroy(&s->room);
-	pthread_cond_destroy(&s->walked);
-	pthread_mutex_destroy(&s->lock);
 	drop_behind(s, s->nr_units);
 	return err;
 }
 
-static int walk_and_merge(struct scheduler *s)
+/* Each thread's walker over the file's DIE reader, and its scratch. */
+static int workers_new(struct scheduler *s, unsigned int jobs, struct worker **ret)
 {
-	unsigned int jobs = s->in.opts->jobs > 1 ? s->in.opts->jobs : 1;
-	struct worker *workers = NULL;
-	unsigned int started = 0, t;
-	struct unit u;
-	size_t i;
+	struct worker *workers = calloc(jobs, sizeof(*workers));
+	unsigned int t;
 	int err = 0;
 
-	if (jobs > s->nr_units)
-		jobs = s->nr_units ? (unsigned int)s->nr_units : 1;
-	s->next_cu = s->merged = 0;
-	s->stop = false;
-	workers = calloc(jobs, sizeof(*workers));
+	*ret = workers;
 	if (!workers)
 		return -ENOMEM;
-	for (t = 0; t < jobs; t++) {
+	for (t = 0; t < jobs && !err; t++) {
 		workers[t].s = s;
 		err = unit_walker__new(s->in.df, s->in.r, s->in.alt, &workers[t].uw);
 		if (!err && s->in.names)
@@ -591,48 +656,82 @@ static int walk_and_merge(struct scheduler *s)
 						     die_reader__section_size(s->in.r, DIE_SEC_STR));
 		else if (!err)
 			unit_walker__set_base(workers[t].uw, s->in.base);
-		if (err)
-			goto out_free;
 	}
-	s->resume = 0;
-	if (merged_in_groups(s, jobs)) {
-		err = walk_and_merge_groups(s, workers, jobs);
-		if (err || !s->disagreed)
-			goto out_free;
-		/* the rest one by one, from s->resume */
-		s->next_cu = s->merged = s->resume;
-		s->stop = false;
-	}
-	if (jobs == 1) {
-		for (i = s->resume; i < s->nr_units && !err; i++) {
-			double t0 = clock_now();
+	return err;
+}
 
-			err = unit__walk(&u, s->in.opts, s->in.filter, workers[0].uw, &s->units[i]);
-			s->t_walk += clock_now() - t0;
-			t0 = clock_now();
-			err = s->in.ops->merge_unit(s->in.arg, &u, err, NULL);
-			s->t_merge += clock_now() - t0;
-			unit__release(&u);
-			drop_behind(s, i + 1);
-		}
-		goto out_free;
-	}
+static void workers_free(struct worker *workers, unsigned int jobs)
+{
+	unsigned int t;
 
-	/* jobs threads in all: this one merges, and walks while it waits */
+	for (t = 0; workers && t < jobs; t++) {
+		unit_walker__free(workers[t].uw);
+		free(workers[t].map);
+	}
+	free(workers);
+}
+
+/* walk_and_merge() on one thread: walk a unit, merge it, and so on. */
+static int walk_and_merge_serial(struct scheduler *s, struct worker *wk)
+{
+	struct unit u;
+	size_t i;
+	int err = 0;
+
+	for (i = s->resume; i < s->nr_units && !err; i++) {
+		double t0 = clock_now();
+
+		err = unit__walk(&u, s->in.opts, s->in.filter, wk->uw, &s->units[i]);
+		s->t_walk += clock_now() - t0;
+		t0 = clock_now();
+		err = s->in.ops->merge_unit(s->in.arg, &u, err, NULL);
+		if (!err)
+			err = imports_add(&s->imports, &u);
+		s->t_merge += clock_now() - t0;
+		unit__release(&u);
+		drop_behind(s, i + 1);
+	}
+	return err;
+}
+
+/* The ring's slot of unit i, walked: merge it and give the slot back. */
+static int ring_merge(struct scheduler *s, struct slot *sl, size_t i)
+{
+	double t0 = clock_now();
+	int err = s->in.ops->merge_unit(s->in.arg, &sl->u, sl->err, &sl->check);
+
+	if (!err)
+		err = imports_add(&s->imports, &sl->u);
+	s->t_merge += clock_now() - t0;
+	unit__release(&sl->u);
+	drop_behind(s, i + 1);
+
+	pthread_mutex_lock(&s->lock);
+	sl->done = false;
+	s->merged++;
+	if (err) {
+		s->stop = true;
+		pthread_cond_broadcast(&s->room);
+	} else {
+		pthread_cond_signal(&s->room);	/* one slot, one worker */
+	}
+	pthread_mutex_unlock(&s->lock);
+	return err;
+}
+
+/* walk_and_merge() on jobs threads in all, through the ring: this one
+ * merges, and walks while it waits (workers[0] is its). */
+static int walk_and_merge_ring(struct scheduler *s, struct worker *workers, unsigned int jobs)
+{
+	unsigned int started;
+	size_t i;
+	int err = 0;
+
 	s->nr_slots = 4 * jobs + 8;
 	s->slots = calloc(s->nr_slots, sizeof(*s->slots));
-	if (!s->slots) {
-		err = -ENOMEM;
-		goto out_free;
-	}
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->room, NULL);
-	pthread_cond_init(&s->walked, NULL);
-	for (t = 1; t < jobs; t++) {
-		if (pthread_create(&workers[t].thread, NULL, worker, &workers[t]) != 0)
-			break;
-		started++;
-	}
+	if (!s->slots)
+		return -ENOMEM;
+	started = threads_start(s, workers, jobs, worker);
 	for (i = s->resume; i < s->nr_units && !err; i++) {
 		struct slot *sl = &s->slots[i % s->nr_slots];
 		double t0 = clock_now();
@@ -644,47 +743,51 @@ static int walk_and_merge(struct scheduler *s)
 		}
 		pthread_mutex_unlock(&s->lock);
 		s->t_walk += clock_now() - t0;	/* time spent walking or waiting for walkers */
-
-		t0 = clock_now();
-		err = s->in.ops->merge_unit(s->in.arg, &sl->u, sl->err, &sl->check);
-		s->t_merge += clock_now() - t0;
-		unit__release(&sl->u);
-		drop_behind(s, i + 1);
-
-		pthread_mutex_lock(&s->lock);
-		sl->done = false;
-		s->merged++;
-		if (err) {
-			s->stop = true;
-			pthread_cond_broadcast(&s->room);
-		} else {
-			pthread_cond_signal(&s->room);	/* one slot, one worker */
-		}
-		pthread_mutex_unlock(&s->lock);
+		err = ring_merge(s, sl, i);
 	}
-	pthread_mutex_lock(&s->lock);
-	s->stop = true;
-	pthread_cond_broadcast(&s->room);
-	pthread_mutex_unlock(&s->lock);
-	for (t = 1; t <= started; t++)
-		pthread_join(workers[t].thread, NULL);
+	threads_stop(s, workers, started);
 	/* units walked but not merged (after an error) */
 	for (i = 0; i < s->nr_slots; i++) {
 		if (s->slots[i].done)
 			unit__release(&s->slots[i].u);
 		dedup_unit_check__release(&s->slots[i].check);
 	}
-	pthread_cond_destroy(&s->room);
-	pthread_cond_destroy(&s->walked);
-	pthread_mutex_destroy(&s->lock);
 	free(s->slots);
 	s->slots = NULL;
-out_free:
-	for (t = 0; t < jobs; t++) {
-		unit_walker__free(workers[t].uw);
-		free(workers[t].map);
+	return err;
+}
+
+/*
+ * Walk and merge the round's units: in groups where that pays
+ * (merged_in_groups()), else one by one, through the ring on jobs threads
+ * or here; one by one also from where the groups disagreed.
+ */
+static int walk_and_merge(struct scheduler *s)
+{
+	unsigned int jobs = s->in.opts->jobs > 1 ? s->in.opts->jobs : 1;
+	struct worker *workers;
+	int err;
+
+	if (jobs > s->nr_units)
+		jobs = s->nr_units ? (unsigned int)s->nr_units : 1;
+	s->next_cu = s->merged = 0;
+	s->stop = false;
+	s->resume = 0;
+	err = workers_new(s, jobs, &workers);
+	if (!err && merged_in_groups(s, jobs)) {
+		err = walk_and_merge_groups(s, workers, jobs);
+		if (err || !s->disagreed)
+			goto out;
+		/* the rest one by one, from s->resume */
+		s->next_cu = s->merged = s->resume;
+		s->stop = false;
 	}
-	free(workers);
+	if (!err && jobs == 1)
+		err = walk_and_merge_serial(s, &workers[0]);
+	else if (!err)
+		err = walk_and_merge_ring(s, workers, jobs);
+out:
+	workers_free(workers, jobs);
 	return err;
 }
 
@@ -696,6 +799,7 @@ int scheduler__new(const struct scheduler_input *in, struct scheduler **ret)
 	if (!s)
 		return -ENOMEM;
 	s->in = *in;
+	hmap__init(&s->imports.met, false);
 	*ret = s;
 	return 0;
 }
@@ -705,10 +809,14 @@ void scheduler__free(struct scheduler *s)
 	if (!s)
 		return;
 	free(s->slots);
+	hmap__release(&s->imports.met);
+	free(s->imports.seen);
+	free(s->imports.next);
 	free(s);
 }
 
-int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n, bool first_round)
+/* One round: walk units[0 .. n) and hand them to ops, in order. */
+static int run_round(struct scheduler *s, const struct unit_ref *units, size_t n, bool first_round)
 {
 	int err;
 
@@ -721,6 +829,25 @@ int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n, 
 	return err;
 }
 
+int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n)
+{
+	struct imports *im = &s->imports;
+	struct unit_ref *round = NULL;
+	int err = run_round(s, units, n, true);
+
+	while (!err && im->nr_next) {
+		size_t nr = im->nr_next;
+
+		free(round);
+		round = im->next;
+		im->next = NULL;
+		im->nr_next = im->next_cap = 0;
+		err = run_round(s, round, nr, false);
+	}
+	free(round);
+	return err;
+}
+
 void scheduler__stats(const struct scheduler *s, struct scheduler_stats *ret)
 {
 	ret->t_walk = s->t_walk;
@@ -728,4 +855,5 @@ void scheduler__stats(const struct scheduler *s, struct scheduler_stats *ret)
 	ret->grouped = s->grouped;
 	ret->disagreed = s->disagreed;
 	ret->resume_group = s->resume_group;
+	ret->nr_imported = s->imports.nr_seen;
 }

@@ -17,6 +17,7 @@
 #include "dwarf2btf.h"
 
 struct dedup;
+struct diag;
 struct dedup_unit_check;
 struct die_reader;
 struct dwarf_file;
@@ -55,8 +56,6 @@ struct scheduler_ops {
 	 */
 	int (*group_unit)(void *arg, struct unit *u, int err, bool merge_failed,
 			  const uint32_t *map, const char *strs);
-	/* A note for -v (D2B_INFO) */
-	void (*note)(void *arg, const char *msg);
 };
 
 struct scheduler_input {
@@ -70,6 +69,7 @@ struct scheduler_input {
 	struct pages_behind *behind;	/* r's .debug_info, dropped behind the merges */
 	const struct scheduler_ops *ops;
 	void *arg;			/* ops' */
+	struct diag *diag;		/* notes, said on scheduler__run()'s thread */
 };
 
 /* What scheduler__run()s did, for --stats */
@@ -79,17 +79,20 @@ struct scheduler_stats {
 	size_t grouped;		/* groups the units were merged in, or 0 */
 	bool disagreed;		/* a group was not taken: from then on, one by one */
 	size_t resume_group;	/* ... the first such group */
+	size_t nr_imported;	/* partial units walked because units imported them */
 };
 
 /* in is copied; it and what it points to outlive the scheduler. */
 int scheduler__new(const struct scheduler_input *in, struct scheduler **ret);
 void scheduler__free(struct scheduler *s);
 /*
- * Walk units[0 .. n) on opts->jobs threads and hand them to ops, in order.
- * first_round: these are the file's units, in file order (only they are
- * grouped, and only their pages are dropped behind).
+ * Walk units[0 .. n), the file's units in file order, on opts->jobs
+ * threads and hand them to ops, in order; then, round by round, the
+ * partial units the last round's units imported that no unit imported
+ * before (in the order first met), until a round imports none.  Only the
+ * first round is grouped, and only its pages are dropped behind.
  */
-int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n, bool first_round);
+int scheduler__run(struct scheduler *s, const struct unit_ref *units, size_t n);
 void scheduler__stats(const struct scheduler *s, struct scheduler_stats *ret);
 
 #endif

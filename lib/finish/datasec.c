@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "btf/btf.h"
 #include "finish/datasec.h"
 #include "base/strtab.h"
@@ -123,7 +124,7 @@ struct ds_entry {
 
 static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
 			const struct datasec_section *sec, size_t first, size_t end,
-			struct ds_entry *ents, datasec_note_fn note, void *note_arg)
+			struct ds_entry *ents, struct diag *diag)
 {
 	const char *secname = sec->name;
 	uint64_t secsize = sec->size, prev_end = 0;
@@ -131,8 +132,9 @@ static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
 	int id, err;
 
 	if (secsize == 0 || secsize > UINT32_MAX) {
-		note(note_arg, "section %s: size %llu unusable for a DATASEC", secname,
-		     (unsigned long long)secsize);
+		diag__say(diag, D2B_INFO,
+			  "section %s: size %llu unusable for a DATASEC", secname,
+			  (unsigned long long)secsize);
 		return 0;
 	}
 	for (i = first; i < end; i++) {
@@ -142,15 +144,18 @@ static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
 		unsigned int t;
 
 		if (size <= 0) {
-			note(note_arg, "variable '%s' left out: type has no size", name);
+			diag__say(diag, D2B_INFO, "variable '%s' left out: type has no size", name);
 			continue;
 		}
 		if (v->offset + (uint64_t)size > secsize) {
-			note(note_arg, "variable '%s' left out: extends past the end of %s", name, secname);
+			diag__say(diag, D2B_INFO,
+				  "variable '%s' left out: extends past the end of %s", name,
+				  secname);
 			continue;
 		}
 		if (n && v->offset < prev_end) {
-			note(note_arg, "variable '%s' left out: overlaps another in %s", name, secname);
+			diag__say(diag, D2B_INFO,
+				  "variable '%s' left out: overlaps another in %s", name, secname);
 			continue;
 		}
 		id = d2b_btf__add_var(btf, name, v->linkage, v->type);
@@ -169,9 +174,10 @@ static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
 		prev_end = v->offset + (uint64_t)size;
 	}
 	if (n > D2B_MAX_VLEN)
-		note(note_arg, "section %s: %zu variables, more than a DATASEC holds (%d): "
-		     "%zu DATASECs of that name", secname, n, D2B_MAX_VLEN,
-		     (n + D2B_MAX_VLEN - 1) / D2B_MAX_VLEN);
+		diag__say(diag, D2B_INFO,
+			  "section %s: %zu variables, more than a DATASEC holds (%d): "
+			  "%zu DATASECs of that name", secname, n, D2B_MAX_VLEN,
+			  (n + D2B_MAX_VLEN - 1) / D2B_MAX_VLEN);
 	for (i = 0; i < n; i++) {
 		if (i % D2B_MAX_VLEN == 0) {
 			id = d2b_btf__add_datasec(btf, secname, (uint32_t)secsize);
@@ -186,8 +192,7 @@ static int emit_section(struct datasec_set *ds, struct d2b_btf *btf,
 }
 
 int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf,
-		      const struct datasec_section *secs, size_t nr_secs, datasec_note_fn note,
-		      void *note_arg)
+		      const struct datasec_section *secs, size_t nr_secs, struct diag *diag)
 {
 	struct ds_entry *ents;
 	size_t i, j;
@@ -204,11 +209,11 @@ int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf,
 			;
 		if (ds->vars[i].shndx < nr_secs && secs[ds->vars[i].shndx].name &&
 		    *secs[ds->vars[i].shndx].name)
-			err = emit_section(ds, btf, &secs[ds->vars[i].shndx], i, j, ents, note,
-					   note_arg);
+			err = emit_section(ds, btf, &secs[ds->vars[i].shndx], i, j, ents, diag);
 		else	/* a DATASEC needs a name */
-			note(note_arg, "%zu variable(s) of section [%zu] left out: the section has "
-			     "no name", j - i, ds->vars[i].shndx);
+			diag__say(diag, D2B_INFO,
+				  "%zu variable(s) of section [%zu] left out: the section has "
+				  "no name", j - i, ds->vars[i].shndx);
 	}
 	free(ents);
 	return err;

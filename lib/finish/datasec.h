@@ -12,6 +12,7 @@
 #include "dwarf2btf.h"
 
 struct datasec_set;
+struct diag;
 
 /* The input's sections, by ELF section index (name NULL: no such section). */
 struct datasec_section {
@@ -28,11 +29,8 @@ int datasec_set__add(struct datasec_set *ds, const char *name, enum d2b_linkage 
 /* Translate every recorded type through map (old ID -> new ID). */
 void datasec_set__remap(struct datasec_set *ds, const uint32_t *map);
 
-typedef void (*datasec_note_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Add VARs, their DECL_TAGs and DATASECs to btf.  note reports dropped variables. */
+/* Add VARs, their DECL_TAGs and DATASECs to btf.  diag notes dropped variables. */
 int datasec_set__emit(struct datasec_set *ds, struct d2b_btf *btf,
-		      const struct datasec_section *secs, size_t nr_secs, datasec_note_fn note,
-		      void *note_arg);
+		      const struct datasec_section *secs, size_t nr_secs, struct diag *diag);
 
 #endif

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "btf/btf.h"
 #include "finish/sizeless.h"
 
@@ -83,7 +84,7 @@ static int find_int(struct d2b_btf *btf, const char *name, uint32_t size, unsign
 }
 
 /* Pass 0: enum members the kernel would take for 32 bits, as bitfields. */
-static void fix_small_enums(struct d2b_btf *btf, sizeless_note_fn note, void *arg)
+static void fix_small_enums(struct d2b_btf *btf, struct diag *diag)
 {
 	uint32_t id, end = d2b_btf__end_id(btf);
 
@@ -106,16 +107,17 @@ static void fix_small_enums(struct d2b_btf *btf, sizeless_note_fn note, void *ar
 			    d2b_member_bitfield_size(t, m) || (uint64_t)off + 32 <= t->size * 8ull)
 				continue;
 			m->offset = e->size * 8 << 24 | off;
-			note(arg, "%s '%s': member '%s' of a %u-byte enum near its end: a bitfield "
-			     "of %u bits (kernels take such a member for 32)",
-			     d2b_kind_name(d2b_kind(t)), d2b_btf__name(btf, id),
-			     d2b_btf__str(btf, m->name_off), e->size, e->size * 8);
+			diag__say(diag, D2B_INFO,
+				  "%s '%s': member '%s' of a %u-byte enum near its end: a bitfield "
+				  "of %u bits (kernels take such a member for 32)",
+				  d2b_kind_name(d2b_kind(t)), d2b_btf__name(btf, id),
+				  d2b_btf__str(btf, m->name_off), e->size, e->size * 8);
 		}
 	}
 }
 
 /* Pass 1: members of no size become arrays of bytes filling their place. */
-static int fix_members(struct d2b_btf *btf, sizeless_note_fn note, void *arg)
+static int fix_members(struct d2b_btf *btf, struct diag *diag)
 {
 	uint32_t id, end = d2b_btf__end_id(btf);
 	int uchar = 0, idx = 0, n = 0;
@@ -144,10 +146,11 @@ static int fix_members(struct d2b_btf *btf, sizeless_note_fn note, void *arg)
 			}
 			if (next < off)
 				next = off;
-			note(arg, "%s '%s': member '%s' is of a type of no size (a declaration only): "
-			     "an array of its %u bytes instead", d2b_kind_name(d2b_kind(t)),
-			     d2b_btf__name(btf, id), d2b_btf__str(btf, m->name_off),
-			     (next - off) / 8);
+			diag__say(diag, D2B_INFO,
+				  "%s '%s': member '%s' is of a type of no size "
+				  "(a declaration only): an array of its %u bytes instead", d2b_kind_name(d2b_kind(t)),
+				  d2b_btf__name(btf, id), d2b_btf__str(btf, m->name_off),
+				  (next - off) / 8);
 			if (!uchar)
 				uchar = find_int(btf, "unsigned char", 1, 0);
 			if (uchar > 0 && !idx)
@@ -183,7 +186,7 @@ static bool bad_proto(const struct d2b_btf *btf, const struct d2b_type *t)
 }
 
 /* Pass 2: prototypes that cannot be said go, and what names them. */
-static int fix_protos(struct d2b_btf *btf, uint8_t *drop, sizeless_note_fn note, void *arg)
+static int fix_protos(struct d2b_btf *btf, uint8_t *drop, struct diag *diag)
 {
 	uint32_t start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf), id;
 	int n = 0;
@@ -208,8 +211,9 @@ static int fix_protos(struct d2b_btf *btf, uint8_t *drop, sizeless_note_fn note,
 		if (t->type < start || t->type >= end || !drop[t->type - start] || drop[id - start])
 			continue;
 		if (k == D2B_KIND_FUNC) {
-			note(arg, "function '%s' left out: a parameter or its return is of a type "
-			     "of no size (a declaration only)", d2b_btf__name(btf, id));
+			diag__say(diag, D2B_INFO,
+				  "function '%s' left out: a parameter or its return is of a type "
+				  "of no size (a declaration only)", d2b_btf__name(btf, id));
 			drop[id - start] = 1;
 		} else {
 			t->type = 0;
@@ -218,22 +222,22 @@ static int fix_protos(struct d2b_btf *btf, uint8_t *drop, sizeless_note_fn note,
 	return n;
 }
 
-int sizeless__repair(struct d2b_btf *btf, uint8_t **ret_drop, sizeless_note_fn note, void *arg)
+int sizeless__repair(struct d2b_btf *btf, uint8_t **ret_drop, struct diag *diag)
 {
 	uint32_t n;
 	uint8_t *drop;
 	int err;
 
 	*ret_drop = NULL;
-	fix_small_enums(btf, note, arg);
-	err = fix_members(btf, note, arg);
+	fix_small_enums(btf, diag);
+	err = fix_members(btf, diag);
 	if (err < 0)
 		return err;
 	n = d2b_btf__end_id(btf) - d2b_btf__start_id(btf);
 	drop = calloc(n ? n : 1, 1);
 	if (!drop)
 		return -ENOMEM;
-	err = fix_protos(btf, drop, note, arg);
+	err = fix_protos(btf, drop, diag);
 	if (err <= 0) {
 		free(drop);
 		return err;

@@ -11,8 +11,7 @@
 
 #include "dwarf2btf.h"
 
-typedef void (*sizeless_note_fn)(void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+struct diag;
 
 /*
  * Mend btf in place (members of no size become arrays of bytes; pointers
@@ -20,6 +19,6 @@ typedef void (*sizeless_note_fn)(void *arg, const char *fmt, ...)
  * how many types must still go (0: none), with *ret_drop (malloc()ed, one
  * byte per own type) marking them for prune__funcs(); or a negative errno.
  */
-int sizeless__repair(struct d2b_btf *btf, uint8_t **ret_drop, sizeless_note_fn note, void *arg);
+int sizeless__repair(struct d2b_btf *btf, uint8_t **ret_drop, struct diag *diag);
 
 #endif

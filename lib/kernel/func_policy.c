@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "btf/btf.h"
 #include "base/vec.h"
 #include "kernel/elf_funcs.h"
@@ -428,7 +429,7 @@ static int keep_clone(const struct func_policy_opts *po, uint32_t start, uint32_
 /* Decide one name's records [first, end). */
 static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		       const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
-		       func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
+		       struct diag *diag, struct func_kfuncs *kfuncs)
 {
 	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
 	struct elf_func_info info = { 0 };
@@ -467,7 +468,7 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		}
 	}
 	if (why) {
-		note(note_arg, "function '%s' left out: %s", e[0].name, why);
+		diag__say(diag, D2B_INFO, "function '%s' left out: %s", e[0].name, why);
 		keep = 0;
 	}
 	if (po->copies && !po->pahole_1_31 && keep && keep < start && !clone &&
@@ -502,7 +503,7 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
 			const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
-			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs)
+			struct diag *diag, struct func_kfuncs *kfuncs)
 {
 	struct entry *e = calloc(nr ? nr : 1, sizeof(*e));
 	size_t i, j;
@@ -526,7 +527,7 @@ int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, 
 	for (i = 0; i < nr; i = j) {
 		for (j = i + 1; j < nr && !entry_name_cmp(&e[j], &e[i]); j++)
 			;
-		r = select_name(btf, &e[i], j - i, ef, po, drop, note, note_arg, kfuncs);
+		r = select_name(btf, &e[i], j - i, ef, po, drop, diag, kfuncs);
 		if (r < 0) {
 			free(e);
 			return r;

@@ -14,6 +14,7 @@
 
 #include "dwarf2btf.h"
 
+struct diag;
 struct elf_funcs;
 
 /* What func_judge.c saw of a function's code in one unit */
@@ -85,9 +86,6 @@ bool func_policy__known(enum d2b_kernel_policy p);
  * copies and renames NULL. */
 void func_policy_opts__init(struct func_policy_opts *po, const struct d2b_opts *opts);
 
-typedef void (*func_policy_note_fn)(void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* The kfuncs among the FUNCs that stay: each FUNC, and its flags from
  * .BTF_ids (enum elf_kf_flags); by FUNC ID once func_kfuncs__remap()ped. */
 struct func_kfunc {
@@ -114,7 +112,7 @@ void func_kfuncs__remap(struct func_kfuncs *kf, const uint32_t *map);
  */
 int func_policy__select(const struct d2b_btf *btf, const struct func_rec *recs, size_t nr,
 			const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
-			func_policy_note_fn note, void *note_arg, struct func_kfuncs *kfuncs);
+			struct diag *diag, struct func_kfuncs *kfuncs);
 
 /*
  * Give btf (split BTF) its own FUNC for each of the base's in fc, over the

@@ -23,27 +23,12 @@
 
 void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, const char *fmt, ...)
 {
-	struct unit *u = w->u;
-	struct unit_diag *d;
 	va_list ap;
-	char *msg;
 
-	if (!w->opts->diag)
-		return;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	diag__vat(&w->u->diag, level, NULL, die ? die->d.off : UINT64_MAX,
+		  die ? (int)die->d.tag : 0, fmt, ap);
 	va_end(ap);
-	if (!msg || VEC_RESERVE(u->diags, u->diags_cap, u->nr_diags, 1)) {
-		free(msg);
-		u->oom = true;
-		return;
-	}
-	d = &u->diags[u->nr_diags++];
-	d->level = level;
-	d->die_off = die ? die->d.off : UINT64_MAX;
-	d->tag = die ? (int)die->d.tag : 0;
-	d->msg = msg;
 }
 
 void cu__corrupt(struct cu *w, const char *why)

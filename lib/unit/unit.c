@@ -430,6 +430,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	int err;
 
 	memset(u, 0, sizeof(*u));
+	diag__init_kept(&u->diag, opts->diag != NULL);	/* (said if listened to) */
 	u->btf = d2b_btf__new(uw->names ? uw->names : uw->base);
 	if (!u->btf)
 		return -ENOMEM;
@@ -541,15 +542,11 @@ void unit_walker__free(struct unit_walker *uw)
 
 void unit__release(struct unit *u)
 {
-	size_t i;
-
 	d2b_btf__free(u->btf);
 	free(u->vars);
 	free(u->tag_offs);
 	free(u->funcs);
 	free(u->imports);
-	for (i = 0; i < u->nr_diags; i++)
-		free(u->diags[i].msg);
-	free(u->diags);
+	diag__release(&u->diag);
 	memset(u, 0, sizeof(*u));
 }

@@ -21,6 +21,7 @@
 
 #include <elfutils/libdw.h>
 
+#include "base/diag.h"
 #include "dwarf2btf.h"
 #include "unit/func_facts.h"
 
@@ -65,13 +66,6 @@ struct unit_func {
 	uint64_t addr;		/* its code's DW_AT_low_pc, 0 if none */
 };
 
-struct unit_diag {
-	enum d2b_level level;
-	uint64_t die_off;
-	int tag;
-	char *msg;
-};
-
 /*
  * A unit to walk: a compile unit of the file, a partial unit (dwz) some
  * walked unit imports, or a skeleton's split unit (its .dwo file's or
@@ -101,9 +95,7 @@ struct unit {
 	struct unit_func *funcs;	/* with a policy (unit_func_filter) only */
 	size_t nr_funcs, funcs_cap;
 
-	struct unit_diag *diags;
-	size_t nr_diags, diags_cap;
-	bool oom;		/* a diagnostic could not be recorded */
+	struct diag diag;	/* its messages, kept to be said as it is merged */
 
 	/* the partial units its DW_TAG_imported_unit DIEs name, in order */
 	struct unit_ref *imports;

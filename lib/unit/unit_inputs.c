@@ -33,6 +33,7 @@
 
 #include <dwarf.h>
 
+#include "base/diag.h"
 #include "base/job.h"
 #include "base/pages.h"
 #include "base/vec.h"
@@ -50,21 +51,18 @@ struct unit_opener {
 	const struct d2b_opts *opts;
 	struct aux_dirs dirs;
 	const char *path;		/* the file given */
-	unit_inputs_note_fn note;
-	void *arg;
+	struct diag *diag;
 	char msg[MSG_LEN];
 };
 
 __attribute__((format(printf, 3, 4)))
 static void note(struct unit_opener *o, enum d2b_level level, const char *fmt, ...)
 {
-	char buf[MSG_LEN + 128];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	diag__vat(o->diag, level, NULL, UINT64_MAX, 0, fmt, ap);
 	va_end(ap);
-	o->note(o->arg, level, buf);
 }
 
 /* A piece is missing: an error, or with allow_missing_debug a note. */
@@ -235,7 +233,7 @@ static int list_units(struct unit_opener *o, bool thread)
 }
 
 int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
-		      unit_inputs_note_fn note_fn, void *arg)
+		      struct diag *diag)
 {
 	struct unit_opener *o;
 	char why[256];
@@ -246,7 +244,7 @@ int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struc
 	if (!o)
 		return -ENOMEM;
 	*o = (struct unit_opener){
-		.in = in, .df = df, .opts = opts, .note = note_fn, .arg = arg,
+		.in = in, .df = df, .opts = opts, .diag = diag,
 		.dirs = { opts->debug_dirs, opts->nr_debug_dirs },
 	};
 	o->path = dwarf_file__main_path(df);

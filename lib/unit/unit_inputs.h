@@ -14,6 +14,7 @@
 #include "dwarf2btf.h"
 #include "unit/unit.h"
 
+struct diag;
 struct dwarf_file;
 struct aux_file;
 struct unit_opener;
@@ -34,20 +35,18 @@ struct unit_inputs {
 	size_t cap_refs;
 };
 
-/* Report a problem (D2B_ERROR: the caller fails) or a note. */
-typedef void (*unit_inputs_note_fn)(void *arg, enum d2b_level level, const char *msg);
-
 /*
  * Make the readers of df's DWARF and of the supplementary file
  * (opts: debug_dirs, allow_missing_debug), then, with unit_inputs__list(),
  * read the units and find the files they need.  Between the two, work
  * that reads only in->r's sections may run on other threads.  Call both
  * before any thread uses df (but the listing's own, if thread: our
- * reader's listing beside libdw's).  On failure a D2B_ERROR note has said
- * why (-ENOMEM excepted).  Release in any case.
+ * reader's listing beside libdw's).  Problems (D2B_ERROR: the call fails)
+ * and notes are said through diag; on failure a D2B_ERROR has said why
+ * (-ENOMEM excepted).  Release in any case.
  */
 int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struct d2b_opts *opts,
-		      unit_inputs_note_fn note, void *arg);
+		      struct diag *diag);
 int unit_inputs__list(struct unit_inputs *in, bool thread);
 void unit_inputs__release(struct unit_inputs *in);
 /* Move in's readers and files to *ret (to release there); in keeps its

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "btf/btf.h"
 #include "finish/datasec.h"
 #include "test.h"
@@ -117,7 +118,7 @@ static char *dump_from(const struct d2b_btf *b, uint32_t first)
 	return buf;
 }
 
-/* ---- the note callback: keeps every message ---- */
+/* ---- the notes: every message of a kept diag ---- */
 
 enum { MAX_NOTES = 8 };
 
@@ -126,22 +127,27 @@ struct notes {
 	unsigned int nr, lost;
 };
 
-static void note_cb(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void note_cb(void *arg, const char *fmt, ...)
+/* datasec_set__emit(), its notes in n */
+static int emit(struct datasec_set *ds, struct d2b_btf *b, const struct datasec_section *s,
+		size_t nr, struct notes *n)
 {
-	struct notes *n = arg;
-	va_list ap;
+	struct diag d;
+	size_t i;
+	int err;
 
-	if (n->nr == MAX_NOTES) {
-		n->lost++;
-		return;
+	diag__init_kept(&d, true);
+	err = datasec_set__emit(ds, b, s, nr, &d);
+	for (i = 0; i < d.nr_msgs; i++) {
+		if (n->nr == MAX_NOTES) {
+			n->lost++;
+			continue;
+		}
+		CHECK_EQ(d.msgs[i].level, D2B_INFO);
+		n->msg[n->nr++] = strdup(d.msgs[i].msg);
 	}
-	va_start(ap, fmt);
-	if (vasprintf(&n->msg[n->nr], fmt, ap) < 0)
-		n->msg[n->nr] = NULL;
-	va_end(ap);
-	n->nr++;
+	CHECK(!d.lost);
+	diag__release(&d);
+	return err;
 }
 
 static void notes_release(struct notes *n)
@@ -335,7 +341,7 @@ static int run_emit(const struct dscase *c, struct d2b_btf **ret, struct notes *
 		goto out;
 	if (c->remap)
 		datasec_set__remap(ds, remap_map);
-	err = datasec_set__emit(ds, b, secs, NR_SECS, note_cb, n);
+	err = emit(ds, b, secs, NR_SECS, n);
 	if (!err) {
 		*ret = b;
 		b = NULL;
@@ -415,7 +421,7 @@ static void test_empty_set(void)
 	struct notes n = { 0 };
 
 	REQUIRE(ds && b && make_base(b) == 0);
-	CHECK_EQ(datasec_set__emit(ds, b, secs, NR_SECS, note_cb, &n), 0);
+	CHECK_EQ(emit(ds, b, secs, NR_SECS, &n), 0);
 	CHECK_EQ(d2b_btf__end_id(b), NR_BASE);
 	CHECK_EQ(n.nr, 0);
 	notes_release(&n);
@@ -449,7 +455,7 @@ static void test_more_than_max_vlen(void)
 		REQUIRE(datasec_set__add(ds, name, D2B_LINKAGE_GLOBAL, T_INT, 1, 4 * (uint64_t)i,
 					 NULL, 0) == 0);
 	}
-	REQUIRE(datasec_set__emit(ds, b, big, 2, note_cb, &n) == 0);
+	REQUIRE(emit(ds, b, big, 2, &n) == 0);
 	end = d2b_btf__end_id(b);
 	for (id = NR_BASE; id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(b, id);
@@ -511,7 +517,7 @@ static void pointer_slots(uint32_t ptr_size, const char *expect, const char *not
 	REQUIRE(ptr == NR_BASE);
 	REQUIRE(datasec_set__add(ds, "p", D2B_LINKAGE_GLOBAL, ptr, S_BSS, 0, NULL, 0) == 0);
 	REQUIRE(datasec_set__add(ds, "after", D2B_LINKAGE_GLOBAL, T_INT, S_BSS, 4, NULL, 0) == 0);
-	REQUIRE(datasec_set__emit(ds, b, secs, NR_SECS, note_cb, &n) == 0);
+	REQUIRE(emit(ds, b, secs, NR_SECS, &n) == 0);
 	dump = dump_from(b, NR_BASE + 1);
 	if (!dump || strcmp(dump, expect)) {
 		printf("#   got:\n%s#   expected:\n%s", dump ? dump : "(null)\n", expect);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "btf/btf.h"
 #include "kernel/elf_funcs.h"
 #include "kernel/func_policy.h"
@@ -112,11 +113,8 @@ static Elf *make_elf(const struct sym *syms, size_t n, int *ret_fd)
 	return elf_begin(fd, ELF_C_READ, NULL);
 }
 
-static void note(void *arg, const char *fmt, ...)
-{
-	(void)arg;
-	(void)fmt;
-}
+/* Where func_policy__select() says what it leaves out: nobody listens */
+static struct diag note;
 
 /* pahole 1.31's rules, without and with consistent_func */
 static const struct func_policy_opts old_loose = { .pahole_1_31 = true };
@@ -250,13 +248,13 @@ static void test_select_and_prune(void)
 	recs[6] = (struct func_rec){ reg, FUNC_REC_UNEXPECTED_REG };
 
 	/* without consistency: one FUNC per name with a symbol */
-	n = func_policy__select(btf, recs, 7, ef, &old_loose, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 7, ef, &old_loose, drop, &note, NULL);
 	CHECK_EQ(n, 3);		/* foo2 bar2 baz */
 	CHECK(!drop[foo1 - 1] && drop[foo2 - 1] && !drop[bar1 - 1] && drop[bar2 - 1]);
 	CHECK(drop[baz - 1] && !drop[dup - 1] && !drop[reg - 1]);
 
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, recs, 7, ef, &old_strict, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 7, ef, &old_strict, drop, &note, NULL);
 	CHECK_EQ(n, 6);		/* foo2, both bars, baz, dup, reg */
 	CHECK(!drop[foo1 - 1] && drop[bar1 - 1] && drop[bar2 - 1] && drop[dup - 1] && drop[reg - 1]);
 
@@ -299,11 +297,11 @@ static void test_split_base_func(void)
 	mfoo = add_func(mod, "foo", lng);
 	recs[0] = (struct func_rec){ bfoo, 0 };
 	recs[1] = (struct func_rec){ mfoo, 0 };
-	n = func_policy__select(mod, recs, 2, ef, &old_strict, drop, note, NULL, NULL);
+	n = func_policy__select(mod, recs, 2, ef, &old_strict, drop, &note, NULL);
 	CHECK_EQ(n, 1);		/* the module's foo differs: it goes */
 	CHECK(drop[mfoo - d2b_btf__start_id(mod)]);
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(mod, recs, 2, ef, &old_loose, drop, note, NULL, NULL);
+	n = func_policy__select(mod, recs, 2, ef, &old_loose, drop, &note, NULL);
 	CHECK_EQ(n, 1);		/* one per name: the base's */
 	d2b_btf__free(mod);
 
@@ -319,9 +317,9 @@ static void test_split_base_func(void)
 		recs[0] = (struct func_rec){ bfoo, 0, 0 };
 		recs[1] = (struct func_rec){ (uint32_t)tfoo, 0, 0 };
 		memset(drop, 0, sizeof(drop));
-		CHECK_EQ(func_policy__select(mod, recs, 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(func_policy__select(mod, recs, 1, ef, &po, drop, &note, NULL), 0);
 		CHECK_EQ(copies.nr, 0);		/* foo(int a, int b): merged */
-		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, &note, NULL), 0);
 		CHECK_EQ(copies.nr, 1);		/* tfoo(int a, myint b): repeated */
 		CHECK_EQ(copies.v[0].id, (uint32_t)tfoo);
 		CHECK_EQ(func_policy__add_copies(mod, &copies, NULL), 0);
@@ -332,7 +330,7 @@ static void test_split_base_func(void)
 		/* 1.31: never */
 		copies.nr = 0;
 		po.pahole_1_31 = true;
-		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, note, NULL, NULL), 0);
+		CHECK_EQ(func_policy__select(mod, &recs[1], 1, ef, &po, drop, &note, NULL), 0);
 		CHECK_EQ(copies.nr, 0);
 		func_copies__release(&copies);
 	}
@@ -408,20 +406,20 @@ static void test_select_132(void)
 	recs[9] = (struct func_rec){ fptr1, 0, 0x170 };
 	recs[10] = (struct func_rec){ fptr2, 0, 0 };
 
-	n = func_policy__select(btf, recs, 11, ef, &new_loose, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 11, ef, &new_loose, drop, &note, NULL);
 	CHECK_EQ(n, 7);		/* weak1 str1 isra nocall reord reg fptr2 */
 	CHECK(drop[weak1 - 1] && !drop[weak2 - 1] && drop[str1 - 1] && !drop[str2 - 1]);
 	CHECK(drop[isra - 1] && !drop[plain - 1] && drop[nocall - 1] && drop[reord - 1]);
 	CHECK(drop[reg - 1] && !drop[fptr1 - 1] && drop[fptr2 - 1]);
 
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, recs, 11, ef, &new_strict, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 11, ef, &new_strict, drop, &note, NULL);
 	CHECK_EQ(n, 10);	/* and both weak, str and fptr: their prototypes differ */
 	CHECK(!drop[plain - 1]);
 
 	/* 1.31: the first met stays; only consistent_func leaves out */
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, recs, 11, ef, &old_loose, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 11, ef, &old_loose, drop, &note, NULL);
 	CHECK_EQ(n, 3);		/* weak2 str2 fptr2 */
 	CHECK(!drop[weak1 - 1] && drop[weak2 - 1] && !drop[str1 - 1] && drop[str2 - 1]);
 	CHECK(!drop[isra - 1] && !drop[nocall - 1] && !drop[reord - 1] && !drop[reg - 1]);
@@ -432,7 +430,7 @@ static void test_select_132(void)
 	 * compared with none where one has code (str, fptr): only weak's
 	 * two with code, reord and reg are out */
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, recs, 11, ef, &new_true_sig, drop, note, NULL, NULL);
+	n = func_policy__select(btf, recs, 11, ef, &new_true_sig, drop, &note, NULL);
 	CHECK_EQ(n, 6);		/* weak1 weak2 str1 reord reg fptr2 */
 	CHECK(drop[weak1 - 1] && drop[weak2 - 1] && drop[str1 - 1] && !drop[str2 - 1]);
 	CHECK(!drop[isra - 1] && !drop[plain - 1] && !drop[nocall - 1] && drop[reord - 1]);
@@ -440,11 +438,11 @@ static void test_select_132(void)
 
 	/* fptr alone: 1.31 takes void (*)(int) for void (*)(long), 1.32 not */
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, &recs[9], 2, ef, &old_strict, drop, note, NULL, NULL);
+	n = func_policy__select(btf, &recs[9], 2, ef, &old_strict, drop, &note, NULL);
 	CHECK_EQ(n, 1);
 	CHECK(!drop[fptr1 - 1]);
 	memset(drop, 0, sizeof(drop));
-	n = func_policy__select(btf, &recs[9], 2, ef, &new_strict, drop, note, NULL, NULL);
+	n = func_policy__select(btf, &recs[9], 2, ef, &new_strict, drop, &note, NULL);
 	CHECK_EQ(n, 2);
 	elf_funcs__free(ef);
 	d2b_btf__free(btf);

@@ -7,18 +7,13 @@
  * d2b_btf__verify() after prune__funcs(), and nothing else changes.
  */
 #include "btf/btf.h"
+#include "base/diag.h"
 #include "finish/prune.h"
 #include "finish/sizeless.h"
 #include "test.h"
 
-static int notes;
-
-static void note(void *arg, const char *fmt, ...)
-{
-	(void)arg;
-	(void)fmt;
-	notes++;
-}
+/* The notes sizeless__repair() gives: how many */
+static struct diag notes;
 
 /* A BTF with every case, and what each ID is */
 struct ids {
@@ -62,10 +57,10 @@ static void test_repair(void)
 	int n, i;
 
 	CHECK(d2b_btf__verify(b, 0, NULL, NULL) > 0);
-	notes = 0;
-	n = sizeless__repair(b, &drop, note, NULL);
+	diag__init_kept(&notes, true);
+	n = sizeless__repair(b, &drop, &notes);
 	CHECK_EQ(n, 2);		/* the two prototypes */
-	CHECK_EQ(notes, 3);	/* two members, one FUNC */
+	CHECK_EQ(notes.nr_msgs, 3);	/* two members, one FUNC */
 	if (n <= 0 || !drop)
 		goto out;
 	CHECK(drop[x.bad_param - 1] && drop[x.bad_ret - 1] && drop[x.f_bad - 1]);
@@ -111,9 +106,10 @@ static void test_small_enum(void)
 	d2b_btf__add_member(b, "early", e, 8, 0);	/* 8 + 32 <= 64: stays */
 	d2b_btf__add_member(b, "late", e, 56, 0);
 	CHECK_EQ(d2b_btf__verify(b, 0, NULL, NULL), 1);
-	notes = 0;
-	CHECK_EQ(sizeless__repair(b, &drop, note, NULL), 0);
-	CHECK_EQ(notes, 1);
+	diag__release(&notes);
+	diag__init_kept(&notes, true);
+	CHECK_EQ(sizeless__repair(b, &drop, &notes), 0);
+	CHECK_EQ(notes.nr_msgs, 1);
 	t = d2b_btf__type(b, s);
 	CHECK_EQ(d2b_member_bitfield_size(t, &btf_members(t)[1]), 0);
 	CHECK_EQ(d2b_member_bitfield_size(t, &btf_members(t)[2]), 8);
@@ -132,10 +128,11 @@ static void test_nothing(void)
 
 	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "s", 4);
 	d2b_btf__add_member(b, "a", i, 0, 0);
-	notes = 0;
-	CHECK_EQ(sizeless__repair(b, &drop, note, NULL), 0);
+	diag__release(&notes);
+	diag__init_kept(&notes, true);
+	CHECK_EQ(sizeless__repair(b, &drop, &notes), 0);
 	CHECK(drop == NULL);
-	CHECK_EQ(notes, 0);
+	CHECK_EQ(notes.nr_msgs, 0);
 	CHECK_EQ(d2b_btf__nr_types(b), 2);
 	d2b_btf__free(b);
 }
@@ -145,5 +142,6 @@ int main(void)
 	RUN(test_repair);
 	RUN(test_small_enum);
 	RUN(test_nothing);
+	diag__release(&notes);
 	return test_done();
 }

@@ -613,11 +613,11 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 	}
 	rc = unit__walk(&u, &opts, filter, uw, &(struct unit_ref){
 		.r = r, .off = dwarf_dieoffset(&units.dies[0]) - dwarf_cuoffset(&units.dies[0]) });
-	for (i = 0; i < u.nr_diags; i++) {
+	for (i = 0; i < u.diag.nr_msgs; i++) {
 		/* the inputs are well formed: nothing to warn about */
-		if (u.diags[i].level <= D2B_WARN) {
-			printf("#   unit: %s at DIE 0x%llx: %s\n", level_name(u.diags[i].level),
-			       (unsigned long long)u.diags[i].die_off, u.diags[i].msg);
+		if (u.diag.msgs[i].level <= D2B_WARN) {
+			printf("#   unit: %s at DIE 0x%llx: %s\n", level_name(u.diag.msgs[i].level),
+			       (unsigned long long)u.diag.msgs[i].die_off, u.diag.msgs[i].msg);
 			test_failed_now = 1;
 		}
 	}

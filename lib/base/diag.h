@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct diag: the library's one channel for notes, warnings and errors
+ * (as drgn's log is libdrgn's): every stage says what it has to say
+ * through a struct diag *, not through a callback type of its own.
+ *
+ * Two kinds, one interface:
+ *   - the caller's (diag__init()): each message goes at once to the
+ *     caller's d2b_opts.diag, with the input's name; the first D2B_ERROR
+ *     is also kept in d2b_opts.errbuf, the public error contract of
+ *     dwarf2btf.h (one line, never the path);
+ *   - a kept one (diag__init_kept()): messages are kept, in order, to be
+ *     said later through another (diag__replay()).
+ *
+ * Threads: a diag is used by one thread at a time.  Work on worker
+ * threads (a unit's walk) says its messages into a kept diag of its own;
+ * the thread that owns the caller's replays them there in unit order, so
+ * the messages come in the same order whatever the threads and -j.
+ */
+#ifndef D2B_DIAG_H
+#define D2B_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf2btf.h"
+
+struct diag_msg {
+	enum d2b_level level;
+	uint64_t die_off;	/* UINT64_MAX: none */
+	int tag;
+	char *msg;
+};
+
+struct diag {
+	/* the caller's: diag__init() */
+	d2b_diag_fn fn;		/* NULL: nobody listens */
+	void *arg;
+	const char *file;	/* the input's name, for fn only */
+	char *errbuf;		/* the first error's line, or NULL */
+	size_t errlen;
+	unsigned int nr_errors;	/* D2B_ERROR messages said */
+	/* a kept one's: diag__init_kept() */
+	bool kept;
+	struct diag_msg *msgs;
+	size_t nr_msgs, msgs_cap;
+	bool lost;		/* a message could not be kept (no memory) */
+};
+
+/* The caller's channel: opts' diag callback and errbuf, for input file. */
+void diag__init(struct diag *d, const struct d2b_opts *opts, const char *file);
+/* A channel that keeps its messages for diag__replay(); none if !wanted
+ * (nobody listens where they would be replayed). */
+void diag__init_kept(struct diag *d, bool wanted);
+void diag__release(struct diag *d);
+
+/* A message of unit cu (or NULL) at DIE die_off (UINT64_MAX: none), tag its
+ * DWARF tag (0: none). */
+void diag__at(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
+	      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void diag__vat(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
+	       const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+/* A message about no unit and no DIE. */
+void diag__say(struct diag *d, enum d2b_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Say kept diag from's messages through d, as unit cu's, in order; then
+ * whether some were lost. */
+void diag__replay(struct diag *d, const struct diag *from, const char *cu);
+
+#endif
