@@ -4,7 +4,12 @@
  *
  *  1. clang (14 and later): DW_TAG_LLVM_annotation children named
  *     "btf_decl_tag" on declarations, and "btf_type_tag" on a
- *     DW_TAG_pointer_type, where they describe the *pointee*.
+ *     DW_TAG_pointer_type, where they describe the *pointee*.  From
+ *     clang 23 (llvm-project #203089) also on a DW_TAG_typedef, where
+ *     they describe the type under it: "typedef struct s __a s_t" is a
+ *     typedef s_t of DW_AT_type struct s with a child "btf_type_tag" a
+ *     (LLVM's BPF backend writes TYPEDEF s_t -> TYPE_TAG a -> STRUCT s;
+ *     cu_types.c lifts the tag above the typedef, as for GCC's).
  *  2. "btf:type_tag" (the v2 placement): DW_TAG_LLVM_annotation children
  *     named "btf:type_tag" on the annotated type itself.  Producers emit
  *     form 1 beside it for old consumers; in a unit that has any form 2
@@ -164,9 +169,10 @@ int cu_annot__collect(struct cu *w, const struct cu_die *die, enum annot_kind ki
 	case ANNOT_DECL_TAG:
 		llvm_name = gnu_name = "btf_decl_tag";
 		break;
-	case ANNOT_TYPE_TAG_PTR:
+	case ANNOT_TYPE_TAG_UNDER:
 		llvm_name = w->has_v2_type_tags ? NULL : "btf_type_tag";
-		gnu_name = "btf_type_tag";
+		/* GCC's tags on a typedef are its own (ANNOT_TYPE_TAG_SELF) */
+		gnu_name = is_pointer(die) ? "btf_type_tag" : NULL;
 		break;
 	default:
 		llvm_name = "btf:type_tag";

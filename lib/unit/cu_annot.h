@@ -10,7 +10,8 @@
 
 enum annot_kind {
 	ANNOT_DECL_TAG,		/* btf_decl_tag: on declarations */
-	ANNOT_TYPE_TAG_PTR,	/* btf_type_tag under a pointer: the pointee's tags */
+	ANNOT_TYPE_TAG_UNDER,	/* btf_type_tag on a pointer (the pointee's tags) or,
+				 * from clang 23, a typedef (its DW_AT_type's) */
 	ANNOT_TYPE_TAG_SELF,	/* btf:type_tag, GCC's type tags: the DIE's own tags */
 };
 
