@@ -262,6 +262,20 @@ int cu_annot__decl_tags(struct cu *w, const struct cu_die *die, uint32_t target,
 	return 0;
 }
 
+int cu_annot__wrap_under(struct cu *w, const struct cu_die *die, int type)
+{
+	const char *vals[UNIT_MAX_TAGS];
+	int n;
+
+	if (w->opts->skip_type_tags || !w->has_annotations ||
+	    !(die->d.has_children || cu__has_attr(die, D2B_DW_AT_GNU_annotation)))
+		return type;
+	n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_UNDER, vals, UNIT_MAX_TAGS);
+	if (n > UNIT_MAX_TAGS)
+		n = UNIT_MAX_TAGS;
+	return n ? cu_annot__wrap(w, (uint32_t)type, vals, n) : type;
+}
+
 int cu_annot__wrap(struct cu *w, uint32_t type, const char **vals, int n)
 {
 	int i, id = (int)type;

@@ -272,25 +272,6 @@ static int hoisted_ref(struct cu *w, enum d2b_kind kind, const char *name, uint3
 	return id;
 }
 
-/*
- * target wrapped in the TYPE_TAGs that die (a pointer or a typedef) gives
- * the type under it: clang's form 1 and, on a pointer, GCC's (cu_annot.c;
- * form 1 only where the unit has no btf:type_tag).
- */
-static int tagged_under(struct cu *w, const struct cu_die *die, int target)
-{
-	const char *vals[UNIT_MAX_TAGS];
-	int n;
-
-	if (w->opts->skip_type_tags || !w->has_annotations ||
-	    !(die->d.has_children || cu__has_attr(die, D2B_DW_AT_GNU_annotation)))
-		return target;
-	n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_UNDER, vals, UNIT_MAX_TAGS);
-	if (n > UNIT_MAX_TAGS)
-		n = UNIT_MAX_TAGS;
-	return n ? cu_annot__wrap(w, (uint32_t)target, vals, n) : target;
-}
-
 static int pointer_type(struct cu *w, const struct cu_die *die)
 {
 	struct cu_die target_die, owner;
@@ -309,7 +290,7 @@ static int pointer_type(struct cu *w, const struct cu_die *die)
 		if (target < 0)
 			return target;
 	}
-	target = tagged_under(w, die, target);
+	target = cu_annot__wrap_under(w, die, target);
 	if (target < 0)
 		return target;
 	return d2b_btf__add_ref(w->btf, D2B_KIND_PTR, NULL, target);
@@ -337,7 +318,7 @@ static int typedef_type(struct cu *w, const struct cu_die *die)
 		return err;
 	if (!name || !*name) {
 		cu__diag(w, D2B_INFO, die, "DW_TAG_typedef without a name: using its type");
-		return tagged_under(w, die, target);
+		return cu_annot__wrap_under(w, die, target);
 	}
 	id = hoisted_ref(w, D2B_KIND_TYPEDEF, name, target, &core);
 	if (id < 0)
@@ -345,7 +326,7 @@ static int typedef_type(struct cu *w, const struct cu_die *die)
 	/* clang 23's tags on a typedef are its type's: wrapped around the
 	 * typedef now, outside any tags hoisted_ref lifted, which is where
 	 * lifting them would put them, and none is left unused below it */
-	id = tagged_under(w, die, id);
+	id = cu_annot__wrap_under(w, die, id);
 	if (id < 0)
 		return id;
 	err = cu_annot__decl_tags(w, die, core, -1);
