@@ -4,15 +4,16 @@
 # .ci/sid-build.sh: build with today's compilers, in a Debian sid chroot,
 # and run the unit tests there (as root; .ci/run step 5).
 #
-#   make DEVELOPER=1 CC=gcc-16 tests            then the unit tests (build/)
-#   make DEVELOPER=1 CC=clang-22 O=build-clang tests   and again (build-clang/)
+#   make DEVELOPER=1 CC=gcc-16 O=build-gcc-16 tests      then the unit tests
+#   make DEVELOPER=1 CC=clang-22 O=build-clang-22 tests  and again
+#   make DEVELOPER=1 CC=clang-23 O=build-clang-23 tests  and again
 #
 # DEVELOPER=1: warnings are errors, so a warning that a new compiler adds
 # fails CI before it reaches a user (whose plain make has no -Werror).
 # The chroot is made once per machine, by ../shared/tools/debian-next.sh,
-# in D2B_SID (default ~/.cache/sid), and only if it lacks gcc-16 or
-# clang-22 (about 10 minutes and 1.5 GB cold; a cached one is reused
-# as it is).  The tree's tracked files are copied into its /tmp.
+# in D2B_SID (default ~/.cache/sid), and only if it lacks gcc-16,
+# clang-22 or clang-23 (about 10 minutes and 1.5 GB cold; a cached one is
+# reused as it is).  The tree's tracked files are copied into its /tmp.
 #
 # Prints one line per build, "PASS sid/CC" or "FAIL sid/CC: why", then
 # the unit tests' lines; exit status 1 if anything failed.
@@ -24,14 +25,23 @@ NEXT=${D2B_DEBIAN_NEXT:-../shared/tools/debian-next.sh}
 JOBS=${JOBS:-2}
 status=0
 
-have() { [ -x "$SID/usr/bin/gcc-16" ] && [ -x "$SID/usr/bin/clang-22" ] && [ -x "$SID/usr/bin/make" ]; }
+COMPILERS=(gcc-16 clang-22 clang-23)
+
+have()
+{
+	local tool
+
+	for tool in "${COMPILERS[@]}" make; do
+		[ -x "$SID/usr/bin/$tool" ] || return 1
+	done
+}
 
 if ! have; then
 	if [ ! -x "$NEXT" ]; then
 		echo "FAIL sid/setup: no chroot in $SID and no $NEXT to make one"
 		exit 1
 	fi
-	"$NEXT" chroot "$SID" gcc-16 clang-22 make libdw-dev libelf-dev zlib1g-dev libbpf-dev \
+	"$NEXT" chroot "$SID" "${COMPILERS[@]}" make libdw-dev libelf-dev zlib1g-dev libbpf-dev \
 		pkgconf python3 || { echo "FAIL sid/setup: $NEXT chroot $SID failed"; exit 1; }
 fi
 for m in proc dev; do
@@ -45,7 +55,7 @@ mkdir -p "$SID$W"
 trap 'rm -rf "${SID:?}$W"' EXIT
 git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$SID$W"
 
-for cc in gcc-16 clang-22; do
+for cc in "${COMPILERS[@]}"; do
 	o=build-$cc
 	log=$SID$W/$o.log
 	if ! chroot "$SID" make -C "$W" -j"$JOBS" DEVELOPER=1 CC="$cc" O="$o" tests \

@@ -4,7 +4,12 @@
  *
  *  1. clang (14 and later): DW_TAG_LLVM_annotation children named
  *     "btf_decl_tag" on declarations, and "btf_type_tag" on a
- *     DW_TAG_pointer_type, where they describe the *pointee*.
+ *     DW_TAG_pointer_type, where they describe the *pointee*.  From
+ *     clang 23 (llvm-project #203089) also on a DW_TAG_typedef, where
+ *     they describe the type under it: "typedef struct s __a s_t" is a
+ *     typedef s_t of DW_AT_type struct s with a child "btf_type_tag" a
+ *     (LLVM's BPF backend writes TYPEDEF s_t -> TYPE_TAG a -> STRUCT s;
+ *     cu_types.c lifts the tag above the typedef, as for GCC's).
  *  2. "btf:type_tag" (the v2 placement): DW_TAG_LLVM_annotation children
  *     named "btf:type_tag" on the annotated type itself.  Producers emit
  *     form 1 beside it for old consumers; in a unit that has any form 2
@@ -164,9 +169,10 @@ int cu_annot__collect(struct cu *w, const struct cu_die *die, enum annot_kind ki
 	case ANNOT_DECL_TAG:
 		llvm_name = gnu_name = "btf_decl_tag";
 		break;
-	case ANNOT_TYPE_TAG_PTR:
+	case ANNOT_TYPE_TAG_UNDER:
 		llvm_name = w->has_v2_type_tags ? NULL : "btf_type_tag";
-		gnu_name = "btf_type_tag";
+		/* GCC's tags on a typedef are its own (ANNOT_TYPE_TAG_SELF) */
+		gnu_name = is_pointer(die) ? "btf_type_tag" : NULL;
 		break;
 	default:
 		llvm_name = "btf:type_tag";
@@ -254,6 +260,20 @@ int cu_annot__decl_tags(struct cu *w, const struct cu_die *die, uint32_t target,
 			return err;
 	}
 	return 0;
+}
+
+int cu_annot__wrap_under(struct cu *w, const struct cu_die *die, int type)
+{
+	const char *vals[UNIT_MAX_TAGS];
+	int n;
+
+	if (w->opts->skip_type_tags || !w->has_annotations ||
+	    !(die->d.has_children || cu__has_attr(die, D2B_DW_AT_GNU_annotation)))
+		return type;
+	n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_UNDER, vals, UNIT_MAX_TAGS);
+	if (n > UNIT_MAX_TAGS)
+		n = UNIT_MAX_TAGS;
+	return n ? cu_annot__wrap(w, (uint32_t)type, vals, n) : type;
 }
 
 int cu_annot__wrap(struct cu *w, uint32_t type, const char **vals, int n)

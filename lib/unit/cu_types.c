@@ -27,7 +27,9 @@
  * modifiers and typedefs.  Whenever a CONST, VOLATILE, RESTRICT or TYPEDEF
  * would be put above a TYPE_TAG, the tags are lifted above it instead
  * (hoisted_ref).  Pointers, members, parameters and variables may point at
- * a tag chain as is.
+ * a tag chain as is.  So clang 23's "typedef struct s __a s_t", whose tag
+ * is the struct's (LLVM's BPF backend: TYPEDEF s_t -> TYPE_TAG a -> STRUCT
+ * s), becomes TYPE_TAG a -> TYPEDEF s_t -> STRUCT s.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -272,13 +274,12 @@ static int hoisted_ref(struct cu *w, enum d2b_kind kind, const char *name, uint3
 
 static int pointer_type(struct cu *w, const struct cu_die *die)
 {
-	const char *vals[UNIT_MAX_TAGS];
 	struct cu_die target_die, owner;
 	struct die_attr a;
 	bool has_target = cu__attr_integrate(w, die, DW_AT_type, &a, &owner) &&
 			  cu__ref(w, &owner, &a, &target_die);
 	uint64_t size;
-	int target = 0, n;
+	int target = 0;
 
 	/* BTF has one pointer size (the unit's address size) for every PTR */
 	if (attr_udata(w, die, DW_AT_byte_size, &size) && size != w->ptr_size)
@@ -289,19 +290,9 @@ static int pointer_type(struct cu *w, const struct cu_die *die)
 		if (target < 0)
 			return target;
 	}
-	/* clang's form 1 and GCC's: tags on the pointer are the pointee's
-	 * (cu_annot.c; form 1 only where the unit has no btf:type_tag) */
-	if (!w->opts->skip_type_tags && w->has_annotations &&
-	    (die->d.has_children || cu__has_attr(die, D2B_DW_AT_GNU_annotation))) {
-		n = cu_annot__collect(w, die, ANNOT_TYPE_TAG_PTR, vals, UNIT_MAX_TAGS);
-		if (n > UNIT_MAX_TAGS)
-			n = UNIT_MAX_TAGS;
-		if (n) {
-			target = cu_annot__wrap(w, target, vals, n);
-			if (target < 0)
-				return target;
-		}
-	}
+	target = cu_annot__wrap_under(w, die, target);
+	if (target < 0)
+		return target;
 	return d2b_btf__add_ref(w->btf, D2B_KIND_PTR, NULL, target);
 }
 
@@ -327,9 +318,15 @@ static int typedef_type(struct cu *w, const struct cu_die *die)
 		return err;
 	if (!name || !*name) {
 		cu__diag(w, D2B_INFO, die, "DW_TAG_typedef without a name: using its type");
-		return target;
+		return cu_annot__wrap_under(w, die, target);
 	}
 	id = hoisted_ref(w, D2B_KIND_TYPEDEF, name, target, &core);
+	if (id < 0)
+		return id;
+	/* clang 23's tags on a typedef are its type's: wrapped around the
+	 * typedef now, outside any tags hoisted_ref lifted, which is where
+	 * lifting them would put them, and none is left unused below it */
+	id = cu_annot__wrap_under(w, die, id);
 	if (id < 0)
 		return id;
 	err = cu_annot__decl_tags(w, die, core, -1);

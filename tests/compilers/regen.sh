@@ -7,13 +7,15 @@
 # a Debian sid chroot (default ~/.cache/sid; made by
 # ../shared/tools/debian-next.sh chroot DIR), as root:
 #
-#   gcc16/X.o, clang22/X.o   gcc-16 and clang-22 -std=gnu23 -O2 -g -c X.c
+#   CC/X.o                   gcc-16, clang-22 and clang-23 (CC gcc16,
+#                            clang22, clang23) -std=gnu23 -O2 -g -c X.c,
+#                            clang++-23 -O2 -g -c X.cc (clang23 only)
 #                            (DWARF 5, the compilers' default)
-#   gcc16/X.pahole.btf ...   pahole's BTF of each object (pahole -J
+#   CC/X.pahole.btf          pahole's BTF of each object (pahole -J
 #                            --btf_features=default), the reference
 #                            run.sh compares ours with; none for
 #                            atomic.c, which pahole 1.32 refuses
-#   gcc16/truesig.truesig.btf ...  the same with true_signature too, for
+#   CC/truesig.truesig.btf   the same with true_signature too, for
 #                            truesig.c, whose functions' code takes
 #                            other parameters than they declare
 #
@@ -24,34 +26,43 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SID=${1:-$HOME/.cache/sid}
-[ -x "$SID/usr/bin/gcc-16" ] && [ -x "$SID/usr/bin/clang-22" ] && [ -x "$SID/usr/bin/pahole" ] || {
-	echo "regen: no gcc-16, clang-22 and pahole in $SID" \
+COMPILERS="gcc16 clang22 clang23"
+for tool in gcc-16 clang-22 clang-23 clang++-23 pahole; do
+	[ -x "$SID/usr/bin/$tool" ] && continue
+	echo "regen: no $tool in $SID" \
 	     "(make it with ../shared/tools/debian-next.sh chroot $SID)" >&2
 	exit 1
-}
+done
 W=/tmp/d2b-compilers
 rm -rf "$SID$W"
 mkdir -p "$SID$W"
-cp "$HERE"/*.c "$SID$W/"
+cp "$HERE"/*.c "$HERE"/*.cc "$SID$W/"
 # shellcheck disable=SC2016   # expanded inside the chroot
 chroot "$SID" sh -ec '
 cd '"$W"'
-mkdir gcc16 clang22
-for src in *.c; do
-	b=${src%.c}
-	gcc-16 -std=gnu23 -O2 -g -ffile-prefix-map='"$W"'=. -c "$src" -o "gcc16/$b.o"
-	clang-22 -std=gnu23 -O2 -g -ffile-prefix-map='"$W"'=. -c "$src" -o "clang22/$b.o"
+map=-ffile-prefix-map='"$W"'=.
+mkdir '"$COMPILERS"'
+for src in *.c *.cc; do
+	b=${src%.*}
+	case $src in
+	*.c)	gcc-16 -std=gnu23 -O2 -g $map -c "$src" -o "gcc16/$b.o"
+		clang-22 -std=gnu23 -O2 -g $map -c "$src" -o "clang22/$b.o"
+		clang-23 -std=gnu23 -O2 -g $map -c "$src" -o "clang23/$b.o" ;;
+	*.cc)	clang++-23 -O2 -g $map -c "$src" -o "clang23/$b.o" ;;
+	esac
 	[ "$b" = atomic ] && continue
-	for cc in gcc16 clang22; do
+	for cc in '"$COMPILERS"'; do
+		[ -f "$cc/$b.o" ] || continue
 		pahole -J --btf_features=default --btf_encode_detached="$cc/$b.pahole.btf" "$cc/$b.o"
 		[ "$b" = truesig ] || continue
 		pahole -J --btf_features=default,true_signature \
 			--btf_encode_detached="$cc/$b.truesig.btf" "$cc/$b.o"
 	done
 done
-{ gcc-16 --version | head -1; clang-22 --version | head -1; echo "pahole $(pahole --version)"; } >VERSIONS
+{ gcc-16 --version | head -1; clang-22 --version | head -1; clang-23 --version | head -1
+  echo "pahole $(pahole --version)"; } >VERSIONS
 '
-for cc in gcc16 clang22; do
+for cc in $COMPILERS; do
 	mkdir -p "$HERE/$cc"
 	rm -f "$HERE/$cc"/*.o "$HERE/$cc"/*.pahole.btf "$HERE/$cc"/*.truesig.btf
 	cp "$SID$W/$cc"/* "$HERE/$cc/"

@@ -4,9 +4,10 @@
 # tests/compilers/run.sh BUILD_DIR
 #
 # Objects from today's compilers, checked in (regen.sh rebuilds them in a
-# Debian sid chroot): gcc16/X.o and clang22/X.o, gcc-16 and clang-22
-# -std=gnu23 -O2 -g (DWARF 5) builds of X.c, so that these compilers'
-# DWARF is tested on any machine.  For each object:
+# Debian sid chroot): gcc16/X.o, clang22/X.o and clang23/X.o, gcc-16,
+# clang-22 and clang-23 -std=gnu23 -O2 -g (DWARF 5) builds of X.c (and
+# clang23/cxx.o, clang++-23's of cxx.cc), so that these compilers' DWARF
+# is tested on any machine.  For each object:
 #
 #  1. pahole: BUILD_DIR/dwarf2btf-pahole -J --btf_features=default, the
 #     kernel build's command, compared by meaning (dwarf2btf --compare,
@@ -70,7 +71,7 @@ against_pahole()
 }
 
 n=0
-for cc in gcc16 clang22; do
+for cc in gcc16 clang22 clang23; do
 	for obj in "$HERE/$cc"/*.o; do
 		[ -f "$obj" ] || continue
 		n=$((n + 1))
@@ -102,5 +103,5 @@ for cc in gcc16 clang22; do
 		load_btf "$name/chains" "$out"
 	done
 done
-[ $n -gt 0 ] || fail compilers/setup "no objects in $HERE/gcc16 or $HERE/clang22"
+[ $n -gt 0 ] || fail compilers/setup "no objects in $HERE/gcc16, clang22 or clang23"
 test_done

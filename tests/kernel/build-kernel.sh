@@ -8,9 +8,9 @@
 # VERSION is a Debian linux-source-VERSION package (6.12, 6.1), unpacked
 # once into the cache (lib.sh; variant "split" builds a copy of it,
 # variant_source).  COMPILER is gcc, clang (clang-19) or clang-NN, or
-# gcc16 or clang22: make runs in the sid chroot then, with the cache and
-# PAHOLE bound into it (lib.sh: compiler_root, in_root).  VARIANT is
-# base, ipc or split (lib.sh: variant_options).  The build
+# gcc16 or clangNN (clang22, clang23): make runs in the sid chroot then,
+# with the cache and PAHOLE bound into it (lib.sh: compiler_root,
+# in_root).  VARIANT is base, ipc or split (lib.sh: variant_options).  The build
 # goes to its own O= directory in the cache, keyed by version, compiler,
 # variant and PAHOLE's path and version; its path is the last line on
 # stdout.  Steps:

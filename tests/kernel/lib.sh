@@ -87,9 +87,9 @@ pahole_version()
 }
 
 # make variables for a compiler name: gcc, clang (= clang-19) and clang-NN
-# of this system; gcc16 and clang22 of the sid chroot (compiler_root),
-# clang22 with the LLVM tools (LLVM=-22: LLVM=1 with the suffix sid's
-# packages give the tool names)
+# of this system; gcc16 and clangNN (clang22, clang23) of the sid chroot
+# (compiler_root), clangNN with the LLVM tools (LLVM=-NN: LLVM=1 with the
+# suffix sid's packages give the tool names)
 compiler_make_args()
 {
 	case $1 in
@@ -97,7 +97,7 @@ compiler_make_args()
 	clang)	 echo "CC=clang-19" ;;
 	clang-*) echo "CC=$1" ;;
 	gcc16)	 echo "CC=gcc-16 HOSTCC=gcc-16" ;;
-	clang22) echo "LLVM=-22" ;;
+	clang[0-9][0-9]) echo "LLVM=-${1#clang}" ;;
 	*)	 return 1 ;;
 	esac
 }
@@ -106,18 +106,18 @@ compiler_make_args()
 compiler_cc()
 {
 	case $1 in
-	clang22) echo clang-22 ;;
+	clang[0-9][0-9]) echo "clang-${1#clang}" ;;
 	*)	 compiler_make_args "$1" | sed 's/^CC=//; s/ .*//' ;;
 	esac
 }
 
 # compiler_root COMPILER: / for a compiler of this system; for gcc16 and
-# clang22 the Debian sid chroot they run in: D2B_SID, default ~/.cache/sid
+# clangNN the Debian sid chroot they run in: D2B_SID, default ~/.cache/sid
 # (made by ../shared/tools/debian-next.sh chroot, as .ci/sid-build.sh does)
 compiler_root()
 {
 	case $1 in
-	gcc16|clang22) echo "${D2B_SID:-$HOME/.cache/sid}" ;;
+	gcc16|clang[0-9][0-9]) echo "${D2B_SID:-$HOME/.cache/sid}" ;;
 	*)	       echo / ;;
 	esac
 }

@@ -49,8 +49,9 @@
 #			    section, so booting proves the kernel takes it
 #	  ko-no-layout/MOD  the modules' split BTF has none
 #	and "Failed to register" (kfunc sets) counts as a dmesg error.
-#   VER-gcc16, VER-clang22: VER-gcc built with today's compilers, GCC 16
-#	(CC=gcc-16) or clang 22 and its tools (LLVM=-22), in the Debian sid
+#   VER-gcc16, VER-clang22, VER-clang23: VER-gcc built with today's
+#	compilers, GCC 16 (CC=gcc-16) or clang NN and its tools (LLVM=-NN;
+#	any clangNN the chroot has), in the Debian sid
 #	chroot of .ci/sid-build.sh (D2B_SID, default ~/.cache/sid; made by
 #	../shared/tools/debian-next.sh chroot): make runs there with the
 #	kernel cache and PAHOLE bound at their paths (lib.sh: in_root; run
@@ -87,10 +88,11 @@
 #				"6.12-gcc"; also 6.1-gcc, 6.12-clang, 6.12-extmod,
 #				6.12-split, 6.12-dwz, 7.3-gcc, 7.3-extmod,
 #				7.3-repro, and with the sid chroot 7.3-gcc16,
-#				7.3-clang22; 7.3 needs fetch-source.sh 7.3)
+#				7.3-clang22, 7.3-clang23; 7.3 needs
+#				fetch-source.sh 7.3)
 #	D2B_SID			the sid chroot (lib.sh: compiler_root)
 #	D2B_KERNEL_PAHOLE132	a pahole 1.32 on this system to compare with
-#				(as-pahole132; default for gcc16 and clang22:
+#				(as-pahole132; default for gcc16 and clangNN:
 #				the chroot's)
 #	D2B_KERNEL_KEEP=1	keep the work directory (serial logs)
 #	D2B_KERNEL_CACHE, D2B_KERNEL_JOBS (lib.sh),
@@ -436,7 +438,7 @@ same_as_ref()
 # PAHOLE and by pahole 1.32, each run as the build runs it (the flags of
 # the tree's Makefile.btf, modules over the built vmlinux), are equal by
 # meaning (dwarf2btf --compare).  pahole 1.32 is D2B_KERNEL_PAHOLE132, or
-# for gcc16/clang22 the chroot's own pahole; without either, no cases.
+# for gcc16/clangNN the chroot's own pahole; without either, no cases.
 as_pahole132()
 {
 	local name=$1 o=$4 root broot ref bind='' src d m mod ko
@@ -766,7 +768,7 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 		continue
 	fi
 	case $what in
-	gcc|clang|clang-[0-9]*|gcc16|clang22)
+	gcc|clang|clang-[0-9]*|gcc16|clang[0-9][0-9])
 		cc=$(compiler_cc "$what") root=$(compiler_root "$what")
 		if [ "$root" = / ] && ! command -v "$cc" >/dev/null; then
 			skip "kernel/$entry" "$cc not installed"
@@ -782,7 +784,7 @@ for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 	repro)	repro_case "$ver" ;;
 	split)	split_case "$ver" ;;
 	dwz)	dwz_case "$ver" ;;
-	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-clang-NN, VER-gcc16, VER-clang22, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
+	*)	fail "kernel/$entry" "unknown D2B_KERNEL_MATRIX entry (VER-gcc, VER-clang, VER-clang-NN, VER-gcc16, VER-clangNN, VER-extmod, VER-repro, VER-split, VER-dwz)" ;;
 	esac
 done
 
