@@ -444,6 +444,51 @@ enum d2b_level {
 	D2B_NOTICE,	/* about the output, for every user (dwarf2btf: always) */
 };
 
+/*
+ * What the kernel's function policy (D2B_FUNCS_KERNEL) found about a
+ * function, as data, for a front end that words it its own way
+ * (dwarf2btf-pahole prints pahole's lines): the d2b_diag.func of a
+ * D2B_INFO, given when d2b_opts.func_notes asks for it.  Per name, in
+ * strcmp() order of the names: a D2B_FUNC_PROTOS_DIFFER, then a
+ * D2B_FUNC_LEFT_OUT.
+ */
+enum d2b_func_what {
+	D2B_FUNC_LEFT_OUT = 1,		/* left out, for .why */
+	/* two of its definitions' prototypes differ (.diff), whether or not
+	 * that leaves it out: the first met against the first that differs,
+	 * compared as pahole compares them (named types by name) */
+	D2B_FUNC_PROTOS_DIFFER,
+};
+
+enum d2b_func_why {
+	D2B_FUNC_NO_SYMBOL = 1,		/* no ELF function symbol has its name */
+	D2B_FUNC_STATIC_NO_SYMBOLS,	/* static, and the file has no function symbols */
+	D2B_FUNC_AMBIGUOUS,		/* its symbols have several addresses */
+	D2B_FUNC_OPTIMIZED,		/* parameters optimized out where its ABI changed */
+	D2B_FUNC_REORDERED,		/* its code takes its parameters in another order */
+	D2B_FUNC_UNEXPECTED_REG,	/* a parameter is not in the ABI's register */
+	D2B_FUNC_CLONE_CHANGED,		/* a clone of it takes other parameters */
+	D2B_FUNC_INCONSISTENT,		/* prototypes differ between compile units */
+};
+
+enum d2b_proto_diff {
+	D2B_PROTO_PARAM_COUNT = 1,	/* .nr_params[0] != .nr_params[1] */
+	D2B_PROTO_RETURN,		/* the return types */
+	D2B_PROTO_PARAM_TYPE,		/* the type of parameter .param */
+};
+
+struct d2b_func_note {
+	enum d2b_func_what what;
+	const char *name;		/* the function's */
+	enum d2b_func_why why;		/* D2B_FUNC_LEFT_OUT */
+	/* D2B_FUNC_PROTOS_DIFFER: how; [0] is the first prototype's, [1]
+	 * the other's (a varargs' "..." counts as a parameter named "") */
+	enum d2b_proto_diff diff;
+	unsigned int nr_params[2];
+	unsigned int param;		/* D2B_PROTO_PARAM_TYPE: from 0 */
+	const char *param_name[2];	/* ...its names ("" if none) */
+};
+
 struct d2b_diag {
 	enum d2b_level level;
 	const char *file;	/* input file, or NULL */
@@ -451,6 +496,10 @@ struct d2b_diag {
 	uint64_t die_off;	/* DIE offset in .debug_info, or UINT64_MAX */
 	int tag;		/* DW_TAG_*, or 0 */
 	const char *msg;
+	/* what msg says of a function, as data, or NULL; only there when
+	 * d2b_opts.func_notes asks (a library older than the field never
+	 * sets it, and refuses options that ask) */
+	const struct d2b_func_note *func;
 };
 
 typedef void (*d2b_diag_fn)(const struct d2b_diag *d, void *arg);
@@ -567,6 +616,10 @@ struct d2b_opts {
 	 * dropped, an aggregate passed in one register cut to that member,
 	 * named "param__member") */
 	bool true_signature;
+	/* D2B_FUNCS_KERNEL: the diagnostics about the functions the policy
+	 * leaves out, or whose prototypes differ, carry what they say as data
+	 * (d2b_diag.func) */
+	bool func_notes;
 };
 
 /* struct d2b_opts o = { .sz = D2B_OPTS_SZ, ... } */

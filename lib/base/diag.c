@@ -21,6 +21,7 @@ void diag__init(struct diag *d, const struct d2b_opts *opts, const char *file)
 	d->fn = opts->diag;
 	d->arg = opts->diag_arg;
 	d->file = file;
+	d->func_notes = opts->func_notes;
 	if (opts->errbuf && opts->errlen) {
 		d->errbuf = opts->errbuf;
 		d->errlen = opts->errlen;
@@ -61,10 +62,11 @@ static void keep(struct diag *d, enum d2b_level level, uint64_t die_off, int tag
 
 /* Hand msg to the caller; the first error is the failed call's message. */
 static void deliver(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off,
-		    int tag, const char *msg)
+		    int tag, const struct d2b_func_note *note, const char *msg)
 {
 	struct d2b_diag m = {
 		.level = level, .file = d->file, .cu = cu, .die_off = die_off, .tag = tag, .msg = msg,
+		.func = d->func_notes ? note : NULL,
 	};
 
 	if (level == D2B_ERROR && !d->nr_errors++ && d->errbuf) {
@@ -78,8 +80,12 @@ static void deliver(struct diag *d, enum d2b_level level, const char *cu, uint64
 		d->fn(&m, d->arg);
 }
 
-void diag__vat(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
-	       const char *fmt, va_list ap)
+/* diag__vat(), the message carrying note (or NULL) as data */
+static void say_note(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off,
+		     int tag, const struct d2b_func_note *note, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+static void say_note(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off,
+		     int tag, const struct d2b_func_note *note, const char *fmt, va_list ap)
 {
 	char buf[MSG_LEN];
 
@@ -91,7 +97,13 @@ void diag__vat(struct diag *d, enum d2b_level level, const char *cu, uint64_t di
 	if (d->kept)
 		keep(d, level, die_off, tag, buf);
 	else
-		deliver(d, level, cu, die_off, tag, buf);
+		deliver(d, level, cu, die_off, tag, note, buf);
+}
+
+void diag__vat(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
+	       const char *fmt, va_list ap)
+{
+	say_note(d, level, cu, die_off, tag, NULL, fmt, ap);
 }
 
 void diag__at(struct diag *d, enum d2b_level level, const char *cu, uint64_t die_off, int tag,
@@ -110,6 +122,15 @@ void diag__say(struct diag *d, enum d2b_level level, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	diag__vat(d, level, NULL, UINT64_MAX, 0, fmt, ap);
+	va_end(ap);
+}
+
+void diag__func(struct diag *d, const struct d2b_func_note *note, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_note(d, D2B_INFO, NULL, UINT64_MAX, 0, note, fmt, ap);
 	va_end(ap);
 }
 

@@ -12,6 +12,12 @@
  *   - a kept one (diag__init_kept()): messages are kept, in order, to be
  *     said later through another (diag__replay()).
  *
+ * A message may carry what it says as data (struct d2b_func_note, of the
+ * kernel's function policy: diag__func()): handed to the caller as
+ * d2b_diag.func where d2b_opts.func_notes asks, in the message's place in
+ * the order; a kept diag keeps the words only (the data points into
+ * memory that need not outlive the call).
+ *
  * Threads: a diag is used by one thread at a time.  Work on worker
  * threads (a unit's walk) says its messages into a kept diag of its own;
  * the thread that owns the caller's replays them there in unit order, so
@@ -39,6 +45,7 @@ struct diag {
 	d2b_diag_fn fn;		/* NULL: nobody listens */
 	void *arg;
 	const char *file;	/* the input's name, for fn only */
+	bool func_notes;	/* d2b_opts.func_notes: hand a note's data over */
 	char *errbuf;		/* the first error's line, or NULL */
 	size_t errlen;
 	unsigned int nr_errors;	/* D2B_ERROR messages said */
@@ -64,6 +71,11 @@ void diag__vat(struct diag *d, enum d2b_level level, const char *cu, uint64_t di
 	       const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 /* A message about no unit and no DIE. */
 void diag__say(struct diag *d, enum d2b_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A D2B_INFO about no unit and no DIE that says a function's note as data
+ * too (d2b_diag.func, where the caller asked for it). */
+void diag__func(struct diag *d, const struct d2b_func_note *note, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Say kept diag from's messages through d, as unit cu's, in order; then

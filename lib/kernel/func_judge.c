@@ -484,6 +484,15 @@ static uint32_t origin_flags(const struct judging *j, bool clang)
 	return s.unexpected && !s.has_struct ? FUNC_REC_ORIGIN_UNEXPECTED : 0;
 }
 
+/* How many parameters the code's DIE lists itself (a varargs' "..."
+ * counts), at most 255, in the bits of FUNC_REC_OWN_PARAMS_SHIFT */
+static uint32_t own_params(struct fn_facts *fn)
+{
+	size_t n = fn_facts__nr_params(fn, FN_CODE) + fn_facts__varargs(fn);
+
+	return (uint32_t)(n < 255 ? n : 255) << FUNC_REC_OWN_PARAMS_SHIFT;
+}
+
 /* The flags of the function, and for true_signature what pahole makes of
  * the abstract origin of a GCC clone or of clang's changed code */
 static uint32_t func_flags(const struct judging *j)
@@ -496,7 +505,7 @@ static uint32_t func_flags(const struct judging *j)
 	else
 		flags |= flags_131(j);
 	if (fn_facts__has_origin(fn) && !fn_facts__same_types(fn))
-		flags |= FUNC_REC_CLONE_CHANGED;
+		flags |= FUNC_REC_CLONE_CHANGED | own_params(fn);
 	if (true_signature(j) && !j->clang &&
 	    (flags & (FUNC_REC_REORDERED | FUNC_REC_CLONE_CHANGED)))
 		flags |= origin_flags(j, false);

@@ -52,6 +52,15 @@
  * under 1.32 one whose prototype refers to a typedef is (func_copies):
  * pahole 1.32 never merges a module's typedefs, nor what refers to them,
  * into the base's.
+ *
+ * Notes, in words and as data (struct d2b_func_note), name by name, so
+ * that a front end can say them as pahole --verbose does: where the
+ * prototypes differ, consistent_func or not, as pahole's combining finds
+ * it -- the first record (1.32: the first with code) against each next,
+ * until one differs or until a record met so far has a parameter in an
+ * unexpected register (1.32: or reordered ones), after which pahole
+ * compares no further; then why the name is left out, the reasons
+ * checked in pahole's precedence.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -87,6 +96,21 @@ void func_policy_opts__init(struct func_policy_opts *po, const struct d2b_opts *
 enum {
 	LOOSE_MAX_STEPS = 64,	/* reference chains followed when comparing */
 	LOOSE_MAX_DEPTH = 8,	/* function pointers' prototypes nested (1.32) */
+	/* the flags after which pahole 1.32 compares a name's prototypes no
+	 * further (1.31: FUNC_REC_UNEXPECTED_REG alone) */
+	STOP_132 = FUNC_REC_UNEXPECTED_REG | FUNC_REC_ORIGIN_UNEXPECTED | FUNC_REC_REORDERED,
+};
+
+/* dwarf2btf's words for each enum d2b_func_why */
+static const char *const why_said[] = {
+	[D2B_FUNC_NO_SYMBOL] = "no ELF function symbol",
+	[D2B_FUNC_STATIC_NO_SYMBOLS] = "static, and the file has no function symbols",
+	[D2B_FUNC_AMBIGUOUS] = "its symbols have several addresses",
+	[D2B_FUNC_OPTIMIZED] = "parameters optimized out where its ABI changed",
+	[D2B_FUNC_REORDERED] = "its code takes its parameters in another order",
+	[D2B_FUNC_UNEXPECTED_REG] = "a parameter is not in the ABI's register",
+	[D2B_FUNC_CLONE_CHANGED] = "a clone of it takes other parameters",
+	[D2B_FUNC_INCONSISTENT] = "prototypes differ between compile units",
 };
 
 struct entry {
@@ -227,23 +251,97 @@ static bool loose_equal(const struct d2b_btf *btf, uint32_t a, uint32_t b, int d
 	return false;
 }
 
-/* Two FUNCs of one name: do their prototypes match (loosely)? */
-static bool protos_match(const struct d2b_btf *btf, uint32_t fa, uint32_t fb, int depth)
+/*
+ * Two FUNCs of one name: where do their prototypes differ (loosely), as
+ * pahole looks, first the number of parameters, then the return type,
+ * then each parameter's type?  0 where they match; *ret_param: the
+ * parameter that differs.
+ */
+static enum d2b_proto_diff protos_diff(const struct d2b_btf *btf, uint32_t fa, uint32_t fb,
+				       int depth, unsigned int *ret_param)
 {
 	const struct d2b_type *pa = d2b_btf__type(btf, d2b_btf__type(btf, fa)->type);
 	const struct d2b_type *pb = d2b_btf__type(btf, d2b_btf__type(btf, fb)->type);
 	unsigned int i, n;
 
 	if (!pa || !pb || d2b_kind(pa) != D2B_KIND_FUNC_PROTO || d2b_kind(pb) != D2B_KIND_FUNC_PROTO)
-		return false;
+		return D2B_PROTO_RETURN;
 	n = d2b_vlen(pa);
-	if (n != d2b_vlen(pb) || !loose_equal(btf, pa->type, pb->type, depth))
-		return false;
+	if (n != d2b_vlen(pb))
+		return D2B_PROTO_PARAM_COUNT;
+	if (!loose_equal(btf, pa->type, pb->type, depth))
+		return D2B_PROTO_RETURN;
 	for (i = 0; i < n; i++) {
-		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type, depth))
-			return false;
+		if (!loose_equal(btf, btf_params(pa)[i].type, btf_params(pb)[i].type, depth)) {
+			*ret_param = i;
+			return D2B_PROTO_PARAM_TYPE;
+		}
 	}
-	return true;
+	return 0;
+}
+
+/* The name of parameter i of FUNC func's prototype ("" if none) */
+static const char *param_name(const struct d2b_btf *btf, uint32_t func, unsigned int i)
+{
+	const struct d2b_type *p = d2b_btf__type(btf, d2b_btf__type(btf, func)->type);
+	const char *name;
+
+	if (!p || d2b_kind(p) != D2B_KIND_FUNC_PROTO || i >= d2b_vlen(p))
+		return "";
+	name = d2b_btf__str(btf, btf_params(p)[i].name_off);
+	return name ? name : "";
+}
+
+/* How many parameters pahole counts for record e: those its DIE lists
+ * where they differ from its declaration's (a clone's; with
+ * true_signature its FUNC is the clone's own), else its FUNC's */
+static unsigned int own_params(const struct d2b_btf *btf, const struct entry *e, bool true_sig)
+{
+	const struct d2b_type *p = d2b_btf__type(btf, d2b_btf__type(btf, e->id)->type);
+
+	if ((e->flags & FUNC_REC_CLONE_CHANGED) && !true_sig)
+		return (e->flags >> FUNC_REC_OWN_PARAMS_SHIFT) & 0xff;
+	return p ? d2b_vlen(p) : 0;
+}
+
+/*
+ * pahole's combining of one name's records e[0, n), in that order: the
+ * first one's prototype against each next one's, until one differs, or
+ * until a record met so far has a flag of stop (pahole compares no
+ * further then).  A clone whose DIE lists other parameters than its
+ * declaration is compared by their number only.  The record that differs
+ * (*ret saying how), or n.
+ */
+static size_t first_difference(const struct d2b_btf *btf, const struct entry *e, size_t n,
+			       uint32_t stop, int depth, bool true_sig, struct d2b_func_note *ret)
+{
+	uint32_t joined = e[0].flags;
+	unsigned int param = 0, nr0 = own_params(btf, &e[0], true_sig), nr;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		joined |= e[i].flags;
+		if (joined & stop)
+			return n;
+		nr = own_params(btf, &e[i], true_sig);
+		if (nr != nr0)
+			ret->diff = D2B_PROTO_PARAM_COUNT;
+		else if (e[i].id == e[0].id || ((e[0].flags | e[i].flags) & FUNC_REC_CLONE_CHANGED))
+			continue;
+		else
+			ret->diff = protos_diff(btf, e[0].id, e[i].id, depth, &param);
+		if (!ret->diff)
+			continue;
+		ret->what = D2B_FUNC_PROTOS_DIFFER;
+		ret->name = e[0].name;
+		ret->nr_params[0] = nr0;
+		ret->nr_params[1] = nr;
+		ret->param = param;
+		ret->param_name[0] = param_name(btf, e[0].id, param);
+		ret->param_name[1] = param_name(btf, e[i].id, param);
+		return i;
+	}
+	return n;
 }
 
 /* Pass 2 of pahole 1.32: a name's records with code first (in unit order),
@@ -295,42 +393,72 @@ static size_t canonical(const struct elf_funcs *ef, const struct elf_func_info *
 	return first < n ? first : 0;
 }
 
-/* Why pahole 1.32 leaves the name of records e out, or NULL; *keep: the
- * record that stands for it. */
-static const char *why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
-			   const struct elf_funcs *ef, const struct elf_func_info *info,
-			   bool consistent, bool true_sig, size_t *keep)
+/*
+ * Why pahole 1.32 leaves the name of records e out, or 0; *keep: the
+ * record that stands for it; *diff: where its prototypes differ, if they
+ * do.  pahole's precedence, from the last it checks: several addresses,
+ * parameters optimized out where the ABI changed, reordered, prototypes
+ * that differ (consistent_func; found before a reordered or unexpected
+ * one stopped the comparing), a parameter in another register.
+ */
+static enum d2b_func_why why_132(const struct d2b_btf *btf, struct entry *e, size_t n,
+				 const struct elf_funcs *ef, const struct elf_func_info *info,
+				 bool consistent, bool true_sig, size_t *keep,
+				 struct d2b_func_note *diff)
 {
 	uint32_t flags = 0;
-	size_t i, ncode, end;
+	size_t i, ncode, end, differ;
 
 	ncode = order_by_code(e, n);
 	*keep = canonical(ef, info, e, n, true_sig);
 	for (i = 0; i < n; i++)
 		flags |= e[i].flags;
-	if (info->ambiguous)
-		return "its symbols have several addresses";
-	if (abi_changed(ef, info, &e[*keep], true_sig))
-		return "parameters optimized out where its ABI changed";
-	if (flags & FUNC_REC_REORDERED)
-		return "its code takes its parameters in another order";
-	/* (ORIGIN_UNEXPECTED: only with true_signature, where pahole reads a
-	 * clone's locations into its origin) */
-	if (flags & (FUNC_REC_UNEXPECTED_REG | FUNC_REC_ORIGIN_UNEXPECTED))
-		return "a parameter is not in the ABI's register";
-	if (!consistent)
-		return NULL;
-	if (flags & FUNC_REC_CLONE_CHANGED)
-		return "a clone of it takes other parameters";
 	/* (with true_signature, pahole 1.32's binary compares the definitions
 	 * with code among themselves, and those without only where none has
 	 * code) */
 	end = true_sig && ncode ? ncode : n;
-	for (i = 1; i < end; i++) {
-		if (e[i].id != e[0].id && !protos_match(btf, e[0].id, e[i].id, LOOSE_MAX_DEPTH))
-			return "prototypes differ between compile units";
-	}
-	return NULL;
+	differ = first_difference(btf, e, end, STOP_132, LOOSE_MAX_DEPTH, true_sig, diff);
+	if (info->ambiguous)
+		return D2B_FUNC_AMBIGUOUS;
+	if (abi_changed(ef, info, &e[*keep], true_sig))
+		return D2B_FUNC_OPTIMIZED;
+	if (flags & FUNC_REC_REORDERED)
+		return D2B_FUNC_REORDERED;
+	if (consistent && differ < end)
+		return e[differ].flags & FUNC_REC_CLONE_CHANGED ? D2B_FUNC_CLONE_CHANGED :
+		       D2B_FUNC_INCONSISTENT;
+	/* (ORIGIN_UNEXPECTED: only with true_signature, where pahole reads a
+	 * clone's locations into its origin) */
+	if (flags & (FUNC_REC_UNEXPECTED_REG | FUNC_REC_ORIGIN_UNEXPECTED))
+		return D2B_FUNC_UNEXPECTED_REG;
+	if (consistent && (flags & FUNC_REC_CLONE_CHANGED))
+		return D2B_FUNC_CLONE_CHANGED;
+	return 0;
+}
+
+/*
+ * Why pahole 1.31 leaves the name of records e out, or 0 (consistent_func
+ * decides it all); *diff as for why_132(), the records in unit order.
+ */
+static enum d2b_func_why why_131(const struct d2b_btf *btf, const struct entry *e, size_t n,
+				 const struct elf_func_info *info, bool consistent,
+				 struct d2b_func_note *diff)
+{
+	uint32_t flags = 0;
+	size_t i, differ;
+
+	for (i = 0; i < n; i++)
+		flags |= e[i].flags;
+	differ = first_difference(btf, e, n, FUNC_REC_UNEXPECTED_REG, 0, false, diff);
+	if (!consistent)
+		return 0;
+	if (flags & FUNC_REC_UNEXPECTED_REG)
+		return D2B_FUNC_UNEXPECTED_REG;
+	if (flags & FUNC_REC_CLONE_CHANGED)
+		return D2B_FUNC_CLONE_CHANGED;
+	if (info->ambiguous)
+		return D2B_FUNC_AMBIGUOUS;
+	return differ < n ? D2B_FUNC_INCONSISTENT : 0;
 }
 
 /*
@@ -426,6 +554,29 @@ static int keep_clone(const struct func_policy_opts *po, uint32_t start, uint32_
 	return 0;
 }
 
+/* Say what select_name() found: where the prototypes differ, then why the
+ * name is left out (either may be absent: .what 0, why 0) */
+static void say(struct diag *diag, const struct d2b_func_note *diff, enum d2b_func_why why,
+		const char *name)
+{
+	struct d2b_func_note left = { .what = D2B_FUNC_LEFT_OUT, .name = name, .why = why };
+
+	if (diff->what == D2B_FUNC_PROTOS_DIFFER) {
+		if (diff->diff == D2B_PROTO_PARAM_COUNT)
+			diag__func(diag, diff, "function '%s': its prototypes differ: %u "
+				   "parameters and %u", name, diff->nr_params[0], diff->nr_params[1]);
+		else if (diff->diff == D2B_PROTO_RETURN)
+			diag__func(diag, diff, "function '%s': its prototypes differ: the "
+				   "return type", name);
+		else
+			diag__func(diag, diff, "function '%s': its prototypes differ: parameter "
+				   "%u ('%s' and '%s')", name, diff->param + 1, diff->param_name[0],
+				   diff->param_name[1]);
+	}
+	if (why)
+		diag__func(diag, &left, "function '%s' left out: %s", name, why_said[why]);
+}
+
 /* Decide one name's records [first, end). */
 static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		       const struct elf_funcs *ef, const struct func_policy_opts *po, uint8_t *drop,
@@ -433,8 +584,9 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 {
 	uint32_t start = d2b_btf__start_id(btf), keep = e[0].id, flags = 0;
 	struct elf_func_info info = { 0 };
-	bool consistent = po->consistent;
-	const char *why = NULL, *clone = NULL;
+	struct d2b_func_note diff = { 0 };
+	enum d2b_func_why why = 0;
+	const char *clone = NULL;
 	int dropped = 0, err;
 	size_t i, k;
 
@@ -442,9 +594,9 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		flags |= e[i].flags;
 	if (elf_funcs__count(ef)) {
 		if (!elf_funcs__find(ef, e[0].name, &info))
-			why = "no ELF function symbol";
+			why = D2B_FUNC_NO_SYMBOL;
 	} else if (!(flags & FUNC_REC_EXTERNAL)) {
-		why = "static, and the file has no function symbols";
+		why = D2B_FUNC_STATIC_NO_SYMBOLS;
 	}
 	if (!why && !po->pahole_1_31 && po->true_signature && po->renames &&
 	    (k = true_signature(e, n, ef, &info, &clone)) < n) {
@@ -452,25 +604,18 @@ static int select_name(const struct d2b_btf *btf, struct entry *e, size_t n,
 		err = keep_clone(po, start, keep, clone);
 		if (err < 0)
 			return err;
+		/* (pahole compares the prototypes before it looks for the clone) */
+		first_difference(btf, e, order_by_code(e, n) ?: n, STOP_132, LOOSE_MAX_DEPTH, true,
+				 &diff);
 	} else if (!why && !po->pahole_1_31) {
-		why = why_132(btf, e, n, ef, &info, consistent, po->true_signature, &k);
+		why = why_132(btf, e, n, ef, &info, po->consistent, po->true_signature, &k, &diff);
 		keep = e[k].id;
-	} else if (!why && consistent) {
-		if (flags & FUNC_REC_UNEXPECTED_REG)
-			why = "a parameter is not in the ABI's register";
-		else if (flags & FUNC_REC_CLONE_CHANGED)
-			why = "a clone of it takes other parameters";
-		else if (info.ambiguous)
-			why = "its symbols have several addresses";
-		for (i = 1; i < n && !why; i++) {
-			if (e[i].id != keep && !protos_match(btf, keep, e[i].id, 0))
-				why = "prototypes differ between compile units";
-		}
+	} else if (!why) {
+		why = why_131(btf, e, n, &info, po->consistent, &diff);
 	}
-	if (why) {
-		diag__say(diag, D2B_INFO, "function '%s' left out: %s", e[0].name, why);
+	say(diag, &diff, why, e[0].name);
+	if (why)
 		keep = 0;
-	}
 	if (po->copies && !po->pahole_1_31 && keep && keep < start && !clone &&
 	    reaches_typedef(btf, d2b_btf__type(btf, keep)->type, LOOSE_MAX_DEPTH)) {
 		struct func_copies *fc = po->copies;

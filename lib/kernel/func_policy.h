@@ -29,6 +29,10 @@ enum func_rec_flags {
 	 * locations in the origin's order, has a parameter not where the ABI
 	 * puts it (pahole shares the locations so) */
 	FUNC_REC_ORIGIN_UNEXPECTED = 1 << 6,
+	/* bits 24-31, with FUNC_REC_CLONE_CHANGED: how many parameters the
+	 * code's DIE itself lists, a varargs' "..." one of them (at most 255),
+	 * which pahole compares */
+	FUNC_REC_OWN_PARAMS_SHIFT = 24,
 };
 
 /* One FUNC of the merged BTF, as one unit saw it (unit order) */

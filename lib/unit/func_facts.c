@@ -113,6 +113,13 @@ size_t fn_facts__nr_params(struct fn_facts *fn, enum fn_which which)
 	return fn->nr[which];
 }
 
+bool fn_facts__varargs(struct fn_facts *fn)
+{
+	if (!fn->listed[FN_CODE])
+		list_params(fn, FN_CODE);
+	return fn->varargs.du != NULL;
+}
+
 /* Parameter i of which (listed, and i in range: the policy asks so) */
 static const struct cu_die *param(struct fn_facts *fn, enum fn_which which, size_t i)
 {

@@ -69,6 +69,8 @@ bool fn_facts__same_types(struct fn_facts *fn);
 /* How many parameters; 0 for FN_ORIGIN without an origin.  (Without the
  * memory to list them: 0, and the walk fails once the policy returns.) */
 size_t fn_facts__nr_params(struct fn_facts *fn, enum fn_which which);
+/* Does the code take varargs (a DW_TAG_unspecified_parameters)? */
+bool fn_facts__varargs(struct fn_facts *fn);
 /* Parameter i's own attribute name: present (as its abbreviation says). */
 bool fn_facts__param_has(struct fn_facts *fn, enum fn_which which, size_t i, unsigned int name);
 /* The byte size of its type: a pointer is a word, a type without

@@ -450,6 +450,143 @@ static void test_select_132(void)
 	close(fd);
 }
 
+/* The notes select gives, as data: kept in order, names copied */
+struct notes {
+	struct d2b_func_note v[16];
+	char names[16][16];
+	size_t nr;
+};
+
+/* The caller's d2b_diag_fn, d2b_opts.func_notes set: each note's data */
+static void keep_note(const struct d2b_diag *d, void *arg)
+{
+	struct notes *ns = arg;
+
+	CHECK(d->level == D2B_INFO && d->func);
+	if (!d->func || ns->nr >= 16)
+		return;
+	ns->v[ns->nr] = *d->func;
+	snprintf(ns->names[ns->nr], sizeof(ns->names[0]), "%s", d->func->name);
+	ns->nr++;
+}
+
+/*
+ * What select says, name by name, as pahole 1.32 and 1.31 say it:
+ *   cnt	foo(int a) here, foo(int a, int b) there: the parameter count
+ *   ret	int vs long returned: the return type
+ *   stop	an unexpected register first: pahole compares no further
+ *   late	one alike, one that differs, then an unexpected register:
+ *		the prototypes, found first, are why (1.32)
+ *   dup	several addresses; none	no ELF symbol
+ */
+static void test_notes(void)
+{
+	static const struct sym syms[] = {
+		{ "cnt", 0x10 }, { "ret", 0x20 }, { "stop", 0x30 }, { "late", 0x40 },
+		{ "dup", 0x50 }, { "dup", 0x58 },
+	};
+	struct d2b_btf *btf = d2b_btf__new(NULL);
+	struct func_rec recs[11];
+	struct notes ns = { .nr = 0 };
+	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = keep_note, .diag_arg = &ns,
+				 .func_notes = true };
+	struct diag nd;
+	struct elf_funcs *ef;
+	uint8_t drop[64] = { 0 };
+	int fd = -1, lng, p1, cnt1, cnt2, ret1, ret2, stop1, stop2, late1, late2, dup, none;
+	Elf *e = make_elf(syms, sizeof(syms) / sizeof(syms[0]), &fd);
+
+	REQUIRE(e && btf);
+	REQUIRE(elf_funcs__new(e, &ef) == 0);
+	diag__init(&nd, &opts, NULL);
+	CHECK_EQ(d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED), 1);
+	lng = d2b_btf__add_int(btf, "long", 8, D2B_INT_SIGNED);
+	p1 = d2b_btf__add_func_proto(btf, 1);
+	d2b_btf__add_param(btf, "a", 1);
+	cnt1 = d2b_btf__add_func(btf, "cnt", D2B_LINKAGE_STATIC, (uint32_t)p1);
+	cnt2 = add_func(btf, "cnt", 1);
+	ret1 = add_func(btf, "ret", 1);
+	p1 = d2b_btf__add_func_proto(btf, (uint32_t)lng);
+	d2b_btf__add_param(btf, "a", 1);
+	d2b_btf__add_param(btf, "b", 1);
+	ret2 = d2b_btf__add_func(btf, "ret", D2B_LINKAGE_STATIC, (uint32_t)p1);
+	stop1 = add_func(btf, "stop", 1);
+	stop2 = add_func(btf, "stop", (uint32_t)lng);
+	late1 = add_func(btf, "late", 1);
+	late2 = add_func(btf, "late", (uint32_t)lng);
+	dup = add_func(btf, "dup", 1);
+	none = add_func(btf, "none", 1);
+	REQUIRE(none > 0);
+	recs[0] = (struct func_rec){ cnt1, 0, 0x10 };
+	recs[1] = (struct func_rec){ cnt2, 0, 0 };
+	recs[2] = (struct func_rec){ ret1, 0, 0x20 };
+	recs[3] = (struct func_rec){ ret2, 0, 0 };
+	recs[4] = (struct func_rec){ stop1, FUNC_REC_UNEXPECTED_REG, 0x30 };
+	recs[5] = (struct func_rec){ stop2, 0, 0 };
+	recs[6] = (struct func_rec){ late1, 0, 0x40 };
+	recs[7] = (struct func_rec){ late2, 0, 0 };
+	recs[8] = (struct func_rec){ late1, FUNC_REC_UNEXPECTED_REG, 0 };
+	recs[9] = (struct func_rec){ dup, 0, 0x50 };
+	recs[10] = (struct func_rec){ none, 0, 0x60 };
+
+	CHECK_EQ(func_policy__select(btf, recs, 11, ef, &new_strict, drop, &nd, NULL), 10);
+	REQUIRE(ns.nr == 9);
+	CHECK(ns.v[0].what == D2B_FUNC_PROTOS_DIFFER && ns.v[0].diff == D2B_PROTO_PARAM_COUNT);
+	CHECK_STR(ns.names[0], "cnt");
+	CHECK(ns.v[0].nr_params[0] == 1 && ns.v[0].nr_params[1] == 2);
+	CHECK(ns.v[1].what == D2B_FUNC_LEFT_OUT && ns.v[1].why == D2B_FUNC_INCONSISTENT);
+	CHECK_STR(ns.names[2], "dup");
+	CHECK(ns.v[2].what == D2B_FUNC_LEFT_OUT && ns.v[2].why == D2B_FUNC_AMBIGUOUS);
+	CHECK_STR(ns.names[3], "late");
+	CHECK(ns.v[3].what == D2B_FUNC_PROTOS_DIFFER && ns.v[3].diff == D2B_PROTO_PARAM_TYPE);
+	CHECK(ns.v[3].param == 1);
+	CHECK_STR(ns.v[3].param_name[0], "b");
+	CHECK_STR(ns.v[3].param_name[1], "b");
+	CHECK(ns.v[4].what == D2B_FUNC_LEFT_OUT && ns.v[4].why == D2B_FUNC_INCONSISTENT);
+	CHECK_STR(ns.names[5], "none");
+	CHECK(ns.v[5].what == D2B_FUNC_LEFT_OUT && ns.v[5].why == D2B_FUNC_NO_SYMBOL);
+	CHECK_STR(ns.names[6], "ret");
+	CHECK(ns.v[6].what == D2B_FUNC_PROTOS_DIFFER && ns.v[6].diff == D2B_PROTO_RETURN);
+	CHECK(ns.v[7].what == D2B_FUNC_LEFT_OUT && ns.v[7].why == D2B_FUNC_INCONSISTENT);
+	CHECK_STR(ns.names[8], "stop");
+	CHECK(ns.v[8].what == D2B_FUNC_LEFT_OUT && ns.v[8].why == D2B_FUNC_UNEXPECTED_REG);
+
+	/* without consistent_func the differences are still said (pahole
+	 * compares anyway), and only what 1.32 always leaves out goes */
+	memset(drop, 0, sizeof(drop));
+	ns.nr = 0;
+	CHECK_EQ(func_policy__select(btf, recs, 11, ef, &new_loose, drop, &nd, NULL), 8);
+	REQUIRE(ns.nr == 7);
+	CHECK(ns.v[0].what == D2B_FUNC_PROTOS_DIFFER && ns.v[1].why == D2B_FUNC_AMBIGUOUS);
+	CHECK(ns.v[2].what == D2B_FUNC_PROTOS_DIFFER && ns.v[3].why == D2B_FUNC_UNEXPECTED_REG);
+	CHECK(ns.v[4].why == D2B_FUNC_NO_SYMBOL && ns.v[5].diff == D2B_PROTO_RETURN);
+	CHECK(ns.v[6].why == D2B_FUNC_UNEXPECTED_REG);
+
+	/* a clone whose DIE lists no parameter (its count in the flags),
+	 * against its declaration's two */
+	memset(drop, 0, sizeof(drop));
+	ns.nr = 0;
+	recs[1] = (struct func_rec){ ret1, FUNC_REC_CLONE_CHANGED, 0 };
+	CHECK_EQ(func_policy__select(btf, &recs[1], 2, ef, &new_strict, drop, &nd, NULL), 1);
+	REQUIRE(ns.nr == 2);
+	CHECK(ns.v[0].what == D2B_FUNC_PROTOS_DIFFER && ns.v[0].diff == D2B_PROTO_PARAM_COUNT);
+	CHECK(ns.v[0].nr_params[0] == 2 && ns.v[0].nr_params[1] == 0);
+	CHECK(ns.v[1].what == D2B_FUNC_LEFT_OUT && ns.v[1].why == D2B_FUNC_CLONE_CHANGED);
+	recs[1] = (struct func_rec){ cnt2, 0, 0 };
+
+	/* 1.31 stops at an unexpected register too, and says why only with
+	 * consistent_func (its own order: the register first) */
+	memset(drop, 0, sizeof(drop));
+	ns.nr = 0;
+	func_policy__select(btf, recs, 11, ef, &old_strict, drop, &nd, NULL);
+	REQUIRE(ns.nr == 9);
+	CHECK(ns.v[3].what == D2B_FUNC_PROTOS_DIFFER && ns.v[4].why == D2B_FUNC_UNEXPECTED_REG);
+	elf_funcs__free(ef);
+	d2b_btf__free(btf);
+	elf_end(e);
+	close(fd);
+}
+
 /* d2b_opts.kernel_policy: a value no release has is refused, before the
  * file is even opened */
 static void test_unknown_policy(void)
@@ -470,6 +607,7 @@ int main(void)
 	RUN(test_select_and_prune);
 	RUN(test_split_base_func);
 	RUN(test_select_132);
+	RUN(test_notes);
 	RUN(test_unknown_policy);
 	return test_done();
 }
