@@ -130,7 +130,9 @@ static void pahole_usage(FILE *out)
 		"      --pahole-policy=1.31|1.32  whose BTF policy to follow (default 1.%d, or\n"
 		"                                 $DWARF2BTF_PAHOLE_POLICY): which functions\n"
 		"                                 get BTF, how arrays nest\n"
-		"  -V, --verbose                  say what was left out and why\n"
+		"  -V, --verbose                  say what was left out and why: functions on\n"
+		"                                 standard output in pahole's words, the rest\n"
+		"                                 on standard error\n"
 		"      --version                  print v%d.%d (the pahole release followed;\n"
 		"                                 v1.31 with policy 1.31)\n"
 		"      --numeric_version          print %d%02d (131 with policy 1.31)\n"
@@ -340,6 +342,71 @@ static int parse_option(struct pahole_cli *p, int c)
 	}
 }
 
+/*
+ * pahole's --verbose lines about the functions it leaves out, which tools
+ * and tests read (pahole's own tests/btf_functions.sh and
+ * gcc_optimized_default.sh grep them): on standard output, word for word
+ * (the "inconsistet" is pahole's), in its order (by name; for each, where
+ * its prototypes differ, then why it is left out).  pahole 1.31 says why
+ * only for a reason dwarf2btf never finds (an uncertain parameter
+ * location): under its policy, as for the reasons pahole never words (no
+ * ELF symbol), dwarf2btf's own line goes to standard error.
+ */
+static const char *const pahole_why[] = {
+	[D2B_FUNC_AMBIGUOUS] = "ambiguous address",
+	[D2B_FUNC_OPTIMIZED] = "optimized parameters",
+	[D2B_FUNC_REORDERED] = "reordered parameters",
+	[D2B_FUNC_UNEXPECTED_REG] = "unexpected register usage for parameter",
+	/* pahole compares a clone's prototype with its origin's */
+	[D2B_FUNC_CLONE_CHANGED] = "inconsistet prototype",
+	[D2B_FUNC_INCONSISTENT] = "inconsistet prototype",
+};
+
+/* Print pahole's line for f, if pahole has one: true if printed. */
+static bool pahole_func_line(const struct pahole_cli *p, const struct d2b_func_note *f)
+{
+	const char *why = NULL;
+
+	if (f->what == D2B_FUNC_LEFT_OUT) {
+		if (p->minor == PAHOLE_MINOR_OLD ||
+		    (size_t)f->why >= sizeof(pahole_why) / sizeof(pahole_why[0]))
+			return false;
+		why = pahole_why[f->why];
+		if (!why)
+			return false;
+		printf("%s : skipping BTF encoding of function due to %s\n", f->name, why);
+		return true;
+	}
+	if (f->what != D2B_FUNC_PROTOS_DIFFER)
+		return false;
+	printf("%s : skipping BTF encoding of function due to ", f->name);
+	switch (f->diff) {
+	case D2B_PROTO_PARAM_COUNT:
+		printf("param count mismatch; %u params != %u params\n", f->nr_params[0],
+		       f->nr_params[1]);
+		break;
+	case D2B_PROTO_RETURN:
+		printf("return type mismatch\n");
+		break;
+	default:
+		printf("param type mismatch for param#%u %s != %s\n", f->param + 1,
+		       f->param_name[0], f->param_name[1]);
+		break;
+	}
+	return true;
+}
+
+/* The d2b_diag_fn: pahole's lines on standard output, the rest as
+ * dwarf2btf says it (cli_print_diag()) */
+static void pahole_diag(const struct d2b_diag *d, void *arg)
+{
+	struct pahole_cli *p = arg;
+
+	if (d->func && p->cli.verbose && pahole_func_line(p, d->func))
+		return;
+	cli_print_diag(d, &p->cli);
+}
+
 /* The library's options for the features selected. */
 static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 {
@@ -366,7 +433,8 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 
 static int encode(struct pahole_cli *p, const char *file)
 {
-	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = cli_print_diag, .diag_arg = &p->cli };
+	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = pahole_diag, .diag_arg = p,
+				 .func_notes = true };
 	struct d2b_btf *base = NULL, *btf = NULL, *dist_base = NULL, *dist_split = NULL;
 	int err, rc = 1;
 

@@ -34,9 +34,15 @@
 #		and nocall.c (clang 19+: DW_CC_nocall) checked by name under
 #		both policies, and with true_signature (its prototype rebuilt);
 #		samename.c, one name with and without code in three units
+# verbose	-V: pahole's lines about the functions it leaves out, on
+#		standard output, word for word (twice.c and policy132.c:
+#		several addresses, prototypes that differ, parameters
+#		optimized out, reordered), under both policies, with and
+#		without consistent_func
 # pahole132	with pahole 1.32 at $D2B_PAHOLE132 (default
 #		/root/.cache/pahole-1.32; SKIP without it): the fixtures
-#		compare equal as above, under the default policy
+#		compare equal as above, under the default policy, and -V
+#		prints pahole's lines about functions for them
 # layout	--btf_features=layout (Linux 7.3's Makefile.btf asks any pahole
 #		>= 1.31 for it): a 32-byte header, libbpf 1.8's 80-byte table
 #		between types and strings, the types and strings as without it;
@@ -1016,8 +1022,91 @@ func hash params=p,v,s,i
 EOF
 load_later policy132/samename-true_signature samets.btf
 
+# ---- verbose: pahole's -V lines, word for word ----------------------------
+
+# said NAME EXPECTED ARGS...: dwarf2btf-pahole -V ARGS prints exactly the
+# lines of EXPECTED (a file) on standard output
+said()
+{
+	local name=$1 want=$2 tag=${1//\//_}
+	shift 2
+	if ! p "$tag" -V "$@"; then
+		fail "$name" "dwarf2btf-pahole -V $* failed"
+		show "$tag.err"
+	elif cmp -s "$want" "$tag.out"; then
+		pass "$name"
+	else
+		diff "$want" "$tag.out" | head -n 12 | sed 's/^/#   /'
+		fail "$name" "standard output is not pahole's lines (< pahole, > ours)"
+	fi
+}
+
+# twice.c: several addresses, prototypes that differ (a parameter count, a
+# return type); policy132.c: parameters optimized out where the ABI
+# changed, a function pointer parameter's type, reordered parameters (what
+# true_signature leaves of pick).  pahole 1.32 prints these lines (the
+# pahole132 section checks them against it).
+cat >v.twice132 <<'EOF'
+diff_static : skipping BTF encoding of function due to param count mismatch; 1 params != 2 params
+diff_static : skipping BTF encoding of function due to ambiguous address
+diff_weak : skipping BTF encoding of function due to return type mismatch
+diff_weak : skipping BTF encoding of function due to inconsistet prototype
+same_static : skipping BTF encoding of function due to ambiguous address
+EOF
+said verbose/reasons v.twice132 "$KFLAGS" --pahole-policy=1.32 --btf_encode_detached=v1.btf twice
+# without consistent_func the prototypes are still compared, and said
+grep -v inconsistet v.twice132 >v.twice132l
+said verbose/no-consistent_func v.twice132l --btf_features=var --pahole-policy=1.32 \
+	--btf_encode_detached=v2.btf twice
+cat >v.policy132 <<'EOF'
+apply : skipping BTF encoding of function due to param type mismatch for param#1 cb != cb
+apply : skipping BTF encoding of function due to inconsistet prototype
+pick : skipping BTF encoding of function due to optimized parameters
+scale : skipping BTF encoding of function due to optimized parameters
+sra : skipping BTF encoding of function due to optimized parameters
+EOF
+said verbose/optimized v.policy132 "$KFLAGS" --pahole-policy=1.32 --btf_encode_detached=v3.btf \
+	policy132
+echo "pick : skipping BTF encoding of function due to reordered parameters" >v.policy132ts
+said verbose/reordered v.policy132ts "$KFLAGS",true_signature --pahole-policy=1.32 \
+	--btf_encode_detached=v4.btf policy132
+# pahole 1.31 words only the prototypes' differences: the reasons stay
+# dwarf2btf's, on standard error
+grep mismatch v.twice132 >v.twice131
+said verbose/1.31 v.twice131 "$KFLAGS" --pahole-policy=1.31 --btf_encode_detached=v5.btf twice
+if grep -q "'same_static' left out: its symbols have several addresses" verbose_1.31.err; then
+	pass verbose/1.31-reasons
+else
+	fail verbose/1.31-reasons "standard error does not say why same_static was left out"
+	show verbose_1.31.err
+fi
+# without -V, nothing
+if p quiet "$KFLAGS" --pahole-policy=1.32 --btf_encode_detached=v6.btf twice && [ ! -s quiet.out ]
+then pass verbose/quiet
+else fail verbose/quiet "standard output not empty, or the encoding failed"; show quiet.out; fi
+
 if ref_ready pahole132 "$REF132" v1.32 D2B_PAHOLE132; then
 	cross_check pahole132 "$REF132"
+	# pahole's own -V lines about functions, for the fixtures above
+	for v in "twice $KFLAGS" "twice --btf_features=var" "policy132 $KFLAGS" \
+		 "policy132 $KFLAGS,true_signature"; do
+		read -r f flags <<<"$v"
+		"$REF132" -V "$flags" --btf_encode_detached=ref.v.btf "$f" 2>/dev/null |
+			grep "skipping BTF encoding of function" >ref.v.out
+		"$PAHOLE" -V "$flags" --pahole-policy=1.32 --btf_encode_detached=v.btf "$f" \
+			>v.out 2>/dev/null
+		case $flags in
+		*true_signature) name=$f/true_signature ;;
+		--btf_features=var) name=$f/no-consistent_func ;;
+		*) name=$f ;;
+		esac
+		if cmp -s ref.v.out v.out; then
+			pass "pahole132/verbose/$name"
+		else
+			diff ref.v.out v.out | head -n 12 | sed 's/^/#   /'
+			fail "pahole132/verbose/$name" "-V lines differ from pahole's (< pahole, > ours)"
+		fi
+	done
 	if "$REF132" "$KFLAGS",true_signature --btf_encode_detached=ref.f132ts.btf policy132 \
 		>ref.ts.log 2>&1; then
 		compared pahole132/true_signature f132ts.btf ref.f132ts.btf
