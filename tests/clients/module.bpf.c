@@ -6,6 +6,18 @@
  * module's own type; fexit sees the result.  The loader knows both
  * (loader.c), from what it wrote to the module's parameters.
  */
+/* the dump of a split BTF over its distilled base holds only the types
+ * the module uses: the UAPI integer types libbpf's headers want may be
+ * missing (C11 allows a typedef to be repeated) */
+typedef unsigned char __u8;
+typedef unsigned short __u16;
+typedef unsigned int __u32;
+typedef unsigned long long __u64;
+typedef int __s32;
+typedef long long __s64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>

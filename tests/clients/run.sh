@@ -74,7 +74,7 @@ for f in libbpf.a libelf.a libz.a; do
 	[ -f "/usr/lib/x86_64-linux-gnu/$f" ] || missing+=" $f"
 done
 [ -f /usr/include/bpf/bpf_helpers.h ] || missing+=" libbpf-dev"
-file -L "${D2B_KERNEL_BUSYBOX:-/bin/busybox}" 2>/dev/null | grep -q 'statically linked' ||
+file -L "${D2B_KERNEL_BUSYBOX:-/bin/busybox}" 2>/dev/null | grep 'statically linked' >/dev/null ||
 	missing+=" busybox-static"
 if [ -n "$missing" ]; then
 	skip clients "missing:$missing (tests/install-deps.sh kernel)"
@@ -150,7 +150,7 @@ programs()
 	local name=$1 o=$2 ko=$3 dir=$4 base=$2/vmlinux
 	mkdir -p "$dir/vmlinux" "$dir/module" "$dir/files"
 	# an out-of-tree module's split BTF is over its distilled base
-	if readelf -S -W "$ko" | grep -q ' \.BTF\.base '; then
+	if readelf -S -W "$ko" | grep ' \.BTF\.base ' >/dev/null; then
 		objcopy --dump-section ".BTF.base=$dir/module/base.btf" "$ko" "$dir/ko.tmp"
 		base=$dir/module/base.btf
 	fi
