@@ -21,6 +21,8 @@
 #	D2B_KERNEL_ACCEL	kvm, tcg or auto (default)
 #	D2B_KERNEL_QEMU		qemu binary (default qemu-system-x86_64)
 #	D2B_KERNEL_BUSYBOX	a static busybox (default /bin/busybox)
+#	D2B_KERNEL_INIT		the guest's /init (default init.sh)
+#	D2B_KERNEL_FILES	a directory whose files go to /files
 
 set -euo pipefail
 
@@ -59,7 +61,13 @@ fi
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "dir /bin 0755 0 0"
 	echo "file /bin/busybox $BUSYBOX 0755 0 0"
-	echo "file /init $HERE/init.sh 0755 0 0"
+	echo "file /init $(readlink -f "${D2B_KERNEL_INIT:-$HERE/init.sh}") 0755 0 0"
+	if [ -n "${D2B_KERNEL_FILES:-}" ]; then
+		echo "dir /files 0755 0 0"
+		for f in "$D2B_KERNEL_FILES"/*; do
+			echo "file /files/$(basename "$f") $(readlink -f "$f") 0755 0 0"
+		done
+	fi
 	echo "dir /mods 0755 0 0"
 	: >"$WORK/order"
 	for ko in "$@"; do

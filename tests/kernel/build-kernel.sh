@@ -33,6 +33,10 @@
 #				passes --btf_features=+reproducible_build) and
 #				V=1, in the same O= directory: only what the
 #				timestamp changes is built again
+#	D2B_KERNEL_REUSE=1	keep a build this script finished (same
+#				configuration, vmlinux newer than PAHOLE) as
+#				it is: no relink (tests/clients reuses the
+#				kernel group's builds so)
 
 set -euo pipefail
 
@@ -79,7 +83,7 @@ wanted="$KERNEL_OPTIONS $(version_options "$VER") $EXTRA"
 sig=$(printf '%s\n' "$wanted" "$CCARGS" "$PAHOLE" "$("$PAHOLE" --version 2>&1)" \
 	"${D2B_KERNEL_MAKEFLAGS:-}" | sha256sum | cut -c1-16)
 if [ ! -f "$O/.config" ] || [ "$(cat "$O/.d2b-config-sig" 2>/dev/null)" != "$sig" ]; then
-	rm -f "$O/.d2b-config-sig"
+	rm -f "$O/.d2b-config-sig" "$O/d2b-build-seconds"
 	kmake tinyconfig >"$LOG" 2>&1 || { show_tail "$LOG" >&2; die 2 "make tinyconfig failed"; }
 	args=()
 	for opt in $wanted; do
@@ -116,6 +120,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 3. build; PAHOLE must run again on vmlinux and every module
+if [ "${D2B_KERNEL_REUSE:-}" = 1 ] && [ -z "${D2B_KERNEL_TIMESTAMP:-}" ] &&
+   [ -f "$O/d2b-build-seconds" ] && [ -f "$O/arch/x86/boot/bzImage" ] &&
+   [ "$O/vmlinux" -nt "$PAHOLE" ]; then
+	echo "$O"
+	exit 0
+fi
 rm -f "$O/vmlinux" "$O"/.tmp_vmlinux* "$O/d2b-build-seconds"
 find "$O" -name '*.ko' -delete
 start=$(date +%s)

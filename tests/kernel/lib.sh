@@ -203,13 +203,22 @@ variant_source()
 	echo "$dir"
 }
 
+# What the BPF programs of tests/clients need: the JIT (kfunc calls),
+# fentry/fexit (ftrace with direct calls), tp_btf (BPF_EVENTS, which wants
+# kprobes and perf events), a socket filter (libbpf's probe for global
+# variables), per-CPU variables as __ksym (SMP puts them in
+# .data..percpu, KALLSYMS_ALL lets the kernel find their addresses)
+CLIENT_OPTIONS="BPF_JIT FTRACE FUNCTION_TRACER DYNAMIC_FTRACE
+	DYNAMIC_FTRACE_WITH_DIRECT_CALLS KPROBES KPROBE_EVENTS PERF_EVENTS
+	BPF_EVENTS NET SMP KALLSYMS KALLSYMS_ALL"
+
 # Options the tiny kernel needs on top of tinyconfig: NAME (=y) or NAME=m.
 # Every one of them is checked in the final .config.
 KERNEL_OPTIONS="64BIT PRINTK TTY SERIAL_8250 SERIAL_8250_CONSOLE
 	BLK_DEV_INITRD RD_GZIP BINFMT_ELF BINFMT_SCRIPT PROC_FS SYSFS
 	DEVTMPFS DEVTMPFS_MOUNT MODULES MODULE_UNLOAD BPF BPF_SYSCALL
 	DEBUG_KERNEL DEBUG_INFO DEBUG_INFO_DWARF5 DEBUG_INFO_BTF
-	DEBUG_INFO_BTF_MODULES"
+	DEBUG_INFO_BTF_MODULES $CLIENT_OPTIONS"
 
 # version_options VERSION: what a version adds: its two modules
 # (kernel_modules), and for 7.x CONFIG_WERROR, which makes the warnings

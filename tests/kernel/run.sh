@@ -14,7 +14,9 @@
 # Each entry of the matrix is one group of cases:
 #   VER-COMPILER (6.12-gcc, 6.1-gcc, 6.12-clang):  build-kernel.sh builds
 #	linux-source-VER with tinyconfig + BTF + two modules (crc7 and
-#	crc_itu_t), PAHOLE generating vmlinux's and the modules' BTF; then
+#	crc_itu_t) + what tests/clients' BPF programs need (lib.sh:
+#	CLIENT_OPTIONS; that group runs them on the same builds), PAHOLE
+#	generating vmlinux's and the modules' BTF; then
 #	  config	    DEBUG_INFO_BTF(_MODULES) and the rest survived Kconfig
 #	  build		    make bzImage modules succeeded
 #	  vmlinux-section   vmlinux has .BTF and bpftool can dump it
