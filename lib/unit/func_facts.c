@@ -83,6 +83,8 @@ static int list_params(struct fn_facts *fn, enum fn_which which)
 	bool more;
 	int err;
 
+	if (which != FN_CODE && which != FN_ORIGIN)
+		return -EINVAL;	/* (which says gcc 16 the arrays' bounds hold) */
 	fn->listed[which] = true;
 	fn->nr[which] = 0;
 	if (which == FN_ORIGIN && !fn->has_origin)
