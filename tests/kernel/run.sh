@@ -237,8 +237,15 @@ le_libbpf()
 		skip "$name/vmlinux-le-libbpf" "no $lb (libbpf-dev)"
 		return
 	fi
-	if ! "$BUILD/dwarf2btf" -o "$WORK/ours.btf" "$2" 2>"$WORK/err" ||
-	   ! "$BUILD/dwarf2btf" --no-dedup -o "$WORK/raw.btf" "$2" 2>>"$WORK/err" ||
+	# the units' types before any dedup: with the tracing options of
+	# tests/clients (networking) more than one BTF can number (E2BIG)
+	if ! "$BUILD/dwarf2btf" --no-dedup -o "$WORK/raw.btf" "$2" 2>"$WORK/err" &&
+	   grep -q 'Argument list too long' "$WORK/err"; then
+		skip "$name/vmlinux-le-libbpf" "vmlinux's units hold more types than one BTF can number before dedup (--no-dedup: E2BIG): no input for libbpf's dedup"
+		return
+	fi
+	if [ ! -s "$WORK/raw.btf" ] ||
+	   ! "$BUILD/dwarf2btf" -o "$WORK/ours.btf" "$2" 2>>"$WORK/err" ||
 	   ! "$lb" "$WORK/raw.btf" >"$WORK/lb" 2>>"$WORK/err" ||
 	   ! "$lb" --no-dedup "$WORK/ours.btf" >"$WORK/ours" 2>>"$WORK/err"; then
 		show_tail "$WORK/err" 4
