@@ -3,7 +3,8 @@
  * The one channel for notes, warnings and errors (diag.h).  A message is
  * made once, into a buffer of MSG_LEN bytes (longer ones are cut), and
  * either handed to the caller's callback (and the first error kept in its
- * errbuf) or kept, as a copy, for a replay in order.
+ * errbuf) or kept, as a copy, for a replay in order (or held, the newest
+ * copy only, for diag__last()).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,15 +35,35 @@ void diag__init_kept(struct diag *d, bool wanted)
 	d->kept = wanted;
 }
 
-void diag__release(struct diag *d)
+void diag__init_held(struct diag *d)
+{
+	diag__init_kept(d, true);
+	d->newest_only = true;
+}
+
+void diag__clear(struct diag *d)
 {
 	size_t i;
 
 	for (i = 0; i < d->nr_msgs; i++)
 		free(d->msgs[i].msg);
+	d->nr_msgs = 0;
+	d->lost = false;
+}
+
+void diag__release(struct diag *d)
+{
+	diag__clear(d);
 	free(d->msgs);
 	d->msgs = NULL;
-	d->nr_msgs = d->msgs_cap = 0;
+	d->msgs_cap = 0;
+}
+
+const char *diag__last(const struct diag *d)
+{
+	if (d->nr_msgs)
+		return d->msgs[d->nr_msgs - 1].msg;
+	return d->lost ? "(the message was lost: out of memory)" : "";
 }
 
 /* Keep a copy of msg in kept diag d. */
@@ -50,6 +71,8 @@ static void keep(struct diag *d, enum d2b_level level, uint64_t die_off, int tag
 {
 	char *copy = strdup(msg);
 
+	if (d->newest_only)
+		diag__clear(d);
 	if (!copy || VEC_RESERVE(d->msgs, d->msgs_cap, d->nr_msgs, 1)) {
 		free(copy);
 		d->lost = true;

@@ -10,7 +10,11 @@
  *     is also kept in d2b_opts.errbuf, the public error contract of
  *     dwarf2btf.h (one line, never the path);
  *   - a kept one (diag__init_kept()): messages are kept, in order, to be
- *     said later through another (diag__replay()).
+ *     said later through another (diag__replay());
+ *   - a held one (diag__init_held()): the newest message only, for whoever
+ *     learns what a failure means to say it in its own words
+ *     (diag__last()): a reader fails without knowing whether the input is
+ *     damaged or one reference leads nowhere, its caller knows.
  *
  * A message may carry what it says as data (struct d2b_func_note, of the
  * kernel's function policy: diag__func()): handed to the caller as
@@ -49,8 +53,9 @@ struct diag {
 	char *errbuf;		/* the first error's line, or NULL */
 	size_t errlen;
 	unsigned int nr_errors;	/* D2B_ERROR messages said */
-	/* a kept one's: diag__init_kept() */
+	/* a kept one's: diag__init_kept(), diag__init_held() */
 	bool kept;
+	bool newest_only;	/* held: a message replaces the last */
 	struct diag_msg *msgs;
 	size_t nr_msgs, msgs_cap;
 	bool lost;		/* a message could not be kept (no memory) */
@@ -61,7 +66,14 @@ void diag__init(struct diag *d, const struct d2b_opts *opts, const char *file);
 /* A channel that keeps its messages for diag__replay(); none if !wanted
  * (nobody listens where they would be replayed). */
 void diag__init_kept(struct diag *d, bool wanted);
+/* A channel that holds its newest message only. */
+void diag__init_held(struct diag *d);
 void diag__release(struct diag *d);
+/* Forget the messages kept diag d keeps (it stays open). */
+void diag__clear(struct diag *d);
+/* The words of kept diag d's newest message, or "" if it keeps none (or
+ * that it was lost). */
+const char *diag__last(const struct diag *d);
 
 /* A message of unit cu (or NULL) at DIE die_off (UINT64_MAX: none), tag its
  * DWARF tag (0: none). */

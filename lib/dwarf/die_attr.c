@@ -28,26 +28,20 @@ const char *const die_section_names[DIE_SEC_NR] = {
 
 int die_unit_err(struct die_unit *u, int err, const uint8_t *die, const char *fmt, ...)
 {
+	char why[ERR_WHY_LEN];
 	va_list ap;
-	int n;
 
-	if (die)
-		n = snprintf(u->errmsg, sizeof(u->errmsg), "unit 0x%llx: DIE 0x%llx: ",
-			     (unsigned long long)u->hdr.off, (unsigned long long)(die - u->base));
-	else
-		n = snprintf(u->errmsg, sizeof(u->errmsg), "unit 0x%llx: ",
-			     (unsigned long long)u->hdr.off);
-	if (n < 0 || (size_t)n >= sizeof(u->errmsg))
-		n = 0;
+	if (!u->diag)
+		return err;
 	va_start(ap, fmt);
-	vsnprintf(u->errmsg + n, sizeof(u->errmsg) - n, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	if (die)
+		diag__say(u->diag, D2B_ERROR, "unit 0x%llx: DIE 0x%llx: %s",
+			  (unsigned long long)u->hdr.off, (unsigned long long)(die - u->base), why);
+	else
+		diag__say(u->diag, D2B_ERROR, "unit 0x%llx: %s", (unsigned long long)u->hdr.off, why);
 	return err;
-}
-
-const char *die_unit__errmsg(const struct die_unit *u)
-{
-	return u->errmsg;
 }
 /* ---- forms ---- */
 

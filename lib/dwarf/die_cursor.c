@@ -163,7 +163,7 @@ int die_reader__split_unit(const struct die_reader *r, uint64_t id, uint64_t *re
 	}
 	if (r->nr_pkg)
 		return -ENOENT;
-	err = die_unit__new(r, &u);
+	err = die_unit__new(r, NULL, &u);	/* (a unit that fails is not it) */
 	if (err)
 		return err;
 	err = -ENOENT;
@@ -213,7 +213,6 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 	int err;
 
 	u->loaded = false;
-	u->errmsg[0] = 0;
 	if (sec != DIE_SEC_INFO && sec != DIE_SEC_TYPES)
 		return die_unit_err(u, -EINVAL, NULL, "DIEs are not in section %d", sec);
 	err = die_unit_parse_header(u, sec, off);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "dwarf/die_reader.h"
 #include "dwarf/dwp_index.h"
 
@@ -36,7 +37,7 @@ enum {
 	VAR_SIZE = UINT32_MAX,		/* abbrev.fixed_size: not fixed */
 	NO_ATTR = UINT16_MAX,		/* abbrev.sibling: no DW_AT_sibling */
 	DENSE_SLACK = 64,		/* dense code table while max code <= 2n + this */
-	ERRMSG_LEN = 256,
+	ERR_WHY_LEN = 256,		/* die_unit_err()'s words (longer ones are cut) */
 };
 
 struct abbrev_attr {
@@ -192,7 +193,7 @@ struct die_unit {
 	size_t cap_sparse;
 	bool use_dense;
 
-	char errmsg[ERRMSG_LEN];
+	struct diag *diag;		/* where failures are said, or NULL */
 };
 
 /* ---- bytes ---- */
@@ -294,7 +295,7 @@ static inline int sleb(const uint8_t **p, const uint8_t *end, int64_t *ret)
 /* ---- die_reader.c ---- */
 
 /* Parse the header of the unit at off of sec into u->hdr; 0, or a
- * negative errno with u's message set. */
+ * negative errno, said. */
 int die_unit_parse_header(struct die_unit *u, enum die_section sec, uint64_t off);
 /* The package row whose unit contribution holds offset off of sec, or NULL. */
 const struct dwp_row *die_reader_package_row(const struct die_reader *r, enum die_section sec,
@@ -332,7 +333,8 @@ static inline const struct abbrev *find_abbrev(const struct die_unit *u, uint64_
 
 extern const char *const die_section_names[DIE_SEC_NR];
 
-/* Set u's message ("unit 0x..: DIE 0x..: " and fmt; die may be NULL); returns err. */
+/* Say u's failure through its diag ("unit 0x..: DIE 0x..: " and fmt, an error;
+ * die may be NULL); returns err. */
 __attribute__((format(printf, 4, 5)))
 int die_unit_err(struct die_unit *u, int err, const uint8_t *die, const char *fmt, ...);
 /* How a form is skipped in this unit; false if the form is unknown. */
@@ -346,7 +348,7 @@ int die_skip_slow(struct die_unit *u, const uint8_t *die, unsigned int form,
 
 /*
  * Skip one value of shape skip/size at *p, before end; form is for
- * messages.  0, or a negative errno with the message set.
+ * messages.  0, or a negative errno, said.
  */
 static inline int skip_one(struct die_unit *u, const uint8_t *die, unsigned int form,
 			   unsigned int skip, uint32_t size, const uint8_t **p, const uint8_t *end)

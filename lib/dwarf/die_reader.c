@@ -492,7 +492,7 @@ const char *die_reader__section(const struct die_reader *r, enum die_section sec
 
 /* ---- units: the header ---- */
 
-int die_unit__new(const struct die_reader *r, struct die_unit **ret)
+int die_unit__new(const struct die_reader *r, struct diag *diag, struct die_unit **ret)
 {
 	struct die_unit *u = calloc(1, sizeof(*u));
 
@@ -500,6 +500,7 @@ int die_unit__new(const struct die_reader *r, struct die_unit **ret)
 	if (!u)
 		return -ENOMEM;
 	u->r = r;
+	u->diag = diag;
 	return 0;
 }
 

@@ -12,18 +12,19 @@
  *	struct die d;		a DIE of the loaded unit, a value (no allocation)
  *
  *	die_reader__from_dwarf(dw, &r, errbuf, sizeof(errbuf));
- *	die_unit__new(r, &u);
+ *	die_unit__new(r, diag, &u);
  *	for (off = 0; off < die_reader__section_size(r, DIE_SEC_INFO); off = next) {
  *		if (die_unit__load(u, DIE_SEC_INFO, off) < 0)
- *			... die_unit__errmsg(u), stop ...
+ *			... stop: diag has said why ...
  *		next = die_unit__header(u)->next_off;
  *		die_cursor__init(u, &c);
  *		while ((err = die_cursor__next(u, &c, &d)) > 0)
  *			... d.tag, d.off, c.depth, die__attr(u, &d, DW_AT_name, &a) ...
  *	}
  *
- * Functions returning int give a negative errno on failure, with the reason
- * (naming the unit's and the DIE's offsets) in die_unit__errmsg().  A struct
+ * Functions returning int give a negative errno on failure, and say the
+ * reason (naming the unit's and the DIE's offsets) through the unit's diag
+ * (base/diag.h): a held one, where the caller words the failure.  A struct
  * die is valid with the unit that gave it until that unit is loaded again.
  */
 #ifndef D2B_DIE_READER_H
@@ -70,6 +71,7 @@ struct die_sections {
 	bool unwritten;
 };
 
+struct diag;
 struct die_reader;
 struct die_unit;
 struct pages_behind;
@@ -249,8 +251,12 @@ Dwarf *die_reader__dwarf(const struct die_reader *r);
  */
 int die_reader__str(const struct die_reader *r, uint64_t off, const char **ret);
 
-/* An empty unit object (-ENOMEM only); load units into it one by one. */
-int die_unit__new(const struct die_reader *r, struct die_unit **ret);
+/*
+ * An empty unit object (-ENOMEM only); load units into it one by one.
+ * Its calls that fail say why through diag (an error naming the unit's
+ * and the DIE's offsets), or, if diag is NULL, only fail.
+ */
+int die_unit__new(const struct die_reader *r, struct diag *diag, struct die_unit **ret);
 void die_unit__free(struct die_unit *u);
 /*
  * Load the unit whose header is at section offset off: parse the header,
@@ -275,8 +281,6 @@ uint64_t die_unit__addr_base(const struct die_unit *u);
 void die_unit__set_addr_base(struct die_unit *u, uint64_t base);
 /* Entry idx of the unit's .debug_addr table (DW_OP_addrx, DW_FORM_addrx). */
 int die_unit__addrx(struct die_unit *u, uint64_t idx, uint64_t *ret);
-/* Why the last failing call on u failed ("" if none did). */
-const char *die_unit__errmsg(const struct die_unit *u);
 
 /* The unit DIE. */
 int die_unit__root(struct die_unit *u, struct die *ret);

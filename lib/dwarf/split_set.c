@@ -184,9 +184,11 @@ int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split
 	struct die root;
 	int err;
 
+	/* (read once already, by die_unit__load()) */
 	err = die_unit__root(skeleton, &root);
 	if (err) {
-		snprintf(errbuf, errlen, "%s", die_unit__errmsg(skeleton));
+		snprintf(errbuf, errlen, "skeleton unit 0x%llx: its unit DIE cannot be read",
+			 (unsigned long long)h->off);
 		return err;
 	}
 	if (!sf->f) {

@@ -31,11 +31,21 @@ void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, cons
 	va_end(ap);
 }
 
-void cu__corrupt(struct cu *w, const char *why)
+enum { CU_WHY_LEN = 512 };	/* cu__corrupt()'s words (longer ones are cut) */
+
+void cu__corrupt(struct cu *w, const char *fmt, ...)
 {
-	if (!w->corrupt)
-		snprintf(w->corrupt_msg, sizeof(w->corrupt_msg), "%s", why);
+	char why[CU_WHY_LEN];
+	va_list ap;
+
+	if (w->corrupt)
+		return;
 	w->corrupt = true;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	cu__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
+		 w->u->name ?: "(unnamed)", why);
 }
 
 /* ---- walking ---- */
@@ -60,7 +70,7 @@ bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret)
 		return false;
 	r = die__child(die->du, &die->d, &ret->d);
 	if (r < 0)
-		cu__corrupt(w, die_unit__errmsg(die->du));
+		cu__corrupt(w, "%s", cu__why(w));
 	ret->du = die->du;
 	return r > 0;
 }
@@ -74,7 +84,7 @@ bool cu__next(struct cu *w, struct cu_die *die)
 		return false;
 	r = die__sibling(die->du, &die->d, &next);
 	if (r < 0)
-		cu__corrupt(w, die_unit__errmsg(die->du));
+		cu__corrupt(w, "%s", cu__why(w));
 	if (r <= 0)
 		return false;
 	die->d = next;
@@ -83,9 +93,9 @@ bool cu__next(struct cu *w, struct cu_die *die)
 
 /* ---- attributes ---- */
 
-void cu__attr_failed(struct cu *w, const struct cu_die *die)
+void cu__attr_failed(struct cu *w)
 {
-	cu__corrupt(w, die_unit__errmsg(die->du));
+	cu__corrupt(w, "%s", cu__why(w));
 }
 
 /* cu__attr_integrate() past die itself, which lacks the attribute */
@@ -260,7 +270,7 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 		if (VEC_RESERVE(uw->far, uw->far_cap, uw->nr_far, 1))
 			return NULL;
 		f = &uw->far[uw->nr_far];
-		if (die_unit__new(r, &f->du))
+		if (die_unit__new(r, &uw->why, &f->du))
 			return NULL;
 		f->off = UINT64_MAX;
 		uw->nr_far++;
@@ -269,7 +279,7 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 	if (die_unit__reader(f->du) != r) {
 		struct die_unit *du;
 
-		if (die_unit__new(r, &du))
+		if (die_unit__new(r, &uw->why, &du))
 			return NULL;
 		die_unit__free(f->du);
 		f->du = du;
@@ -280,7 +290,7 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 	err = die_unit__load(f->du, sec, off);
 	if (err) {
 		cu__diag(w, D2B_WARN, NULL, "a reference leads to a unit that cannot be read: %s",
-			 die_unit__errmsg(f->du));
+			 cu__why(w));
 		return NULL;
 	}
 	f->off = off;
@@ -289,13 +299,14 @@ static struct die_unit *far_unit(struct cu *w, const struct die_reader *r, enum 
 	return f->du;
 }
 
+/* A reference leads nowhere: say why, held for the caller (cu__why()). */
 __attribute__((format(printf, 2, 3)))
 static bool ref_err(struct cu *w, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(w->ref_err, sizeof(w->ref_err), fmt, ap);
+	diag__vat(&w->uw->why, D2B_ERROR, NULL, UINT64_MAX, 0, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -310,7 +321,7 @@ static bool die_in(struct cu *w, const struct die_reader *r, enum die_section se
 	if (!du)
 		return ref_err(w, "the unit at 0x%llx cannot be read", (unsigned long long)unit_off);
 	if (die_unit__die_at(du, off, &d) < 0)
-		return ref_err(w, "%s", die_unit__errmsg(du));
+		return false;	/* (du said why) */
 	ret->d = d;
 	ret->du = du;
 	return true;
@@ -371,7 +382,7 @@ bool cu__ref(struct cu *w, const struct cu_die *owner, const struct die_attr *a,
 	}
 	/* ret may be owner; on failure it is left as it was */
 	if (die_unit__die_at(owner->du, a->u, &d) < 0)
-		return ref_err(w, "%s", die_unit__errmsg(owner->du));
+		return false;	/* (owner->du said why) */
 	ret->d = d;
 	ret->du = owner->du;
 	return true;

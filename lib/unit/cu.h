@@ -28,6 +28,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf2btf.h"
+#include "base/diag.h"
 #include "base/hmap.h"
 #include "dwarf/die_reader.h"
 #include "unit/unit.h"
@@ -96,6 +97,9 @@ struct unit_walker {
 	const struct die_reader *r;	/* the file's */
 	const struct die_reader *alt;	/* the dwz supplementary file's, or NULL */
 	struct die_unit *du;		/* the unit walked */
+	/* why the newest read or reference failed, as its die_unit or
+	 * cu__ref() said it (held: cu.c words it, cu__why()) */
+	struct diag why;
 	/* DIE offset - unit offset -> type ID + 1 (0: not seen), for the unit
 	 * walked; the entries set are listed in touched, to be cleared */
 	uint32_t *ids;
@@ -145,10 +149,8 @@ struct cu {
 	struct hmap scoped_units;	/* the units indexed into scopes */
 	char *name_buf;		/* cu_scope.c's qualified names */
 	size_t name_cap;
-	bool corrupt;		/* a DIE could not be decoded */
-	char corrupt_msg[256];	/* the first such error */
+	bool corrupt;		/* a DIE could not be decoded (and it is said) */
 	uint64_t steps_left;	/* cu__child/cu__next steps before it is a loop */
-	char ref_err[256];	/* why cu__ref() last failed */
 
 	const char *producer;	/* the unit's DW_AT_producer, or NULL */
 
@@ -185,8 +187,16 @@ struct fn_facts {
 /* Record a diagnostic in the unit (die may be NULL). */
 void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Mark the unit corrupt: a DIE could not be decoded, or why. */
-void cu__corrupt(struct cu *w, const char *why);
+/*
+ * The unit is damaged: a DIE could not be decoded, or fmt says what is
+ * wrong.  The first time, an error says so; the walk fails when it ends.
+ */
+void cu__corrupt(struct cu *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Why the newest read or reference of the walk failed ("" if none did). */
+static inline const char *cu__why(const struct cu *w)
+{
+	return diag__last(&w->uw->why);
+}
 
 /* die's first child: false if none (or on a decoding error: corrupt). */
 bool cu__child(struct cu *w, const struct cu_die *die, struct cu_die *ret);
@@ -196,7 +206,7 @@ bool cu__next(struct cu *w, struct cu_die *die);
 /* die's own attribute name, as dwarf_attr(): false if absent.  (Inline:
  * the answer for an attribute the DIE's abbreviation lacks, the question
  * most often asked, costs no call; the others, one.) */
-void cu__attr_failed(struct cu *w, const struct cu_die *die);
+void cu__attr_failed(struct cu *w);
 static inline bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int name,
 			    struct die_attr *ret)
 {
@@ -209,7 +219,7 @@ static inline bool cu__attr(struct cu *w, const struct cu_die *die, unsigned int
 	}
 	r = die__attr(die->du, &die->d, name, ret);
 	if (r < 0)
-		cu__attr_failed(w, die);
+		cu__attr_failed(w);
 	return r > 0;
 }
 
@@ -234,7 +244,7 @@ static inline bool cu__attr_integrate(struct cu *w, const struct cu_die *die, un
 /*
  * The DIE that reference a, an attribute of owner, points at (as
  * dwarf_formref_die()): false if a is no reference or leads nowhere
- * (w->ref_err says why), and then *ret is left as it was.  ret may be
+ * (cu__why() says why), and then *ret is left as it was.  ret may be
  * owner.
  */
 bool cu__ref(struct cu *w, const struct cu_die *owner, const struct die_attr *a,

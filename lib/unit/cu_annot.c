@@ -76,11 +76,7 @@ static bool is_pointer(const struct cu_die *die)
 
 static bool bad_chain(struct cu *w, const struct cu_die *die, const char *why)
 {
-	char msg[sizeof(w->corrupt_msg)];
-
-	snprintf(msg, sizeof(msg), "DW_AT_GNU_annotation chain of DIE 0x%" PRIx64 ": %.160s",
-		 die->d.off, why);
-	cu__corrupt(w, msg);
+	cu__corrupt(w, "DW_AT_GNU_annotation chain of DIE 0x%" PRIx64 ": %s", die->d.off, why);
 	return false;
 }
 
@@ -89,7 +85,7 @@ static bool gnu_next(struct cu *w, const struct cu_die *head, const struct cu_di
 		     struct cu_die *ret)
 {
 	if (!cu__ref_attr(w, die, D2B_DW_AT_GNU_annotation, ret))
-		return bad_chain(w, head, w->ref_err);
+		return bad_chain(w, head, cu__why(w));
 	if (ret->du != die->du)
 		return bad_chain(w, head, "reference out of its unit");
 	if (ret->d.tag != D2B_DW_TAG_GNU_annotation)

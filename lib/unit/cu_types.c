@@ -131,7 +131,7 @@ int cu_types__type_of(struct cu *w, const struct cu_die *die)
 	if (v && v != MAP_IN_PROGRESS)
 		return (int)(v - 1);
 	if (!cu__ref(w, &owner, &a, &type)) {
-		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s", w->ref_err);
+		cu__diag(w, D2B_WARN, die, "DW_AT_type does not reference a DIE: %s", cu__why(w));
 		return 0;
 	}
 	return cu_types__type(w, &type);
@@ -1088,7 +1088,7 @@ static bool signature_type(struct cu *w, const struct cu_die *die, struct cu_die
 		/* libdw reads one .debug_types (or .debug_info) section: a
 		 * relocatable object has one per type unit (COMDAT groups) */
 		cu__diag(w, D2B_INFO, die, "type of DW_AT_signature not found (%s): only a "
-			 "declaration is left", w->ref_err);
+			 "declaration is left", cu__why(w));
 		return false;
 	}
 	return !cu__same(ret, die);

@@ -96,17 +96,6 @@ static bool unit_has_annotations(struct cu *w)
 }
 
 /*
- * A DIE could not be decoded: the unit is damaged, and what follows cannot
- * be trusted, so the whole conversion fails.
- */
-static int corrupt(struct cu *w)
-{
-	cu__diag(w, D2B_ERROR, NULL, "corrupt .debug_info in compile unit %s: %s",
-		 w->u->name ?: "(unnamed)", w->corrupt_msg);
-	return -EBADMSG;
-}
-
-/*
  * Types defined inside a function body (and its lexical blocks) are the
  * unit's types too, as pahole has them (structs, and also the qualified and
  * pointer types only a local variable uses); variables and code there are
@@ -188,7 +177,7 @@ static int record_import(struct cu *w, const struct cu_die *die)
 
 	if (!cu__ref_attr(w, die, DW_AT_import, &target)) {
 		cu__diag(w, D2B_WARN, die, "imported unit not found: %s",
-			 w->ref_err[0] ? w->ref_err : "no DW_AT_import");
+			 cu__has_attr(die, DW_AT_import) ? cu__why(w) : "no DW_AT_import");
 		return 0;
 	}
 	if (target.d.off != die_unit__header(target.du)->die_off) {
@@ -309,7 +298,7 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 /* Walk the unit's top-level DIEs into w->u. */
 static int walk(struct cu *w)
 {
-	int lang, err;
+	int lang;
 
 	lang = unit_language(w);
 	/* a dwz partial unit speaks its importer's language */
@@ -331,10 +320,7 @@ static int walk(struct cu *w)
 	w->has_annotations = unit_has_annotations(w);
 	w->has_signatures = die_unit__has_abbrev_attr(w->du, DW_AT_signature);
 	w->has_v2_type_tags = w->has_annotations && cu_annot__unit_has_v2(w);
-	err = walk_scope(w, &w->root, 0);
-	if (err < 0)
-		return err;
-	return w->corrupt ? corrupt(w) : 0;
+	return walk_scope(w, &w->root, 0);
 }
 
 /*
@@ -351,7 +337,7 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 	if (die_unit__reader(uw->du) != ref->r) {
 		struct die_unit *du;
 
-		err = die_unit__new(ref->r, &du);
+		err = die_unit__new(ref->r, &uw->why, &du);
 		if (err)
 			return err;
 		die_unit__free(uw->du);
@@ -364,8 +350,8 @@ static int load_unit(struct cu *w, const struct unit_ref *ref)
 	if (!err)
 		err = die_unit__root(uw->du, &w->root.d);
 	if (err) {
-		cu__corrupt(w, die_unit__errmsg(uw->du));
-		return corrupt(w);
+		cu__corrupt(w, "%s", cu__why(w));
+		return -EBADMSG;
 	}
 	w->du = w->root.du = uw->du;
 	die_unit__prefetch(uw->du);	/* (walked whole, references and all) */
@@ -401,6 +387,7 @@ static void unload_unit(struct cu *w)
 	while (uw->nr_far > CU_MAX_FAR_KEPT)
 		die_unit__free(uw->far[--uw->nr_far].du);
 	uw->far_used = 0;
+	diag__clear(&uw->why);	/* (words of this unit's DIEs) */
 }
 
 /* a unit's BTF reserved per byte of its DWARF (unit__walk()) */
@@ -468,6 +455,11 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	w.producer = producer(&w);
 	err = walk(&w);
 out:
+	/* a DIE could not be decoded: the unit is damaged, and what follows
+	 * cannot be trusted, so the whole conversion fails (cu__corrupt()
+	 * said why) */
+	if (w.corrupt && err >= 0)
+		err = -EBADMSG;
 	unload_unit(&w);
 	hmap__release(&w.far_ids);
 	hmap__release(&w.scopes);
@@ -489,7 +481,8 @@ int unit_walker__new(struct dwarf_file *df, const struct die_reader *r,
 	uw->df = df;
 	uw->r = r;
 	uw->alt = alt;
-	err = die_unit__new(r, &uw->du);
+	diag__init_held(&uw->why);
+	err = die_unit__new(r, &uw->why, &uw->du);
 	if (err) {
 		free(uw);
 		return err;
@@ -537,6 +530,7 @@ void unit_walker__free(struct unit_walker *uw)
 	free(uw->ids);
 	free(uw->touched);
 	die_unit__free(uw->du);
+	diag__release(&uw->why);
 	free(uw);
 }
 

@@ -206,7 +206,7 @@ static int list_units(struct unit_opener *o, bool thread)
 		free(units.types);
 		return lj.err;
 	}
-	err = die_unit__new(in->r, &du);
+	err = die_unit__new(in->r, NULL, &du);	/* (the walk says what is wrong) */
 	for (i = 0; !err && i < units.nr; i++) {
 		Dwarf_Die *d = &units.dies[i];
 		struct unit_ref ref = { .r = in->r, .off = dwarf_dieoffset(d) - dwarf_cuoffset(d) };

@@ -23,6 +23,7 @@
 
 #include <dwarf.h>
 
+#include "base/diag.h"
 #include "dwarf/die_reader.h"
 #include "fuzz.h"
 
@@ -37,9 +38,12 @@ enum {
 	FUZZ_DIE_STEPS_PER_BYTE = 16,
 };
 
-static int fuzz_die_failed(struct die_unit *u, const char *what)
+/* What the unit says of its failures, since it was last loaded. */
+static struct diag fuzz_die_why = { .kept = true, .newest_only = true };
+
+static int fuzz_die_failed(const char *what)
 {
-	if (!die_unit__errmsg(u)[0]) {
+	if (!diag__last(&fuzz_die_why)[0]) {
 		fprintf(stderr, "fuzz: %s failed without a message\n", what);
 		return -1;
 	}
@@ -76,12 +80,12 @@ static int fuzz_die_attrs(struct die_unit *u, const struct die *d)
 			fuzz_die_sink += die_attr__sdata(&a) + die_attr__udata(&a);
 	}
 	if (e < 0)
-		return fuzz_die_failed(u, "die__next_attr");
+		return fuzz_die_failed("die__next_attr");
 	/* by name: one at a time, and several in one pass */
 	if (die__has_attr(u, d, DW_AT_name) && die__attr(u, d, DW_AT_name, &a) < 0)
-		return fuzz_die_failed(u, "die__attr");
+		return fuzz_die_failed("die__attr");
 	if (die__attrs(u, d, want, 3) < 0)
-		return fuzz_die_failed(u, "die__attrs");
+		return fuzz_die_failed("die__attrs");
 	return 0;
 }
 
@@ -105,9 +109,9 @@ static int fuzz_die_cursor(struct die_unit *u)
 		/* now and then skip a subtree (the DW_AT_sibling path) */
 		if (d.has_children && (d.off & 3) == 1 &&
 		    die_cursor__skip_children(u, &c, &d) < 0)
-			return fuzz_die_failed(u, "die_cursor__skip_children");
+			return fuzz_die_failed("die_cursor__skip_children");
 	}
-	return e < 0 ? fuzz_die_failed(u, "die_cursor__next") : 0;
+	return e < 0 ? fuzz_die_failed("die_cursor__next") : 0;
 }
 
 /* The link walk: root, then child and sibling, depth first, in *steps_left
@@ -128,7 +132,7 @@ static int fuzz_die_links(struct die_unit *u, const struct die *d, unsigned int 
 		if (fuzz_die_links(u, &c, depth + 1, steps_left))
 			return -1;
 	}
-	return e < 0 ? fuzz_die_failed(u, "die__child/die__sibling") : 0;
+	return e < 0 ? fuzz_die_failed("die__child/die__sibling") : 0;
 }
 
 static int fuzz_die_units(struct die_unit *u, const struct die_reader *r, enum die_section sec)
@@ -140,8 +144,9 @@ static int fuzz_die_units(struct die_unit *u, const struct die_reader *r, enum d
 		uint64_t steps;
 		struct die root;
 
+		diag__clear(&fuzz_die_why);
 		if (die_unit__load(u, sec, off) < 0)
-			return fuzz_die_failed(u, "die_unit__load");
+			return fuzz_die_failed("die_unit__load");
 		h = die_unit__header(u);
 		next = h->next_off;
 		if (next <= off || h->off != off) {
@@ -152,7 +157,7 @@ static int fuzz_die_units(struct die_unit *u, const struct die_reader *r, enum d
 		if (fuzz_die_cursor(u))
 			return -1;
 		if (die_unit__root(u, &root) < 0) {
-			if (fuzz_die_failed(u, "die_unit__root"))
+			if (fuzz_die_failed("die_unit__root"))
 				return -1;
 			continue;
 		}
@@ -206,7 +211,7 @@ static int fuzz_die_reader(const uint8_t *data, size_t size)
 		ret = 0;
 		goto out;
 	}
-	if (die_unit__new(r, &u))
+	if (die_unit__new(r, &fuzz_die_why, &u))
 		goto out;
 	if (!fuzz_die_units(u, r, DIE_SEC_INFO) && !fuzz_die_units(u, r, DIE_SEC_TYPES))
 		ret = 0;

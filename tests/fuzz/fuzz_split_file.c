@@ -22,14 +22,18 @@
 #include <dwarf.h>
 #include <libelf.h>
 
+#include "base/diag.h"
 #include "dwarf/die_reader.h"
 #include "fuzz.h"
 
 static volatile uint64_t fuzz_split_sink;
 
-static int fuzz_split_failed(struct die_unit *u, const char *what)
+/* What the unit says of its failures, since it was last loaded. */
+static struct diag fuzz_split_why = { .kept = true, .newest_only = true };
+
+static int fuzz_split_failed(const char *what)
 {
-	if (!die_unit__errmsg(u)[0]) {
+	if (!diag__last(&fuzz_split_why)[0]) {
 		fprintf(stderr, "fuzz: %s failed without a message\n", what);
 		return -1;
 	}
@@ -45,8 +49,9 @@ static int fuzz_split_unit(const struct die_reader *r, struct die_unit *u, enum 
 	uint64_t found, n = 0;
 	int e;
 
+	diag__clear(&fuzz_split_why);
 	if (die_unit__load(u, sec, off) < 0)
-		return fuzz_split_failed(u, "die_unit__load");
+		return fuzz_split_failed("die_unit__load");
 	if (die_unit__header(u)->unit_type == DW_UT_split_compile)
 		fuzz_split_sink += die_reader__split_unit(r, die_unit__header(u)->signature, &found);
 	die_cursor__init(u, &c);
@@ -67,9 +72,9 @@ static int fuzz_split_unit(const struct die_reader *r, struct die_unit *u, enum 
 				fuzz_split_sink += a.block[0] + a.block[a.len - 1];
 		}
 		if (e < 0)
-			return fuzz_split_failed(u, "die__next_attr");
+			return fuzz_split_failed("die__next_attr");
 	}
-	return e < 0 ? fuzz_split_failed(u, "die_cursor__next") : 0;
+	return e < 0 ? fuzz_split_failed("die_cursor__next") : 0;
 }
 
 static int fuzz_split_file(const uint8_t *data, size_t size)
@@ -99,7 +104,7 @@ static int fuzz_split_file(const uint8_t *data, size_t size)
 		}
 		goto out;
 	}
-	if (die_unit__new(r, &u))
+	if (die_unit__new(r, &fuzz_split_why, &u))
 		goto out;
 	for (s = 0; s < 2 && !rc; s++)
 		for (i = 0; i < die_reader__nr_units(r, secs[s]) && !rc; i++)

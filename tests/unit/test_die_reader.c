@@ -47,6 +47,7 @@
 #include <gelf.h>
 
 #include "test.h"
+#include "base/diag.h"
 #include "base/job.h"
 #include "base/pages.h"
 #include "dwarf/die_loc.h"
@@ -467,6 +468,10 @@ static void copies_free(struct copies *c)
 		free(c->buf[i]);
 }
 
+/* What the units of the tests say of their failures (a bench thread's
+ * units, its own). */
+static struct diag why = { .kept = true, .newest_only = true };
+
 static bool has_attr_value(struct die_unit *u, struct die *d, unsigned int name,
 			   unsigned int form, uint64_t v)
 {
@@ -475,7 +480,7 @@ static bool has_attr_value(struct die_unit *u, struct die *d, unsigned int name,
 	if (die__attr(u, d, name, &a) != 1 || a.form != form || a.u != v) {
 		printf("#   DIE 0x%llx attribute 0x%x: form 0x%x value 0x%llx, expected 0x%x 0x%llx"
 		       " (%s)\n", (unsigned long long)d->off, name, a.form, (unsigned long long)a.u,
-		       form, (unsigned long long)v, die_unit__errmsg(u));
+		       form, (unsigned long long)v, diag__last(&why));
 		return false;
 	}
 	return true;
@@ -488,7 +493,7 @@ static bool has_attr_str(struct die_unit *u, struct die *d, unsigned int name, c
 	if (die__attr(u, d, name, &a) != 1 || !a.str || strcmp(a.str, s)) {
 		printf("#   DIE 0x%llx attribute 0x%x: \"%s\", expected \"%s\" (%s)\n",
 		       (unsigned long long)d->off, name, a.str ? a.str : "(null)", s,
-		       die_unit__errmsg(u));
+		       diag__last(&why));
 		return false;
 	}
 	return true;
@@ -516,12 +521,12 @@ static void check_handmade(const struct shape *s)
 
 	handmade_make(&h, s);
 	REQUIRE(copies_make(&c, &h, err, sizeof(err)) == 0);
-	CHECK(die_unit__new(c.r, &u) == 0);
+	CHECK(die_unit__new(c.r, &why, &u) == 0);
 	if (!u)
 		goto out;
 	r = die_unit__load(u, sec, h.unit_off);
 	if (r) {
-		printf("#   load: %s\n", die_unit__errmsg(u));
+		printf("#   load: %s\n", diag__last(&why));
 		CHECK(r == 0);
 		goto out;
 	}
@@ -765,7 +770,8 @@ static int exercise_unit(struct die_reader *r, enum die_section sec, uint64_t of
 	int err;
 
 	msg[0] = 0;
-	if (die_unit__new(r, &u))
+	diag__clear(&why);
+	if (die_unit__new(r, &why, &u))
 		return -ENOMEM;
 	err = die_unit__load(u, sec, off);
 	if (err)
@@ -787,7 +793,7 @@ static int exercise_unit(struct die_reader *r, enum die_section sec, uint64_t of
 		err = exercise_tree(u, &d, 0);
 out:
 	if (err < 0) {
-		snprintf(msg, msglen, "%s", die_unit__errmsg(u));
+		snprintf(msg, msglen, "%s", diag__last(&why));
 		if (strncmp(msg, "unit 0x", 7)) {
 			printf("#   error %d without a message naming the unit: \"%s\"\n", err, msg);
 			test_failed_now = 1;
@@ -940,11 +946,11 @@ static void sibling_past_end(const struct shape *s)
 
 	handmade_make(&h, s);
 	h.sec[DIE_SEC_INFO].b[h.struct_die + 2] = 0x10;
-	if (copies_make(&c, &h, err, sizeof(err)) == 0 && die_unit__new(c.r, &u) == 0 &&
+	if (copies_make(&c, &h, err, sizeof(err)) == 0 && die_unit__new(c.r, &why, &u) == 0 &&
 	    die_unit__load(u, DIE_SEC_INFO, h.unit_off) == 0 &&
 	    die_unit__die_at(u, h.struct_die, &d) == 0) {
 		CHECK(die__sibling(u, &d, &e) < 0);
-		CHECK(strstr(die_unit__errmsg(u), "does not point past the DIE") != NULL);
+		CHECK(strstr(diag__last(&why), "does not point past the DIE") != NULL);
 	} else {
 		CHECK(!"the unit loads");
 	}
@@ -1150,7 +1156,7 @@ static void compare_ref(struct cmp *c, Dwarf_Attribute *la, const struct die_att
 	c->refs++;
 	if (die_unit__die_at(c->u, off, &ot) != 0 || ot.tag != (unsigned int)dwarf_tag(&lt))
 		mismatch(c, "DIE 0x%llx: the DIE at 0x%llx: %s", (unsigned long long)die,
-			 (unsigned long long)off, die_unit__errmsg(c->u));
+			 (unsigned long long)off, diag__last(&why));
 }
 
 /*
@@ -1329,7 +1335,7 @@ static void compare_named(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 		    (dwarf_hasattr(ld, named[i]) != 0) != l) {
 			mismatch(c, "DIE 0x%llx attribute 0x%x: present %d, libdw %d (%s)",
 				 (unsigned long long)od->off, named[i], r, l,
-				 r < 0 ? die_unit__errmsg(c->u) : "");
+				 r < 0 ? diag__last(&why) : "");
 			continue;
 		}
 		if (l && dwarf_whatform(&la) != one[i].form)
@@ -1342,7 +1348,7 @@ static void compare_named(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 	r = die__attrs(c->u, od, all, NR_NAMED);
 	if (r < 0) {
 		mismatch(c, "DIE 0x%llx: die__attrs: %s", (unsigned long long)od->off,
-			 die_unit__errmsg(c->u));
+			 diag__last(&why));
 		return;
 	}
 	for (i = 0; i < NR_NAMED; i++) {
@@ -1433,7 +1439,7 @@ static void compare_die(struct cmp *c, Dwarf_Die *ld, const struct die *od, unsi
 	if (r != 1 || cd.off != od->off || c->cur.depth != depth)
 		mismatch(c, "DIE 0x%llx at depth %u: the cursor gives %d, 0x%llx at depth %u (%s)",
 			 (unsigned long long)od->off, depth, r, (unsigned long long)cd.off,
-			 c->cur.depth, r < 0 ? die_unit__errmsg(c->u) : "");
+			 c->cur.depth, r < 0 ? diag__last(&why) : "");
 	if (dwarf_dieoffset(ld) != od->off || (unsigned int)dwarf_tag(ld) != od->tag ||
 	    (dwarf_haschildren(ld) != 0) != od->has_children) {
 		mismatch(c, "DIE 0x%llx tag 0x%x children %d; libdw: 0x%llx tag 0x%x children %d",
@@ -1464,7 +1470,7 @@ static void compare_die(struct cmp *c, Dwarf_Die *ld, const struct die *od, unsi
 	}
 	if (r < 0 || i != la.n)
 		mismatch(c, "DIE 0x%llx: %zu attributes, libdw %zu (%s)",
-			 (unsigned long long)od->off, i, la.n, r < 0 ? die_unit__errmsg(c->u) : "");
+			 (unsigned long long)od->off, i, la.n, r < 0 ? diag__last(&why) : "");
 	compare_named(c, ld, od);
 	compare_loc(c, ld, od);
 }
@@ -1483,7 +1489,7 @@ static void walk_both(struct cmp *c, Dwarf_Die *ld, const struct die *od, unsign
 		if (lr < 0 || or < 0 || (lr == 0) != (or == 1)) {
 			mismatch(c, "under DIE 0x%llx: libdw %d, ours %d (%s)",
 				 (unsigned long long)od->off, lr, or,
-				 or < 0 ? die_unit__errmsg(c->u) : "");
+				 or < 0 ? diag__last(&why) : "");
 			return;
 		}
 		if (lr)
@@ -1502,7 +1508,7 @@ static void compare_unit(struct cmp *c, enum die_section sec, uint64_t off, Dwar
 
 	c->units++;
 	if (die_unit__load(c->u, sec, off) || die_unit__root(c->u, &root)) {
-		mismatch(c, "%s", die_unit__errmsg(c->u));
+		mismatch(c, "%s", diag__last(&why));
 		return;
 	}
 	if (die_unit__header(c->u)->die_off != dwarf_dieoffset(cudie))
@@ -1713,7 +1719,7 @@ static void compare_file(const char *path, const char *what)
 		return;
 	}
 	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &r, err, sizeof(err)) != 0 ||
-	    die_unit__new(r, &c.u) != 0) {
+	    die_unit__new(r, &why, &c.u) != 0) {
 		mismatch(&c, "no reader: %s", err);
 		goto out;
 	}
@@ -1940,13 +1946,15 @@ static void *bench_ours(void *arg)
 {
 	struct bench_job *j = arg;
 	struct die_attr want[2];
+	struct diag held;	/* (a thread's own) */
 	struct die_unit *u;
 	struct die_cursor c;
 	struct die d;
 	size_t i;
 	int r;
 
-	if (die_unit__new(j->r, &u)) {
+	diag__init_held(&held);
+	if (die_unit__new(j->r, &held, &u)) {
 		j->err = -ENOMEM;
 		return NULL;
 	}
@@ -1973,11 +1981,13 @@ static void *bench_ours(void *arg)
 			goto fail;
 	}
 	die_unit__free(u);
+	diag__release(&held);
 	return NULL;
 fail:
-	printf("# ours: %s\n", die_unit__errmsg(u));
+	printf("# ours: %s\n", diag__last(&held));
 	j->err = r;
 	die_unit__free(u);
+	diag__release(&held);
 	return NULL;
 }
 
