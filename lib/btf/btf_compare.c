@@ -132,13 +132,61 @@ static void render_params(const struct cmp_side *s, const struct d2b_type *t, st
 	sb_printf(b, vlen ? ")" : "void)");
 }
 
+/* render() of a PTR: "int *", "void (*)(int)" */
+static void render_pointer(const struct cmp_side *s, const struct d2b_type *t, struct sbuf *b,
+			   int depth)
+{
+	const struct d2b_type *in = d2b_btf__type(s->btf, t->type);
+
+	if (in && d2b_kind(in) == D2B_KIND_FUNC_PROTO) {
+		render(s, in->type, b, depth + 1);
+		sb_printf(b, " (*)");
+		render_params(s, in, b, depth);
+	} else {
+		render(s, t->type, b, depth + 1);
+		sb_printf(b, b->pos && b->p[b->pos - 1] == '*' ? "*" : " *");
+	}
+}
+
+/* render() of a CONST, VOLATILE or RESTRICT: "const int", "int * const" */
+static void render_modifier(const struct cmp_side *s, const struct d2b_type *t, struct sbuf *b,
+			    int depth)
+{
+	const struct d2b_type *in = d2b_btf__type(s->btf, t->type);
+	const char *kw = d2b_kind(t) == D2B_KIND_CONST ? "const" :
+			 d2b_kind(t) == D2B_KIND_VOLATILE ? "volatile" : "restrict";
+
+	if (in && d2b_kind(in) == D2B_KIND_PTR) {
+		render(s, t->type, b, depth + 1);
+		sb_printf(b, " %s", kw);
+	} else {
+		sb_printf(b, "%s ", kw);
+		render(s, t->type, b, depth + 1);
+	}
+}
+
+/* render() of an ARRAY chain: "int[5][6]" */
+static void render_array(const struct cmp_side *s, const struct d2b_type *t, struct sbuf *b,
+			 int depth)
+{
+	const struct d2b_type *in;
+	uint32_t dims[MAX_ARRAY_CHAIN], id = 0;
+	int i, nd;
+
+	for (nd = 0, in = t; in && d2b_kind(in) == D2B_KIND_ARRAY && nd < MAX_ARRAY_CHAIN; nd++) {
+		dims[nd] = btf_array(in)->nelems;
+		id = btf_array(in)->type;
+		in = d2b_btf__type(s->btf, id);
+	}
+	render(s, id, b, depth + 1);
+	for (i = 0; i < nd; i++)
+		sb_printf(b, "[%u]", dims[i]);
+}
+
 static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int depth)
 {
 	const struct d2b_type *t = id < s->end ? d2b_btf__type(s->btf, id) : NULL;
-	const struct d2b_type *in;
 	const char *kw, *name;
-	uint32_t dims[MAX_ARRAY_CHAIN];
-	int i, nd;
 
 	if (id == 0) {
 		sb_printf(b, "void");
@@ -166,43 +214,19 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 			sb_printf(b, "%s {...}", kw);
 		break;
 	case D2B_KIND_PTR:
-		in = d2b_btf__type(s->btf, t->type);
-		if (in && d2b_kind(in) == D2B_KIND_FUNC_PROTO) {
-			render(s, in->type, b, depth + 1);
-			sb_printf(b, " (*)");
-			render_params(s, in, b, depth);
-		} else {
-			render(s, t->type, b, depth + 1);
-			sb_printf(b, b->pos && b->p[b->pos - 1] == '*' ? "*" : " *");
-		}
+		render_pointer(s, t, b, depth);
 		break;
 	case D2B_KIND_CONST:
 	case D2B_KIND_VOLATILE:
 	case D2B_KIND_RESTRICT:
-		kw = d2b_kind(t) == D2B_KIND_CONST ? "const" :
-		     d2b_kind(t) == D2B_KIND_VOLATILE ? "volatile" : "restrict";
-		in = d2b_btf__type(s->btf, t->type);
-		if (in && d2b_kind(in) == D2B_KIND_PTR) {
-			render(s, t->type, b, depth + 1);
-			sb_printf(b, " %s", kw);
-		} else {
-			sb_printf(b, "%s ", kw);
-			render(s, t->type, b, depth + 1);
-		}
+		render_modifier(s, t, b, depth);
 		break;
 	case D2B_KIND_TYPE_TAG:
 		sb_printf(b, d2b_kflag(t) ? "__attribute__((%s)) " : "__tag(%s) ", name);
 		render(s, t->type, b, depth + 1);
 		break;
 	case D2B_KIND_ARRAY:
-		for (nd = 0, in = t; in && d2b_kind(in) == D2B_KIND_ARRAY && nd < MAX_ARRAY_CHAIN; nd++) {
-			dims[nd] = btf_array(in)->nelems;
-			id = btf_array(in)->type;
-			in = d2b_btf__type(s->btf, id);
-		}
-		render(s, id, b, depth + 1);
-		for (i = 0; i < nd; i++)
-			sb_printf(b, "[%u]", dims[i]);
+		render_array(s, t, b, depth);
 		break;
 	case D2B_KIND_FUNC_PROTO:
 		render(s, t->type, b, depth + 1);

@@ -112,32 +112,26 @@ static void array_flatten(const struct cmp_side *s, const struct d2b_type *t,
 	*nelems = n;
 }
 
-/* The hash of t's own body; referenced types through meaning_of(). */
-static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t,
-		     uint32_t depth, uint32_t *low, uint64_t *ret)
-{
-	unsigned int kind = d2b_kind(t), vlen = d2b_vlen(t), i;
-	uint64_t h = feed(feed(TOK_BODY, kind), hash_str(cmp_type_name(s, t))), sub;
-	uint64_t n;
-	uint32_t elem;
-	int err = 0;
-
+/* Feed the meaning of type id into h (in body_hash() and list_hash()). */
 #define SUB(id) do {						\
 		err = meaning_of(c, s, (id), depth, low, &sub);	\
 		if (err)					\
 			return err;				\
 		h = feed(h, sub);				\
 	} while (0)
-	switch (kind) {
-	case D2B_KIND_INT:
-		h = feed(feed(h, t->size), btf_int_word(t));
-		break;
-	case D2B_KIND_FLOAT:
-		h = feed(h, t->size);
-		break;
-	case D2B_KIND_FWD:
-		h = feed(h, d2b_kflag(t));
-		break;
+
+/*
+ * body_hash() of the kinds with a list (members, values, parameters,
+ * variables of a section): fed into *ret.
+ */
+static int list_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t,
+		     uint32_t depth, uint32_t *low, uint64_t *ret)
+{
+	unsigned int vlen = d2b_vlen(t), i;
+	uint64_t h = *ret, sub;
+	int err = 0;
+
+	switch (d2b_kind(t)) {
 	case D2B_KIND_STRUCT:
 	case D2B_KIND_UNION:
 		h = feed(feed(h, t->size), vlen);
@@ -171,6 +165,60 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 			h = feed(feed_str(h, d2b_btf__str(s->btf, e->name_off)), btf_enum64_val(e));
 		}
 		break;
+	case D2B_KIND_FUNC_PROTO:
+		SUB(t->type);
+		h = feed(h, vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_param *p = btf_params(t) + i;
+
+			h = feed_str(feed(h, TOK_PARAM), d2b_btf__str(s->btf, p->name_off));
+			SUB(p->type);
+		}
+		break;
+	case D2B_KIND_DATASEC:
+		h = feed(feed(h, t->size), vlen);
+		for (i = 0; i < vlen; i++) {
+			const struct d2b_var_secinfo *v = btf_secinfos(t) + i;
+
+			h = feed(feed(feed(h, TOK_SECINFO), v->offset), v->size);
+			SUB(v->type);
+		}
+		break;
+	}
+	*ret = h;
+	return 0;
+}
+
+/* The hash of t's own body; referenced types through meaning_of(). */
+static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t,
+		     uint32_t depth, uint32_t *low, uint64_t *ret)
+{
+	unsigned int kind = d2b_kind(t), vlen = d2b_vlen(t);
+	uint64_t h = feed(feed(TOK_BODY, kind), hash_str(cmp_type_name(s, t))), sub;
+	uint64_t n;
+	uint32_t elem;
+	int err = 0;
+
+	switch (kind) {
+	case D2B_KIND_INT:
+		h = feed(feed(h, t->size), btf_int_word(t));
+		break;
+	case D2B_KIND_FLOAT:
+		h = feed(h, t->size);
+		break;
+	case D2B_KIND_FWD:
+		h = feed(h, d2b_kflag(t));
+		break;
+	case D2B_KIND_STRUCT:
+	case D2B_KIND_UNION:
+	case D2B_KIND_ENUM:
+	case D2B_KIND_ENUM64:
+	case D2B_KIND_FUNC_PROTO:
+	case D2B_KIND_DATASEC:
+		err = list_hash(c, s, t, depth, low, &h);
+		if (err)
+			return err;
+		break;
 	case D2B_KIND_ARRAY:
 		if (c->opts.flatten_arrays) {
 			array_flatten(s, t, &n, &elem);
@@ -183,16 +231,6 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 		if (!c->opts.ignore_index_type)
 			SUB(btf_array(t)->index_type);
 		break;
-	case D2B_KIND_FUNC_PROTO:
-		SUB(t->type);
-		h = feed(h, vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_param *p = btf_params(t) + i;
-
-			h = feed_str(feed(h, TOK_PARAM), d2b_btf__str(s->btf, p->name_off));
-			SUB(p->type);
-		}
-		break;
 	case D2B_KIND_FUNC:
 		h = feed(h, c->opts.ignore_linkage ? 0 : vlen);	/* linkage */
 		SUB(t->type);
@@ -200,15 +238,6 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 	case D2B_KIND_VAR:
 		h = feed(h, c->opts.ignore_linkage ? 0 : btf_var_linkage(t));
 		SUB(t->type);
-		break;
-	case D2B_KIND_DATASEC:
-		h = feed(feed(h, t->size), vlen);
-		for (i = 0; i < vlen; i++) {
-			const struct d2b_var_secinfo *v = btf_secinfos(t) + i;
-
-			h = feed(feed(feed(h, TOK_SECINFO), v->offset), v->size);
-			SUB(v->type);
-		}
 		break;
 	case D2B_KIND_DECL_TAG:
 		h = feed(feed(h, (uint32_t)btf_decl_tag_idx(t)), d2b_kflag(t));
@@ -229,10 +258,10 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 		h = feed(h, t->info);
 		break;
 	}
-#undef SUB
 	*ret = h;
 	return 0;
 }
+#undef SUB
 
 /*
  * The meaning of a reference to id, at anonymous nesting depth.  *low

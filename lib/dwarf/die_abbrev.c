@@ -21,19 +21,19 @@ static int add_attr(struct die_unit *u, uint64_t name, uint64_t form, int64_t im
 	struct abbrev_attr *at;
 	int err;
 
-	err = VEC_RESERVE(u->attrs, u->cap_attrs, u->nr_attrs, 1);
+	err = VEC_RESERVE(u->tab.attrs, u->tab.cap_attrs, u->tab.nr_attrs, 1);
 	if (!err)
-		err = VEC_RESERVE(u->implicit, u->cap_implicit, u->nr_attrs, 1);
+		err = VEC_RESERVE(u->tab.implicit, u->tab.cap_implicit, u->tab.nr_attrs, 1);
 	if (err)
 		return die_unit_err(u, err, NULL, "out of memory for abbreviations");
-	at = &u->attrs[u->nr_attrs];
+	at = &u->tab.attrs[u->tab.nr_attrs];
 	at->name = name > UINT16_MAX ? 0 : (uint16_t)name;
 	at->form = (uint16_t)form;
 	if (form > UINT16_MAX || !die_form_shape((unsigned int)form, &u->hdr, &at->skip, &at->size))
 		at->skip = SKIP_BAD;
 	at->fixed_off = VAR_OFF;
 	at->tail_off = VAR_OFF;
-	u->implicit[u->nr_attrs++] = implicit;
+	u->tab.implicit[u->tab.nr_attrs++] = implicit;
 	return 0;
 }
 
@@ -49,11 +49,11 @@ static int abbrev_layout(struct die_unit *u, struct abbrev *a)
 	int err;
 
 	a->sibling = NO_ATTR;
-	a->first_op = (uint32_t)u->nr_ops;
+	a->first_op = (uint32_t)u->tab.nr_ops;
 	a->names[0] = a->names[1] = 0;
 	memset(a->hot, 0, sizeof(a->hot));
 	for (i = 0; i < a->nattr; i++) {
-		struct abbrev_attr *at = &u->attrs[a->first + i];
+		struct abbrev_attr *at = &u->tab.attrs[a->first + i];
 		int h = abbrev_hot(at->name);
 
 		if (at->name == DW_AT_sibling && a->sibling == NO_ATTR)
@@ -73,18 +73,18 @@ static int abbrev_layout(struct die_unit *u, struct abbrev *a)
 			op->size += at->size;
 			continue;
 		}
-		err = VEC_RESERVE(u->ops, u->cap_ops, u->nr_ops, 1);
+		err = VEC_RESERVE(u->tab.ops, u->tab.cap_ops, u->tab.nr_ops, 1);
 		if (err)
 			return die_unit_err(u, err, NULL, "out of memory for abbreviations");
-		op = &u->ops[u->nr_ops++];
+		op = &u->tab.ops[u->tab.nr_ops++];
 		*op = (struct skip_op){ at->size, at->form, at->skip };
 	}
-	a->nops = (uint16_t)(u->nr_ops - a->first_op);
+	a->nops = (uint16_t)(u->tab.nr_ops - a->first_op);
 	a->fixed_size = fixed ? off : VAR_SIZE;
 	/* back from the end, over the attributes of fixed sizes after the
 	 * last one whose size varies */
 	for (off = 0, i = a->nattr; !fixed && i-- > 0;) {
-		struct abbrev_attr *at = &u->attrs[a->first + i];
+		struct abbrev_attr *at = &u->tab.attrs[a->first + i];
 
 		if (at->skip != SKIP_FIXED || off + at->size >= VAR_OFF)
 			break;
@@ -100,7 +100,7 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 	struct abbrev *a;
 	uint64_t tag, name, form;
 	int64_t implicit;
-	size_t first = u->nr_attrs;
+	size_t first = u->tab.nr_attrs;
 	int err;
 
 	if (uleb(p, end, &tag) || *p >= end)
@@ -108,10 +108,10 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 	if (tag > UINT16_MAX)
 		return die_unit_err(u, -EINVAL, NULL, "abbreviation %llu: tag 0x%llx out of range",
 				(unsigned long long)code, (unsigned long long)tag);
-	err = VEC_RESERVE(u->abbrevs, u->cap_abbrevs, u->nr_abbrevs, 1);
+	err = VEC_RESERVE(u->tab.abbrevs, u->tab.cap_abbrevs, u->tab.nr_abbrevs, 1);
 	if (err)
 		return die_unit_err(u, err, NULL, "out of memory for abbreviations");
-	a = &u->abbrevs[u->nr_abbrevs];
+	a = &u->tab.abbrevs[u->tab.nr_abbrevs];
 	a->code = code;
 	a->tag = (uint16_t)tag;
 	a->has_children = *(*p)++ != DW_CHILDREN_no;
@@ -123,7 +123,7 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 		implicit = 0;
 		if (form == DW_FORM_implicit_const && sleb(p, end, &implicit))
 			goto trunc;
-		if (u->nr_attrs - first >= UINT16_MAX - 1)
+		if (u->tab.nr_attrs - first >= UINT16_MAX - 1)
 			return die_unit_err(u, -EINVAL, NULL, "abbreviation %llu: too many attributes",
 					(unsigned long long)code);
 		err = add_attr(u, name, form, implicit);
@@ -131,11 +131,11 @@ static int parse_abbrev(struct die_unit *u, uint64_t code, const uint8_t **p, co
 			return err;
 	}
 	a->first = (uint32_t)first;
-	a->nattr = (uint16_t)(u->nr_attrs - first);
+	a->nattr = (uint16_t)(u->tab.nr_attrs - first);
 	err = abbrev_layout(u, a);
 	if (err)
 		return err;
-	u->nr_abbrevs++;
+	u->tab.nr_abbrevs++;
 	return 0;
 trunc:
 	return die_unit_err(u, -EINVAL, NULL, "abbreviation %llu runs past .debug_abbrev's end",
@@ -157,28 +157,28 @@ static int index_codes(struct die_unit *u, uint64_t max_code)
 	size_t i, j;
 	int err;
 
-	u->use_dense = max_code <= 2 * (uint64_t)u->nr_abbrevs + DENSE_SLACK;
-	if (u->use_dense) {
-		u->nr_dense = (size_t)max_code + 1;
-		err = VEC_RESERVE(u->dense, u->cap_dense, 0, u->nr_dense);
+	u->tab.use_dense = max_code <= 2 * (uint64_t)u->tab.nr_abbrevs + DENSE_SLACK;
+	if (u->tab.use_dense) {
+		u->tab.nr_dense = (size_t)max_code + 1;
+		err = VEC_RESERVE(u->tab.dense, u->tab.cap_dense, 0, u->tab.nr_dense);
 		if (err)
 			return die_unit_err(u, err, NULL, "out of memory for abbreviations");
-		memset(u->dense, 0, u->nr_dense * sizeof(*u->dense));
+		memset(u->tab.dense, 0, u->tab.nr_dense * sizeof(*u->tab.dense));
 		/* the first definition of a code wins */
-		for (i = u->nr_abbrevs; i-- > 0;)
-			u->dense[u->abbrevs[i].code] = (uint32_t)i + 1;
+		for (i = u->tab.nr_abbrevs; i-- > 0;)
+			u->tab.dense[u->tab.abbrevs[i].code] = (uint32_t)i + 1;
 		return 0;
 	}
-	err = VEC_RESERVE(u->sparse, u->cap_sparse, 0, u->nr_abbrevs);
+	err = VEC_RESERVE(u->tab.sparse, u->tab.cap_sparse, 0, u->tab.nr_abbrevs);
 	if (err)
 		return die_unit_err(u, err, NULL, "out of memory for abbreviations");
-	for (i = 0; i < u->nr_abbrevs; i++)
-		u->sparse[i] = (struct code_index){ u->abbrevs[i].code, (uint32_t)i };
-	qsort(u->sparse, u->nr_abbrevs, sizeof(*u->sparse), cmp_code);
-	for (i = j = 0; i < u->nr_abbrevs; i++)
-		if (!j || u->sparse[j - 1].code != u->sparse[i].code)
-			u->sparse[j++] = u->sparse[i];
-	u->nr_dense = j;	/* entries of sparse */
+	for (i = 0; i < u->tab.nr_abbrevs; i++)
+		u->tab.sparse[i] = (struct code_index){ u->tab.abbrevs[i].code, (uint32_t)i };
+	qsort(u->tab.sparse, u->tab.nr_abbrevs, sizeof(*u->tab.sparse), cmp_code);
+	for (i = j = 0; i < u->tab.nr_abbrevs; i++)
+		if (!j || u->tab.sparse[j - 1].code != u->tab.sparse[i].code)
+			u->tab.sparse[j++] = u->tab.sparse[i];
+	u->tab.nr_dense = j;	/* entries of sparse */
 	return 0;
 }
 
@@ -189,7 +189,7 @@ int die_unit_parse_abbrevs(struct die_unit *u)
 	uint64_t code, max_code = 0;
 	int err;
 
-	u->nr_abbrevs = u->nr_attrs = u->nr_ops = 0;
+	u->tab.nr_abbrevs = u->tab.nr_attrs = u->tab.nr_ops = 0;
 	if (u->abbrev_start > b->size || u->hdr.abbrev_off >= b->size - u->abbrev_start)
 		return die_unit_err(u, -EINVAL, NULL, "abbreviation offset 0x%llx past .debug_abbrev",
 				(unsigned long long)u->hdr.abbrev_off);
@@ -200,7 +200,7 @@ int die_unit_parse_abbrevs(struct die_unit *u)
 					"abbreviation table runs past .debug_abbrev's end");
 		if (!code)
 			break;
-		if (u->nr_abbrevs >= UINT32_MAX - 1)
+		if (u->tab.nr_abbrevs >= UINT32_MAX - 1)
 			return die_unit_err(u, -EINVAL, NULL, "too many abbreviations");
 		err = parse_abbrev(u, code, &p, end);
 		if (err)
@@ -215,8 +215,8 @@ bool die_unit__has_abbrev_tag(const struct die_unit *u, unsigned int tag)
 {
 	size_t i;
 
-	for (i = 0; u->loaded && i < u->nr_abbrevs; i++)
-		if (u->abbrevs[i].tag == tag)
+	for (i = 0; u->loaded && i < u->tab.nr_abbrevs; i++)
+		if (u->tab.abbrevs[i].tag == tag)
 			return true;
 	return false;
 }
@@ -225,8 +225,8 @@ bool die_unit__has_abbrev_attr(const struct die_unit *u, unsigned int name)
 {
 	size_t i;
 
-	for (i = 0; u->loaded && i < u->nr_attrs; i++)
-		if (u->attrs[i].name == name)
+	for (i = 0; u->loaded && i < u->tab.nr_attrs; i++)
+		if (u->tab.attrs[i].name == name)
 			return true;
 	return false;
 }

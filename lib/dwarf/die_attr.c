@@ -349,7 +349,7 @@ static inline bool decode_fast(const struct die_unit *u, unsigned int form, cons
 static int decode_attr(struct die_unit *u, const struct die *d, const struct abbrev *a,
 		       uint32_t i, const uint8_t *p, struct die_attr *ret)
 {
-	const struct abbrev_attr *at = &u->attrs[a->first + i];
+	const struct abbrev_attr *at = &u->tab.attrs[a->first + i];
 	uint8_t skip = at->skip, size = at->size;
 	uint64_t f = at->form;
 
@@ -358,27 +358,27 @@ static int decode_attr(struct die_unit *u, const struct die *d, const struct abb
 	if (f == DW_FORM_indirect && (uleb(&p, d->end, &f) || f > UINT16_MAX ||
 				      !die_form_shape((unsigned int)f, &u->hdr, &skip, &size)))
 		return die_unit_err(u, -EINVAL, u->base + d->off, "bad DW_FORM_indirect");
-	return decode(u, d, (unsigned int)f, skip, size, p, u->implicit[a->first + i], ret);
+	return decode(u, d, (unsigned int)f, skip, size, p, u->tab.implicit[a->first + i], ret);
 }
 
 bool die__has_attr(const struct die_unit *u, const struct die *d, unsigned int name)
 {
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev *a = &u->tab.abbrevs[d->abbrev];
 	uint32_t i;
 
 	if (name < 128)
 		return !abbrev_lacks(a, name);
 	for (i = 0; i < a->nattr; i++)
-		if (u->attrs[a->first + i].name == name)
+		if (u->tab.attrs[a->first + i].name == name)
 			return true;
 	return false;
 }
 
 int die__attrs(struct die_unit *u, const struct die *d, struct die_attr *want, size_t n)
 {
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev *a = &u->tab.abbrevs[d->abbrev];
 	/* (no attributes in the whole table: attrs is NULL) */
-	const struct abbrev_attr *at = a->nattr ? &u->attrs[a->first] : NULL;
+	const struct abbrev_attr *at = a->nattr ? &u->tab.attrs[a->first] : NULL;
 	const uint8_t *die = u->base + d->off, *p = d->attrs, *q;
 	uint32_t i, done = 0;	/* attributes [0, done) skipped: p is at done's */
 	size_t j, found = 0;
@@ -417,7 +417,7 @@ static __attribute__((noinline)) int attr_slow(struct die_unit *u, const struct 
 					       const struct abbrev *a, uint32_t i,
 					       struct die_attr *ret)
 {
-	const struct abbrev_attr *at = &u->attrs[a->first];
+	const struct abbrev_attr *at = &u->tab.attrs[a->first];
 	const uint8_t *p = attr_fixed_pos(&at[i], d);
 	uint32_t j = i;
 	int err = 0;
@@ -440,7 +440,7 @@ static __attribute__((noinline)) int attr_search(struct die_unit *u, const struc
 						 const struct abbrev *a, unsigned int name,
 						 struct die_attr *ret)
 {
-	const struct abbrev_attr *at = &u->attrs[a->first];
+	const struct abbrev_attr *at = &u->tab.attrs[a->first];
 	const uint8_t *p;
 	uint32_t i;
 
@@ -456,8 +456,8 @@ static __attribute__((noinline)) int attr_search(struct die_unit *u, const struc
 
 int die_attr_at(struct die_unit *u, const struct die *d, uint32_t i, struct die_attr *ret)
 {
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
-	const struct abbrev_attr *at = &u->attrs[a->first + i];
+	const struct abbrev *a = &u->tab.abbrevs[d->abbrev];
+	const struct abbrev_attr *at = &u->tab.attrs[a->first + i];
 	const uint8_t *p = attr_fixed_pos(at, d);
 
 	ret->name = at->name;
@@ -475,7 +475,7 @@ int die_attr_at(struct die_unit *u, const struct die *d, uint32_t i, struct die_
  */
 int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct die_attr *ret)
 {
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev *a = &u->tab.abbrevs[d->abbrev];
 	const struct abbrev_attr *at;
 	const uint8_t *p;
 	int h;
@@ -487,7 +487,7 @@ int die__attr(struct die_unit *u, const struct die *d, unsigned int name, struct
 	h = abbrev_hot(name);
 	if (h < 0 || !a->hot[h])
 		return a->nattr ? attr_search(u, d, a, name, ret) : 0;
-	at = &u->attrs[a->first + a->hot[h] - 1u];
+	at = &u->tab.attrs[a->first + a->hot[h] - 1u];
 	p = attr_fixed_pos(at, d);
 	if (p && decode_fast(u, at->form, p, ret))
 		return 1;
@@ -503,7 +503,7 @@ void die__attr_iter_init(const struct die *d, struct die_attr_iter *it)
 int die__next_attr(struct die_unit *u, const struct die *d, struct die_attr_iter *it,
 		   struct die_attr *ret)
 {
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev *a = &u->tab.abbrevs[d->abbrev];
 	int err;
 
 	if (it->i >= a->nattr)

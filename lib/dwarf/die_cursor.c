@@ -19,7 +19,7 @@
 static inline int skip_ops(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
 			   const uint8_t **p, const uint8_t *end)
 {
-	const struct skip_op *op = &u->ops[a->first_op], *last = op + a->nops;
+	const struct skip_op *op = &u->tab.ops[a->first_op], *last = op + a->nops;
 	int err;
 
 	for (; op < last; op++) {
@@ -49,7 +49,7 @@ static __attribute__((noinline)) int read_die_slow(struct die_unit *u, const uin
 	ret->off = p - u->base;
 	ret->tag = a->tag;
 	ret->has_children = a->has_children;
-	ret->abbrev = (uint32_t)(a - u->abbrevs);
+	ret->abbrev = (uint32_t)(a - u->tab.abbrevs);
 	ret->names = a->names;
 	ret->attrs = q;
 	if (a->fixed_size != VAR_SIZE) {
@@ -76,7 +76,7 @@ static inline int read_die(struct die_unit *u, const uint8_t *p, struct die *ret
 	ret->off = p - u->base;
 	ret->tag = a->tag;
 	ret->has_children = a->has_children;
-	ret->abbrev = (uint32_t)(a - u->abbrevs);
+	ret->abbrev = (uint32_t)(a - u->tab.abbrevs);
 	ret->names = a->names;
 	ret->attrs = p + 1;
 	ret->end = p + 1 + a->fixed_size;
@@ -188,18 +188,18 @@ int die_reader__split_unit(const struct die_reader *r, uint64_t id, uint64_t *re
  */
 static bool same_abbrevs(const struct die_unit *u)
 {
-	return u->tables_valid && u->tab_abbrev == u->abbrev_start + u->hdr.abbrev_off &&
-	       u->tab_version == u->hdr.version && u->tab_addr_size == u->hdr.addr_size &&
-	       u->tab_offset_size == u->hdr.offset_size;
+	return u->tab.valid && u->tab.abbrev_off == u->abbrev_start + u->hdr.abbrev_off &&
+	       u->tab.version == u->hdr.version && u->tab.addr_size == u->hdr.addr_size &&
+	       u->tab.offset_size == u->hdr.offset_size;
 }
 
 static void keep_abbrevs(struct die_unit *u)
 {
-	u->tables_valid = true;
-	u->tab_abbrev = u->abbrev_start + u->hdr.abbrev_off;
-	u->tab_version = (uint8_t)u->hdr.version;
-	u->tab_addr_size = (uint8_t)u->hdr.addr_size;
-	u->tab_offset_size = (uint8_t)u->hdr.offset_size;
+	u->tab.valid = true;
+	u->tab.abbrev_off = u->abbrev_start + u->hdr.abbrev_off;
+	u->tab.version = (uint8_t)u->hdr.version;
+	u->tab.addr_size = (uint8_t)u->hdr.addr_size;
+	u->tab.offset_size = (uint8_t)u->hdr.offset_size;
 }
 
 int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
@@ -219,7 +219,7 @@ int die_unit__load(struct die_unit *u, enum die_section sec, uint64_t off)
 	if (!err)
 		err = package_contributions(u, sec, off);
 	if (!err && !same_abbrevs(u)) {
-		u->tables_valid = false;
+		u->tab.valid = false;
 		err = die_unit_parse_abbrevs(u);
 		if (!err)
 			keep_abbrevs(u);
@@ -293,7 +293,7 @@ int die_unit__die_at(struct die_unit *u, uint64_t off, struct die *ret)
  */
 static int after_subtree(struct die_unit *u, const struct die *d, const uint8_t **ret)
 {
-	const struct abbrev *a = &u->abbrevs[d->abbrev];
+	const struct abbrev *a = &u->tab.abbrevs[d->abbrev];
 	const uint8_t *p = d->end;
 	unsigned int level = 1;
 	struct die c;

@@ -64,8 +64,8 @@ enum { ABBREV_HOT = 17 };
 
 struct abbrev {
 	uint64_t code;
-	uint32_t first;		/* index of its first attribute in die_unit.attrs */
-	uint32_t first_op;	/* and of its first skip_op in die_unit.ops */
+	uint32_t first;		/* index of its first attribute in abbrev_table.attrs */
+	uint32_t first_op;	/* and of its first skip_op in abbrev_table.ops */
 	uint32_t fixed_size;
 	uint16_t nattr;
 	uint16_t nops;
@@ -163,22 +163,15 @@ struct die_reader {
 	bool line_str_nul_ended;
 };
 
-struct die_unit {
-	const struct die_reader *r;
-	struct die_unit_header hdr;
-	const uint8_t *base;		/* the section */
-	const uint8_t *die0;		/* the unit DIE */
-	const uint8_t *end;		/* the unit's end */
-	bool loaded;
-	uint64_t str_offsets_base;
-	uint64_t addr_base;
-	/* the abbreviation tables below decode this table for this shape */
-	bool tables_valid;
-	uint64_t tab_abbrev;
-	uint8_t tab_version, tab_addr_size, tab_offset_size;
-	/* in a package, where the unit's contributions start (else 0) */
-	uint64_t abbrev_start;
-	uint64_t str_offsets_start;
+/*
+ * A unit's abbreviation table, decoded: kept from one unit to the next
+ * that uses the same table in the same shape (die_cursor.c, same_abbrevs()).
+ */
+struct abbrev_table {
+	/* what it decodes: valid, the table at abbrev_off for units of this shape */
+	bool valid;
+	uint64_t abbrev_off;
+	uint8_t version, addr_size, offset_size;
 
 	struct abbrev *abbrevs;
 	size_t nr_abbrevs, cap_abbrevs;
@@ -192,7 +185,21 @@ struct die_unit {
 	struct code_index *sparse;	/* sorted by code, when dense is not used */
 	size_t cap_sparse;
 	bool use_dense;
+};
 
+struct die_unit {
+	const struct die_reader *r;
+	struct die_unit_header hdr;
+	const uint8_t *base;		/* the section */
+	const uint8_t *die0;		/* the unit DIE */
+	const uint8_t *end;		/* the unit's end */
+	bool loaded;
+	uint64_t str_offsets_base;
+	uint64_t addr_base;
+	/* in a package, where the unit's contributions start (else 0) */
+	uint64_t abbrev_start;
+	uint64_t str_offsets_start;
+	struct abbrev_table tab;	/* the unit's abbreviations, decoded */
 	struct diag *diag;		/* where failures are said, or NULL */
 };
 
@@ -309,19 +316,19 @@ int die_unit_parse_abbrevs(struct die_unit *u);
 /* The abbreviation of code in u, or NULL: on every DIE read, so inline. */
 static inline const struct abbrev *find_abbrev(const struct die_unit *u, uint64_t code)
 {
-	size_t lo = 0, hi = u->nr_dense;
+	size_t lo = 0, hi = u->tab.nr_dense;
 
-	if (u->use_dense) {
-		if (code < u->nr_dense && u->dense[code])
-			return &u->abbrevs[u->dense[code] - 1];
+	if (u->tab.use_dense) {
+		if (code < u->tab.nr_dense && u->tab.dense[code])
+			return &u->tab.abbrevs[u->tab.dense[code] - 1];
 		return NULL;
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (u->sparse[mid].code == code)
-			return &u->abbrevs[u->sparse[mid].idx];
-		if (u->sparse[mid].code < code)
+		if (u->tab.sparse[mid].code == code)
+			return &u->tab.abbrevs[u->tab.sparse[mid].idx];
+		if (u->tab.sparse[mid].code < code)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -385,8 +392,8 @@ static inline int skip_one(struct die_unit *u, const uint8_t *die, unsigned int 
 static inline int skip_attrs(struct die_unit *u, const uint8_t *die, const struct abbrev *a,
 			     uint32_t from, uint32_t to, const uint8_t **p, const uint8_t *end)
 {
-	const struct abbrev_attr *at = &u->attrs[a->first + from];
-	const struct abbrev_attr *last = &u->attrs[a->first + to];
+	const struct abbrev_attr *at = &u->tab.attrs[a->first + from];
+	const struct abbrev_attr *last = &u->tab.attrs[a->first + to];
 	int err;
 
 	for (; at < last; at++) {

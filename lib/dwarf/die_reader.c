@@ -256,6 +256,66 @@ static int join(struct die_bytes *slot, uint8_t **joined, const Elf_Data *data)
 	return 0;
 }
 
+/* The sections reader_from_elf() finds. */
+struct elf_sections {
+	struct die_sections secs;
+	struct die_bytes index[SEC_ALL - DIE_SEC_NR];	/* a package's, locations */
+	uint8_t *joined[2];	/* DIE_SEC_INFO, DIE_SEC_TYPES of several sections */
+	bool dwo;		/* a .dwo file's or package's (dwo_only()) */
+};
+
+/*
+ * Take section scn into f if it is one the reader reads (and the first of
+ * its name, but for a .dwo file's units): 0, or a negative errno with
+ * errbuf set.
+ */
+static int take_section(Elf *elf, Elf_Scn *scn, size_t shstrndx, struct elf_sections *f,
+			char *errbuf, size_t errlen)
+{
+	struct die_bytes *slot;
+	GElf_Shdr shdr;
+	const char *name;
+	Elf_Data *data;
+	bool gnu;
+	int i;
+
+	if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+	    (shdr.sh_flags & SHF_GROUP))
+		return 0;
+	name = elf_strptr(elf, shstrndx, shdr.sh_name);
+	if (!name || (i = section_of(name, f->dwo, &gnu)) < 0)
+		return 0;
+	slot = i < DIE_SEC_NR ? &f->secs.sec[i] : &f->index[i - DIE_SEC_NR];
+	/* gcc writes each type unit of a .dwo file in a section of its own */
+	if (slot->buf && !(f->dwo && (i == DIE_SEC_INFO || i == DIE_SEC_TYPES)))
+		return 0;
+	/* libdw has inflated them already: this is for sections it skipped.
+	 * As libdw, ignore elf_compress_gnu()'s errors: a .zdebug section
+	 * libdwfl inflated to relocate it says "not compressed" */
+	if (gnu)
+		elf_compress_gnu(scn, 0, 0);
+	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+		goto bad;
+	data = elf_rawdata(scn, NULL);
+	if (!data)
+		goto bad;
+	if (!data->d_buf || !data->d_size)
+		return 0;
+	if (slot->buf) {
+		if (join(slot, &f->joined[i == DIE_SEC_TYPES], data)) {
+			snprintf(errbuf, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	slot->buf = data->d_buf;
+	slot->size = data->d_size;
+	return 0;
+bad:
+	snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
+	return -EINVAL;
+}
+
 /*
  * The sections libdw reads (libdw/dwarf_begin_elf.c, check_section): by
  * name, the first of each, not in a section group (an object's COMDAT
@@ -264,13 +324,10 @@ static int join(struct die_bytes *slot, uint8_t **joined, const Elf_Data *data)
 static int reader_from_elf(Elf *elf, bool list, struct die_reader **ret, char *errbuf,
 			   size_t errlen)
 {
-	struct die_sections secs = {0};
-	struct die_bytes index[SEC_ALL - DIE_SEC_NR] = {{0}}, *slot;
-	uint8_t *joined[2] = { NULL, NULL };
+	struct elf_sections f = {0};
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Ehdr ehdr;
-	bool dwo;
 	int err = 0;
 
 	*ret = NULL;
@@ -279,73 +336,30 @@ static int reader_from_elf(Elf *elf, bool list, struct die_reader **ret, char *e
 			 elf_errmsg(-1));
 		return -ENOEXEC;
 	}
-	dwo = dwo_only(elf, shstrndx);
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr shdr;
-		const char *name;
-		Elf_Data *data;
-		bool gnu;
-		int i;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
-		    (shdr.sh_flags & SHF_GROUP))
-			continue;
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name || (i = section_of(name, dwo, &gnu)) < 0)
-			continue;
-		slot = i < DIE_SEC_NR ? &secs.sec[i] : &index[i - DIE_SEC_NR];
-		/* gcc writes each type unit of a .dwo file in a section of its own */
-		if (slot->buf && !(dwo && (i == DIE_SEC_INFO || i == DIE_SEC_TYPES)))
-			continue;
-		/* libdw has inflated them already: this is for sections it skipped.
-		 * As libdw, ignore elf_compress_gnu()'s errors: a .zdebug section
-		 * libdwfl inflated to relocate it says "not compressed" */
-		if (gnu)
-			elf_compress_gnu(scn, 0, 0);
-		if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-			goto bad;
-		data = elf_rawdata(scn, NULL);
-		if (!data)
-			goto bad;
-		if (!data->d_buf || !data->d_size)
-			continue;
-		if (slot->buf) {
-			err = join(slot, &joined[i == DIE_SEC_TYPES], data);
-			if (err) {
-				snprintf(errbuf, errlen, "out of memory");
-				goto out;
-			}
-			continue;
-		}
-		slot->buf = data->d_buf;
-		slot->size = data->d_size;
-		continue;
-bad:
-		snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
-		err = -EINVAL;
+	f.dwo = dwo_only(elf, shstrndx);
+	while (!err && (scn = elf_nextscn(elf, scn)))
+		err = take_section(elf, scn, shstrndx, &f, errbuf, errlen);
+	if (err)
 		goto out;
-	}
 	/* a relocatable file's debug sections are relocated in place */
-	secs.unwritten = ehdr.e_type != ET_REL;
-	err = reader_new(&secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, list, ret, errbuf, errlen);
+	f.secs.unwritten = ehdr.e_type != ET_REL;
+	err = reader_new(&f.secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, list, ret, errbuf, errlen);
 	if (!err) {
-		memcpy((*ret)->joined, joined, sizeof(joined));
-		memset(joined, 0, sizeof(joined));
+		memcpy((*ret)->joined, f.joined, sizeof(f.joined));
+		memset(f.joined, 0, sizeof(f.joined));
+		(*ret)->dwo = f.dwo;
+		(*ret)->loc[0] = f.index[SEC_LOC - DIE_SEC_NR];
+		(*ret)->loc[1] = f.index[SEC_LOCLISTS - DIE_SEC_NR];
 	}
-	if (!err) {
-		(*ret)->dwo = dwo;
-		(*ret)->loc[0] = index[SEC_LOC - DIE_SEC_NR];
-		(*ret)->loc[1] = index[SEC_LOCLISTS - DIE_SEC_NR];
-	}
-	if (!err && (index[0].buf || index[1].buf))
-		err = die_reader__set_package(*ret, &index[0], &index[1], errbuf, errlen);
+	if (!err && (f.index[0].buf || f.index[1].buf))
+		err = die_reader__set_package(*ret, &f.index[0], &f.index[1], errbuf, errlen);
 	if (err) {
 		die_reader__free(*ret);
 		*ret = NULL;
 	}
 out:
-	free(joined[0]);
-	free(joined[1]);
+	free(f.joined[0]);
+	free(f.joined[1]);
 	return err;
 }
 
@@ -508,12 +522,12 @@ void die_unit__free(struct die_unit *u)
 {
 	if (!u)
 		return;
-	free(u->abbrevs);
-	free(u->attrs);
-	free(u->implicit);
-	free(u->ops);
-	free(u->dense);
-	free(u->sparse);
+	free(u->tab.abbrevs);
+	free(u->tab.attrs);
+	free(u->tab.implicit);
+	free(u->tab.ops);
+	free(u->tab.dense);
+	free(u->tab.sparse);
 	free(u);
 }
 
@@ -527,6 +541,47 @@ const struct die_reader *die_unit__reader(const struct die_unit *u)
 	return u->r;
 }
 
+static int header_truncated(struct die_unit *u)
+{
+	return die_unit_err(u, -EINVAL, NULL, "unit header runs past the unit's end");
+}
+
+/*
+ * The fields of u's header that its unit type adds, at *p before end: a
+ * skeleton's or split unit's signature, a type unit's and its type DIE's
+ * offset.
+ */
+static int parse_unit_type_fields(struct die_unit *u, const uint8_t **p, const uint8_t *end)
+{
+	struct die_unit_header *h = &u->hdr;
+	const uint8_t *q = *p;
+
+	switch (h->unit_type) {
+	case DW_UT_compile:
+	case DW_UT_partial:
+		break;
+	case DW_UT_skeleton:
+	case DW_UT_split_compile:
+		if (end - q < 8)
+			return header_truncated(u);
+		h->signature = rd64(q, u->r->swap);
+		q += 8;
+		break;
+	case DW_UT_type:
+	case DW_UT_split_type:
+		if ((size_t)(end - q) < 8 + h->offset_size)
+			return header_truncated(u);
+		h->signature = rd64(q, u->r->swap);
+		h->type_off = h->off + rd_n(q + 8, h->offset_size, u->r->big_endian);
+		q += 8 + h->offset_size;
+		break;
+	default:
+		return die_unit_err(u, -EINVAL, NULL, "unknown unit type 0x%x", h->unit_type);
+	}
+	*p = q;
+	return 0;
+}
+
 int die_unit_parse_header(struct die_unit *u, enum die_section sec, uint64_t off)
 {
 	const struct die_bytes *b = &u->r->sec[sec];
@@ -534,6 +589,7 @@ int die_unit_parse_header(struct die_unit *u, enum die_section sec, uint64_t off
 	bool swap = u->r->swap;
 	const uint8_t *p, *end;
 	uint64_t len;
+	int err;
 
 	memset(h, 0, sizeof(*h));
 	h->off = off;
@@ -588,28 +644,9 @@ int die_unit_parse_header(struct die_unit *u, enum die_section sec, uint64_t off
 	}
 	if (h->addr_size != 1 && h->addr_size != 2 && h->addr_size != 4 && h->addr_size != 8)
 		return die_unit_err(u, -EINVAL, NULL, "bad address size %u", h->addr_size);
-	switch (h->unit_type) {
-	case DW_UT_compile:
-	case DW_UT_partial:
-		break;
-	case DW_UT_skeleton:
-	case DW_UT_split_compile:
-		if (end - p < 8)
-			goto trunc;
-		h->signature = rd64(p, swap);
-		p += 8;
-		break;
-	case DW_UT_type:
-	case DW_UT_split_type:
-		if ((size_t)(end - p) < 8 + h->offset_size)
-			goto trunc;
-		h->signature = rd64(p, swap);
-		h->type_off = off + rd_n(p + 8, h->offset_size, u->r->big_endian);
-		p += 8 + h->offset_size;
-		break;
-	default:
-		return die_unit_err(u, -EINVAL, NULL, "unknown unit type 0x%x", h->unit_type);
-	}
+	err = parse_unit_type_fields(u, &p, end);
+	if (err)
+		return err;
 	if (p >= end)
 		goto trunc;
 	h->die_off = p - b->buf;
@@ -617,7 +654,7 @@ int die_unit_parse_header(struct die_unit *u, enum die_section sec, uint64_t off
 	u->end = end;
 	return 0;
 trunc:
-	return die_unit_err(u, -EINVAL, NULL, "unit header runs past the unit's end");
+	return header_truncated(u);
 }
 
 /* ---- the unit index ---- */

@@ -78,15 +78,61 @@ static int bad(char *errbuf, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* An index's table of contributions, as dwp_index__parse() found it. */
+struct dwp_table {
+	const char *name;		/* the index section's, for messages */
+	bool big_endian;
+	uint64_t ncols;
+	const int *col;			/* column -> DWP_*, or -1 */
+	const uint8_t *offs, *sizes;	/* the offsets' and sizes' tables */
+	uint8_t unit_sec;		/* where the units are (enum die_section) */
+	const struct die_bytes *secs;	/* the package's sections */
+};
+
+/* Row row of table t's contributions into r, each checked against its section. */
+static int fill_row(const struct dwp_table *t, uint64_t row, struct dwp_row *r, char *errbuf,
+		    size_t errlen)
+{
+	static const enum die_section sec_of[DWP_NR] = {
+		[DWP_ABBREV] = DIE_SEC_ABBREV,
+		[DWP_STR_OFFSETS] = DIE_SEC_STR_OFFSETS,
+	};
+	unsigned int c;
+
+	for (c = 0; c < t->ncols; c++) {
+		uint64_t at = ((row - 1) * t->ncols + c) * 4;
+		uint64_t off = rd(t->offs + at, 4, t->big_endian);
+		uint64_t size = rd(t->sizes + at, 4, t->big_endian);
+		enum die_section sec;
+
+		if (t->col[c] < 0)
+			continue;
+		sec = t->col[c] == DWP_UNITS ? (enum die_section)t->unit_sec : sec_of[t->col[c]];
+		if (off > t->secs[sec].size || size > t->secs[sec].size - off)
+			return bad(errbuf, errlen, "%s: row %llu: contribution 0x%llx+0x%llx "
+				   "runs past .debug_%s.dwo (0x%zx bytes)", t->name,
+				   (unsigned long long)row, (unsigned long long)off,
+				   (unsigned long long)size, sec == DIE_SEC_TYPES ? "types" :
+				   sec == DIE_SEC_INFO ? "info" : sec == DIE_SEC_ABBREV ?
+				   "abbrev" : "str_offsets", t->secs[sec].size);
+		r->off[t->col[c]] = off;
+		r->size[t->col[c]] = size;
+	}
+	if (!r->size[DWP_UNITS])
+		return bad(errbuf, errlen, "%s: row %llu has no unit", t->name,
+			   (unsigned long long)row);
+	return 0;
+}
+
 int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 		     const struct die_bytes *secs, struct dwp_row **rows, size_t *nr,
 		     size_t *cap, char *errbuf, size_t errlen)
 {
 	const char *name = is_tu ? ".debug_tu_index" : ".debug_cu_index";
-	const uint8_t *p = index->buf, *sigs, *idx, *ids, *offs, *sizes;
+	const uint8_t *p = index->buf, *sigs, *idx, *ids;
 	uint64_t version, ncols, nunits, nslots, need, s;
 	int col[MAX_COLUMNS];
-	uint8_t unit_sec;
+	struct dwp_table t;
 	unsigned int c;
 	int err;
 
@@ -114,9 +160,11 @@ int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 	sigs = p + 16;
 	idx = sigs + nslots * 8;
 	ids = idx + nslots * 4;
-	offs = ids + ncols * 4;
-	sizes = offs + nunits * ncols * 4;
-	unit_sec = version == 2 && is_tu ? DIE_SEC_TYPES : DIE_SEC_INFO;
+	t = (struct dwp_table){
+		.name = name, .big_endian = big_endian, .ncols = ncols, .col = col,
+		.offs = ids + ncols * 4, .sizes = ids + ncols * 4 + nunits * ncols * 4,
+		.unit_sec = version == 2 && is_tu ? DIE_SEC_TYPES : DIE_SEC_INFO, .secs = secs,
+	};
 	for (c = 0; c < ncols; c++)
 		col[c] = column_of((unsigned int)version, rd(ids + 4 * c, 4, big_endian), is_tu);
 	for (s = 0; s < nslots; s++) {
@@ -137,33 +185,11 @@ int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 		r = &(*rows)[*nr];
 		memset(r, 0, sizeof(*r));
 		r->sig = rd(sigs + 8 * s, 8, big_endian);
-		r->sec = unit_sec;
+		r->sec = t.unit_sec;
 		r->is_type = is_tu;
-		for (c = 0; c < ncols; c++) {
-			uint64_t at = ((row - 1) * ncols + c) * 4;
-			uint64_t off = rd(offs + at, 4, big_endian), size = rd(sizes + at, 4, big_endian);
-			static const enum die_section sec_of[DWP_NR] = {
-				[DWP_ABBREV] = DIE_SEC_ABBREV,
-				[DWP_STR_OFFSETS] = DIE_SEC_STR_OFFSETS,
-			};
-			enum die_section sec;
-
-			if (col[c] < 0)
-				continue;
-			sec = col[c] == DWP_UNITS ? (enum die_section)unit_sec : sec_of[col[c]];
-			if (off > secs[sec].size || size > secs[sec].size - off)
-				return bad(errbuf, errlen, "%s: row %llu: contribution 0x%llx+0x%llx "
-					   "runs past .debug_%s.dwo (0x%zx bytes)", name,
-					   (unsigned long long)row, (unsigned long long)off,
-					   (unsigned long long)size, sec == DIE_SEC_TYPES ? "types" :
-					   sec == DIE_SEC_INFO ? "info" : sec == DIE_SEC_ABBREV ?
-					   "abbrev" : "str_offsets", secs[sec].size);
-			r->off[col[c]] = off;
-			r->size[col[c]] = size;
-		}
-		if (!r->size[DWP_UNITS])
-			return bad(errbuf, errlen, "%s: row %llu has no unit", name,
-				   (unsigned long long)row);
+		err = fill_row(&t, row, r, errbuf, errlen);
+		if (err)
+			return err;
 		(*nr)++;
 	}
 	return 0;

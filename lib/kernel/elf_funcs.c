@@ -252,54 +252,60 @@ struct range {
 	uint64_t start, end;
 };
 
-static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const GElf_Shdr *shdr)
-{
-	size_t i, n = shdr->sh_entsize ? shdr->sh_size / shdr->sh_entsize : 0, nr_sets = 0;
-	size_t shstrndx, ids_ndx = 0;
-	struct range *sets = NULL;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr ids_shdr;
-	GElf_Ehdr ehdr;
-	Elf_Data *ids = NULL;
-	int err = 0;
+/* The .BTF_ids section: its words, its index, the address of its start. */
+struct btf_ids {
+	Elf_Data *ids;		/* NULL: none */
+	size_t ndx;
+	uint64_t addr;
+};
 
+static void find_btf_ids(Elf *elf, struct btf_ids *ret)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr shdr;
+	GElf_Ehdr ehdr;
+
+	memset(ret, 0, sizeof(*ret));
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return 0;
+		return;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *name;
 
-		if (!gelf_getshdr(scn, &ids_shdr))
+		if (!gelf_getshdr(scn, &shdr))
 			continue;
-		name = elf_strptr(elf, shstrndx, ids_shdr.sh_name);
-		if (name && !strcmp(name, ".BTF_ids") && ids_shdr.sh_type != SHT_NOBITS) {
-			ids_ndx = elf_ndxscn(scn);
-			ids = elf_getdata_rawchunk(elf, ids_shdr.sh_offset, ids_shdr.sh_size,
-						   ELF_T_WORD);
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".BTF_ids") && shdr.sh_type != SHT_NOBITS) {
+			ret->ndx = elf_ndxscn(scn);
+			ret->ids = elf_getdata_rawchunk(elf, shdr.sh_offset, shdr.sh_size,
+							ELF_T_WORD);
 			break;
 		}
 	}
-	if (!ids)
-		return 0;
 	/* in a relocatable file (a module) symbol values are offsets in their
 	 * section, whatever address the section header shows (libdwfl lays
 	 * ET_REL sections out at addresses of its own) */
-	if (gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL)
-		ids_shdr.sh_addr = 0;
-	sets = calloc(n ? n : 1, sizeof(*sets));
-	if (!sets)
-		return -ENOMEM;
+	if (ret->ids && !(gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL))
+		ret->addr = shdr.sh_addr;
+}
+
+/* The kfuncs' BTF_SET8s of the n symbols syms: the ranges they cover in sets. */
+static size_t kfunc_sets(Elf *elf, Elf_Data *syms, size_t n, const GElf_Shdr *shdr,
+			 const struct btf_ids *bi, struct range *sets)
+{
+	size_t i, nr_sets = 0;
+
 	for (i = 0; i < n; i++) {
 		const char *name;
 		GElf_Sym sym;
 		uint32_t flags;
 
-		if (!gelf_getsym(syms, (int)i, &sym) || sym.st_shndx != ids_ndx)
+		if (!gelf_getsym(syms, (int)i, &sym) || sym.st_shndx != bi->ndx)
 			continue;
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!name || strncmp(name, set8_prefix, sizeof(set8_prefix) - 1) != 0)
 			continue;
-		if (sym.st_value < ids_shdr.sh_addr ||
-		    !ids_word(ids, sym.st_value - ids_shdr.sh_addr + 4, &flags))
+		if (sym.st_value < bi->addr || !ids_word(bi->ids, sym.st_value - bi->addr + 4, &flags))
 			continue;
 		if (flags & BTF_SET8_KFUNCS) {
 			sets[nr_sets].start = sym.st_value;
@@ -307,6 +313,22 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 			nr_sets++;
 		}
 	}
+	return nr_sets;
+}
+
+static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const GElf_Shdr *shdr)
+{
+	size_t i, n = shdr->sh_entsize ? shdr->sh_size / shdr->sh_entsize : 0, nr_sets;
+	struct range *sets;
+	struct btf_ids bi;
+
+	find_btf_ids(elf, &bi);
+	if (!bi.ids)
+		return 0;
+	sets = calloc(n ? n : 1, sizeof(*sets));
+	if (!sets)
+		return -ENOMEM;
+	nr_sets = kfunc_sets(elf, syms, n, shdr, &bi, sets);
 	for (i = 0; i < n && nr_sets; i++) {
 		char buf[512];
 		const char *name, *fname;
@@ -315,7 +337,7 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 		uint32_t flags;
 		size_t s;
 
-		if (!gelf_getsym(syms, (int)i, &sym) || sym.st_shndx != ids_ndx)
+		if (!gelf_getsym(syms, (int)i, &sym) || sym.st_shndx != bi.ndx)
 			continue;
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		fname = name ? kfunc_name(name, buf, sizeof(buf)) : NULL;
@@ -326,7 +348,7 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 				break;
 		}
 		/* the pair is { id, flags }: the symbol is at id */
-		if (s == nr_sets || !ids_word(ids, sym.st_value - ids_shdr.sh_addr + 4, &flags))
+		if (s == nr_sets || !ids_word(bi.ids, sym.st_value - bi.addr + 4, &flags))
 			continue;
 		f = find_func(ef, fname);
 		if (f) {
@@ -335,7 +357,7 @@ static int collect_kfuncs(struct elf_funcs *ef, Elf *elf, Elf_Data *syms, const 
 		}
 	}
 	free(sets);
-	return err;
+	return 0;
 }
 
 int elf_funcs__new(Elf *elf, struct elf_funcs **ret)

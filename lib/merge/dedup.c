@@ -415,6 +415,53 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map)
 	return err;
 }
 
+/* A FWD, or an enum without values (a forward enum), that has a name. */
+static bool is_named_fwd(const struct d2b_type *t)
+{
+	return t->name_off && (d2b_kind(t) == D2B_KIND_FWD ||
+			       (btf_kind_is_enum(d2b_kind(t)) && !d2b_vlen(t)));
+}
+
+/*
+ * What forward declaration t of work resolves to: a FWD, the merge's
+ * resolution of its name, else the one STRUCT/UNION of its name and kind
+ * in maps (a forward enum, the one full enum); 0 if none, or several.
+ */
+static uint32_t fwd_target(const struct dedup *d, const struct hmap *const maps[2],
+			   const struct d2b_type *t)
+{
+	const struct d2b_btf *w = d->work;
+	bool fwd_enum = btf_kind_is_enum(d2b_kind(t));
+	uint32_t target = 0, count = 0;
+	int k;
+
+	if (!fwd_enum) {
+		long j = merge_fwd_res_find(&d->m, t->name_off, btf_fwd_kind(t));
+
+		if (j >= 0)
+			return d->m.d.res[j].target;
+	}
+	for (k = 0; k < 2 && maps[k]; k++) {
+		struct hmap_iter it;
+		uint64_t v;
+
+		hmap__iter_init(maps[k], t->name_off, &it);
+		while (hmap__next(maps[k], &it, &v)) {
+			const struct d2b_type *c = d2b_btf__type(w, v);
+
+			if (c->name_off != t->name_off || btf_kind_is_enum(d2b_kind(c)) != fwd_enum)
+				continue;
+			target = v;
+			count++;
+		}
+	}
+	if (count != 1)
+		return 0;
+	if (!fwd_enum && d2b_kind(d2b_btf__type(w, target)) != btf_fwd_kind(t))
+		return 0;
+	return target;
+}
+
 /*
  * Leftover forward declarations of work's own types: alias[i] (i = ID -
  * start) becomes the one STRUCT/UNION (the one full enum, for a forward
@@ -434,13 +481,8 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 
 	*ret = NULL;
 	/* none to resolve (a small module, often): no names to index */
-	for (id = start; id < end; id++) {
-		const struct d2b_type *t = d2b_btf__type(w, id);
-
-		if (t->name_off && (d2b_kind(t) == D2B_KIND_FWD ||
-				    (btf_kind_is_enum(d2b_kind(t)) && !d2b_vlen(t))))
-			break;
-	}
+	for (id = start; id < end && !is_named_fwd(d2b_btf__type(w, id)); id++)
+		;
 	if (id == end)
 		return 0;
 	hmap__init(&names, d->opts.force_collisions);
@@ -460,40 +502,9 @@ static int resolve_fwds(struct dedup *d, uint32_t **ret)
 	}
 	for (id = start; id < end && !err; id++) {
 		const struct d2b_type *t = d2b_btf__type(w, id);
-		bool fwd_enum = btf_kind_is_enum(d2b_kind(t)) && !d2b_vlen(t);
-		uint32_t target = 0, count = 0;
-		int k;
 
-		if ((d2b_kind(t) != D2B_KIND_FWD && !fwd_enum) || !t->name_off)
-			continue;
-		if (!fwd_enum) {
-			long j = merge_fwd_res_find(&d->m, t->name_off, btf_fwd_kind(t));
-
-			if (j >= 0) {
-				alias[id - start] = d->m.d.res[j].target;
-				continue;
-			}
-		}
-		for (k = 0; k < 2 && maps[k]; k++) {
-			struct hmap_iter it;
-			uint64_t v;
-
-			hmap__iter_init(maps[k], t->name_off, &it);
-			while (hmap__next(maps[k], &it, &v)) {
-				const struct d2b_type *c = d2b_btf__type(w, v);
-
-				if (c->name_off != t->name_off ||
-				    btf_kind_is_enum(d2b_kind(c)) != fwd_enum)
-					continue;
-				target = v;
-				count++;
-			}
-		}
-		if (count != 1)
-			continue;
-		if (!fwd_enum && d2b_kind(d2b_btf__type(w, target)) != btf_fwd_kind(t))
-			continue;
-		alias[id - start] = target;
+		if (is_named_fwd(t))
+			alias[id - start] = fwd_target(d, maps, t);
 	}
 	hmap__release(&names);
 	if (err) {
