@@ -17,7 +17,7 @@
  * Nothing in it depends on the module: a key is made of the base type's
  * words with its IDs and name offsets as the base has them.  So the index
  * is the same for every module over one base, and a cache can keep it
- * beside the base's bytes (base_cache.c): its tables are kept frozen
+ * beside the base's bytes (base_index__cache_ext()): its tables are kept frozen
  * (hmap__freeze(); over_index's arrays as a map of their entries that are
  * not 0, over_key()), which the next run maps and reads in place.
  *
@@ -297,4 +297,53 @@ int base_index__check(const struct base_index *bi, const struct d2b_btf *base)
 	merge_release(&m);
 	d2b_btf__free(tmp);
 	return err;
+}
+
+/* ---- in lib/btf's cache of a base (btf_cache.c) ---- */
+
+_Static_assert((int)BTF_CACHE_OWN_SECTIONS + (int)BASE_INDEX_SECTIONS <= (int)CACHE_MAX_SECTIONS,
+	       "too many cache sections");
+
+static int cache_make(const struct d2b_btf *base, void **ret)
+{
+	struct base_index *bi = NULL;
+	int err = base_index__make(base, &bi);
+
+	*ret = bi;
+	return err;
+}
+
+static int cache_freeze(const void *bi, struct cache_section *sec, void **mem)
+{
+	return base_index__freeze(bi, sec, mem);
+}
+
+/* The index an entry keeps, if base_index__check() finds it this library's. */
+static int cache_borrow(const struct d2b_btf *base, const struct cache_section *sec, void **ret)
+{
+	struct base_index *bi = NULL;
+	int err = base_index__borrow(sec, &bi);
+
+	if (!err)
+		err = base_index__check(bi, base);
+	if (err) {
+		base_index__free(bi);
+		bi = NULL;
+	}
+	*ret = bi;
+	return err;
+}
+
+static const struct btf_cache_ext cache_ext = {
+	.nr_sec = BASE_INDEX_SECTIONS,
+	.format = BASE_CACHE_FORMAT,
+	.make = cache_make,
+	.freeze = cache_freeze,
+	.borrow = cache_borrow,
+	.release = base_index__free,
+};
+
+const struct btf_cache_ext *base_index__cache_ext(void)
+{
+	return &cache_ext;
 }

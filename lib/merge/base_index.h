@@ -6,8 +6,10 @@
  * single references, its structs' and enums' names, and whether it nests
  * arrays.  Made once per base and
  * kept with it (btf_keep()), every dedup over the base reads
- * it instead of making its own; a cache keeps it (base_cache.c), so that
- * the next process over the same base maps it instead of making it.
+ * it instead of making its own; a cache keeps it beside the base
+ * (lib/btf's btf_cache.c, through base_index__cache_ext(): what
+ * d2b_btf__load_base() loads), so that the next process over the same
+ * base maps it instead of making it.
  */
 #ifndef D2B_BASE_INDEX_H
 #define D2B_BASE_INDEX_H
@@ -18,6 +20,8 @@
 #include "base/cache_file.h"
 #include "base/hmap.h"
 #include "merge/merge_internal.h"
+
+struct btf_cache_ext;
 
 /* What a cache keeps first: the sizes of the (frozen) tables, and the flags. */
 struct base_index_meta {
@@ -44,7 +48,7 @@ struct base_index {
 int base_index__make(const struct d2b_btf *base, struct base_index **ret);
 /* Free it (a btf_keep() release). */
 void base_index__free(void *bi);
-/* The index kept with base (base_cache.c's), or NULL. */
+/* The index kept with base (d2b_btf__load_base()'s), or NULL. */
 const struct base_index *base_index__of(const struct d2b_btf *base);
 /*
  * The sections a cache keeps of bi (BASE_INDEX_SECTIONS of them): its
@@ -70,5 +74,11 @@ int base_index__borrow(const struct cache_section *sec, struct base_index **ret)
 int base_index__check(const struct base_index *bi, const struct d2b_btf *base);
 /* Whether btf has an ARRAY of ARRAY: its index's answer if it has one. */
 bool base_index__chained_arrays(const struct d2b_btf *btf);
+/*
+ * The index as lib/btf's cache of a base keeps it beside the base
+ * (btf_cache__load()): made, frozen, borrowed and checked by the calls
+ * above.
+ */
+const struct btf_cache_ext *base_index__cache_ext(void);
 
 #endif

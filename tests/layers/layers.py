@@ -36,8 +36,9 @@ of detail before a FAIL (tests/run.sh's protocol).  The cases:
 		named with its path)
 
 USES is the graph of lib/'s folders; LAYERS lists them in an order that
-puts each after those it uses.  lib/convert.c, lib/scheduler.c and
-lib/dwarf2btf.h are the top and may use every folder.  A folder not in
+puts each after those it uses.  The files at the top of lib/
+(lib/convert.c, lib/scheduler.c, lib/load_base.c, lib/dwarf2btf.h) are
+the top and may use every folder.  A folder not in
 USES fails: a new folder must be given its place here and in lib/README.
 """
 
@@ -59,7 +60,7 @@ USES = {
 	"elf": ["base", "btf"],
 }
 LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "elf"]
-TOP = "top"			# lib/convert.c, lib/scheduler.c, lib/dwarf2btf.h (no folder)
+TOP = "top"			# the files at the top of lib/ (no folder)
 PUBLIC_HEADER = "dwarf2btf.h"
 MAX_LINES = 1200
 

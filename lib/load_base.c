@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * d2b_btf__load_base(): a base for conversions over it, from a cache when
+ * it can: lib/btf's cache of the base's parse (btf_cache.c, which says why
+ * and how), with lib/merge's index of the base kept beside it
+ * (base_index.c).  Here, at the top, because it joins the two: lib/btf
+ * knows nothing of merging.
+ */
+#include "btf/btf.h"
+#include "merge/base_index.h"
+
+int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf **ret,
+		       char *errbuf, size_t errlen)
+{
+	return btf_cache__load(path, cache_dir, base_index__cache_ext(), ret, errbuf, errlen);
+}
