@@ -223,6 +223,21 @@ static int base_job_join(struct conv *c)
 }
 
 /*
+ * The words for err, where btf failed to take n more types: for -E2BIG
+ * when they are more than one BTF can number, that limit (the caller's
+ * words must still fit in errbuf), else strerror().
+ */
+_Static_assert(D2B_MAX_TYPE_ID == 0xfffff, "types_err() names the limit");
+
+static const char *types_err(const struct d2b_btf *btf, uint64_t n, int err)
+{
+	if (err == -E2BIG && (uint64_t)d2b_btf__end_id(btf) + n > (uint64_t)D2B_MAX_TYPE_ID + 1)
+		return "more types than one BTF can number (IDs up to 1048575, 0xfffff: "
+		       "the kernel's BTF_MAX_TYPE)";
+	return strerror(-err);
+}
+
+/*
  * The first half of taking walked unit w, in unit order: hand its
  * diagnostics on, and say what its walk's outcome means: < 0 the
  * conversion stops, 1 the unit is left out, 0 it is to be merged.
@@ -236,7 +251,7 @@ static int unit_said(struct conv *c, struct unit *w, int walk_err)
 		return walk_err;	/* the walker said what is damaged */
 	if (walk_err < 0) {
 		diag__at(&c->diag, D2B_ERROR, cu, UINT64_MAX, 0, "compile unit %s: %s",
-			 cu ?: "(unnamed)", strerror(-walk_err));
+			 cu ?: "(unnamed)", types_err(w->btf, 1, walk_err));
 		return walk_err;
 	}
 	if (w->skipped) {
@@ -247,10 +262,11 @@ static int unit_said(struct conv *c, struct unit *w, int walk_err)
 	return 0;
 }
 
-static int merge_failed(struct conv *c, const struct unit *w, int err)
+/* The merge of unit w (or of a group of units from w, of n types) failed. */
+static int merge_failed(struct conv *c, const struct unit *w, uint64_t n, int err)
 {
 	diag__at(&c->diag, D2B_ERROR, w->name, UINT64_MAX, 0, "merging compile unit %s: %s",
-		 w->name ?: "(unnamed)", strerror(-err));
+		 w->name ?: "(unnamed)", types_err(dedup__btf(c->m.dd), n, err));
 	return err;
 }
 
@@ -315,7 +331,7 @@ static int merge_unit(void *arg, struct unit *w, int walk_err, const struct dedu
 	if (!err)
 		err = dedup__add_checked_unit(c->m.dd, w->btf, check, c->m.map);
 	if (err < 0)
-		return merge_failed(c, w, err);
+		return merge_failed(c, w, d2b_btf__nr_types(w->btf), err);
 	return unit_records(c, w, c->m.map, NULL);
 }
 
@@ -331,7 +347,7 @@ static int merge_group(void *arg, struct dedup *gd, const struct unit *first, co
 	if (err == -EAGAIN)
 		return err;	/* (its units are merged one by one) */
 	if (err)
-		return merge_failed(c, first, err);
+		return merge_failed(c, first, d2b_btf__nr_types(dedup__btf(gd)), err);
 	*map = c->m.map;
 	return 0;
 }
@@ -347,7 +363,7 @@ static int group_unit(void *arg, struct unit *w, int err, bool failed, const uin
 	if (said)
 		return said < 0 ? said : 0;
 	if (failed)
-		return merge_failed(c, w, err);
+		return merge_failed(c, w, d2b_btf__nr_types(w->btf), err);
 	return map ? unit_records(c, w, map, strs) : 0;
 }
 
@@ -843,7 +859,8 @@ static int finish(struct conv *c)
 	if (!err)
 		err = dedup__finish(c->m.dd, &final_map);
 	if (err) {
-		diag__say(&c->diag, D2B_ERROR, "deduplication failed: %s", strerror(-err));
+		diag__say(&c->diag, D2B_ERROR, "deduplication failed: %s",
+			  types_err(dedup__btf(c->m.dd), 1, err));
 		return err;
 	}
 	if (final_map)

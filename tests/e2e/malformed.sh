@@ -99,6 +99,26 @@ NAMED=$W/text.o expect_error e2e/malformed/bad-base "$W/good.o" -b "$W/text.o" -
 	NAMED=$W/text.o expect_error e2e/malformed/bad-compare "$W/good.btf" --compare "$W/text.o"
 NAMED=$W/nodir/out.btf expect_error e2e/malformed/output-nodir "$W/good.o" -o "$W/nodir/out.btf"
 
+# -- a base that numbers every type ID BTF has (0xfffff, the kernel's
+# BTF_MAX_TYPE): the file's own types have none left, and the error says so
+if python3 - "$W/full.btf" <<'EOF'
+import struct, sys
+types = bytearray(struct.pack("<IIII", 1, 1 << 24, 4, (1 << 24) | 32))  # [1] int
+for n in range(2, 0xfffff + 1):  # [2 ..] int[n]: each its own
+	types += struct.pack("<IIIIII", 0, 3 << 24, 0, 1, 1, n)
+strs = b"\0int\0"
+hdr = struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(types), len(types), len(strs))
+open(sys.argv[1], "wb").write(hdr + types + strs)
+EOF
+then
+	expect_error e2e/malformed/full-base "$W/good.o" --no-cache -b "$W/full.btf" -o "$W/out.btf"
+	grep -q "more types than one BTF can number (IDs up to 1048575, 0xfffff" "$W/stderr" ||
+		fail e2e/malformed/full-base/message "the error does not name the limit: $(head -c 200 "$W/stderr")"
+	rm -f "$W/full.btf"
+else
+	fail e2e/malformed/full-base "python3 could not write the base"
+fi
+
 # -- ELF without DWARF
 "$CC" -O1 -c "$W/src.c" -o "$W/nodebug.o"
 both no-dwarf "$W/nodebug.o"
