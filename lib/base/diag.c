@@ -35,6 +35,14 @@ void diag__init_kept(struct diag *d, bool wanted)
 	d->kept = wanted;
 }
 
+void diag__init_kept_for(struct diag *d, const struct d2b_opts *opts)
+{
+	bool errbuf = opts->errbuf && opts->errlen;
+
+	diag__init_kept(d, opts->diag || errbuf);
+	d->errors_only = !opts->diag && errbuf;
+}
+
 void diag__init_held(struct diag *d)
 {
 	diag__init_kept(d, true);
@@ -112,6 +120,8 @@ static void say_note(struct diag *d, enum d2b_level level, const char *cu, uint6
 {
 	char buf[MSG_LEN];
 
+	if (d->errors_only && level != D2B_ERROR)
+		return;		/* (the caller reads its errbuf only) */
 	if (!d->kept && !d->fn && !(level == D2B_ERROR && !d->nr_errors && d->errbuf)) {
 		d->nr_errors += level == D2B_ERROR;
 		return;		/* (nobody would read it) */

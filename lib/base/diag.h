@@ -55,6 +55,7 @@ struct diag {
 	unsigned int nr_errors;	/* D2B_ERROR messages said */
 	/* a kept one's: diag__init_kept(), diag__init_held() */
 	bool kept;
+	bool errors_only;	/* kept for an errbuf: D2B_ERROR messages only */
 	bool newest_only;	/* held: a message replaces the last */
 	struct diag_msg *msgs;
 	size_t nr_msgs, msgs_cap;
@@ -66,6 +67,9 @@ void diag__init(struct diag *d, const struct d2b_opts *opts, const char *file);
 /* A channel that keeps its messages for diag__replay(); none if !wanted
  * (nobody listens where they would be replayed). */
 void diag__init_kept(struct diag *d, bool wanted);
+/* A kept channel for what opts' caller reads: every message where its
+ * callback listens, else the errors where its errbuf wants the first. */
+void diag__init_kept_for(struct diag *d, const struct d2b_opts *opts);
 /* A channel that holds its newest message only. */
 void diag__init_held(struct diag *d);
 void diag__release(struct diag *d);

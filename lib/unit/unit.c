@@ -417,7 +417,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	int err;
 
 	memset(u, 0, sizeof(*u));
-	diag__init_kept(&u->diag, opts->diag != NULL);	/* (said if listened to) */
+	diag__init_kept_for(&u->diag, opts);	/* (what the caller reads) */
 	u->btf = d2b_btf__new(uw->names ? uw->names : uw->base);
 	if (!u->btf)
 		return -ENOMEM;

@@ -14,7 +14,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+
+#include <gelf.h>
 
 #include "dwarf2btf.h"
 #include "test.h"
@@ -157,6 +160,49 @@ static void test_errbuf_no_base(void)
 	CHECK_EQ(d2b_convert_file_later_base(sample, &later, &opts, &btf), -ECANCELED);
 	CHECK(btf == NULL);
 	CHECK_STR(errbuf, "no base BTF to convert over");
+}
+
+/* The offset of sample's .debug_info in its bytes data, or 0. */
+static size_t debug_info_at(void *data, size_t size)
+{
+	Elf *elf = elf_memory(data, size);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, off = 0;
+	GElf_Shdr sh;
+
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while (!off && (scn = elf_nextscn(elf, scn)))
+			if (gelf_getshdr(scn, &sh) &&
+			    !strcmp(elf_strptr(elf, shstrndx, sh.sh_name) ?: "", ".debug_info"))
+				off = sh.sh_offset;
+	}
+	elf_end(elf);
+	return off;
+}
+
+/*
+ * A damaged unit's error reaches errbuf also where no diagnostics
+ * callback listens (the walk keeps its errors for it): the first DIEs'
+ * abbreviation codes overwritten, as tests/e2e/malformed.sh does.
+ */
+static void test_errbuf_damaged_unit(void)
+{
+	char errbuf[256] = "stale";
+	struct d2b_opts opts = { .errbuf = errbuf, .errlen = sizeof(errbuf) };
+	struct d2b_btf *btf = NULL;
+	size_t size = 0, off;
+	uint8_t *data = read_all(sample, &size);
+
+	REQUIRE(data != NULL);
+	elf_version(EV_CURRENT);
+	off = debug_info_at(data, size);
+	REQUIRE(off && off + 84 <= size);
+	memset(data + off + 80, 0xee, 4);
+	CHECK(d2b_convert_mem(data, size, "sample.o", NULL, &opts, &btf) == -EBADMSG);
+	CHECK(btf == NULL);
+	CHECK(strstr(errbuf, "corrupt .debug_info in compile unit ") == errbuf);
+	printf("#   damaged: %s\n", errbuf);
+	free(data);
 }
 
 /* The bytes of a file and of the same bytes in memory are the same. */
@@ -387,6 +433,7 @@ int main(void)
 	}
 	RUN(test_errbuf);
 	RUN(test_errbuf_no_base);
+	RUN(test_errbuf_damaged_unit);
 	RUN(test_mem_same_bytes);
 	RUN(test_opts_size);
 	RUN(test_threads_independent);
