@@ -113,6 +113,23 @@ static uint32_t enum_name_off(const struct d2b_type *t, uint32_t i);
 /* A C-like spelling: "const char *", "int[5][6]", "int (*)(void *p, long)". */
 static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int depth);
 
+/* "loc_proto(LOC, none, ...)": each parameter's location */
+static void render_loc_proto(const struct cmp_side *s, const struct d2b_type *t,
+			     struct sbuf *b, int depth)
+{
+	uint32_t i;
+
+	sb_printf(b, "loc_proto(");
+	for (i = 0; i < d2b_vlen(t) && b->pos + 1 < b->len; i++) {
+		sb_printf(b, i ? ", " : "");
+		if (d2b_loc_proto_params(t)[i])
+			render(s, d2b_loc_proto_params(t)[i], b, depth + 1);
+		else
+			sb_printf(b, "none");
+	}
+	sb_printf(b, ")");
+}
+
 static void render_params(const struct cmp_side *s, const struct d2b_type *t, struct sbuf *b,
 			  int depth)
 {
@@ -260,15 +277,7 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 		break;
 	}
 	case D2B_KIND_LOC_PROTO:
-		sb_printf(b, "loc_proto(");
-		for (i = 0; i < (int)d2b_vlen(t) && b->pos + 1 < b->len; i++) {
-			sb_printf(b, i ? ", " : "");
-			if (d2b_loc_proto_params(t)[i])
-				render(s, d2b_loc_proto_params(t)[i], b, depth + 1);
-			else
-				sb_printf(b, "none");
-		}
-		sb_printf(b, ")");
+		render_loc_proto(s, t, b, depth);
 		break;
 	default:
 		sb_printf(b, "%s", *name ? name : d2b_kind_name(d2b_kind(t)));
