@@ -620,6 +620,16 @@ struct d2b_opts {
 	 * leaves out, or whose prototypes differ, carry what they say as data
 	 * (d2b_diag.func) */
 	bool func_notes;
+	/*
+	 * Inline sites, in the bpf tree's kinds (20-22): for each
+	 * DW_TAG_inlined_subroutine with an address, the FUNC of the function
+	 * inlined there, where each of its parameters is at the site's entry
+	 * (LOC_PARAM, LOC_PROTO) and the site's offset in its ELF section
+	 * (one LOCSEC per section).  Appended after every other type
+	 * (d2b_btf__split_inline() makes them a BTF of their own).  Kernels
+	 * and libbpf before the bpf tree's refuse these kinds: never by default.
+	 */
+	bool inline_sites;
 };
 
 /* struct d2b_opts o = { .sz = D2B_OPTS_SZ, ... } */
