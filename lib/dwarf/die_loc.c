@@ -376,6 +376,10 @@ static int range_loclists(struct die_unit *u, struct die_loc_iter *it, uint64_t 
 		case DW_LLE_default_location:
 			r->dflt = true;
 			return 1;
+		case DW_LLE_GNU_view_pair:	/* GCC's views of the next entry: not read */
+			if (uleb(&it->p, it->end, &a) || uleb(&it->p, it->end, &b))
+				return -EOPNOTSUPP;
+			continue;
 		default:
 			return -EOPNOTSUPP;
 		}
@@ -385,8 +389,8 @@ static int range_loclists(struct die_unit *u, struct die_loc_iter *it, uint64_t 
 int die_loc__at(struct die_unit *u, const struct die_attr *a, uint64_t base, uint64_t pc,
 		const uint8_t **expr, size_t *len)
 {
-	const uint8_t *dflt = NULL;
-	size_t dflt_len = 0;
+	const uint8_t *dflt = NULL, *at = NULL;
+	size_t dflt_len = 0, at_len = 0;
 	struct die_loc_iter it;
 	struct loc_range r;
 	int err;
@@ -413,10 +417,18 @@ int die_loc__at(struct die_unit *u, const struct die_attr *a, uint64_t base, uin
 			*expr = e;
 			*len = n;
 			return 1;
+		} else if (r.lo == pc && r.hi == pc) {
+			at = e;		/* (the last such: the latest view) */
+			at_len = n;
 		}
 	}
 	if (err < 0)
 		return err;
+	if (at) {
+		*expr = at;
+		*len = at_len;
+		return 1;
+	}
 	if (!dflt)
 		return 0;
 	*expr = dflt;
