@@ -386,15 +386,44 @@ static int range_loclists(struct die_unit *u, struct die_loc_iter *it, uint64_t 
 	}
 }
 
+/*
+ * A DW_FORM_loclistx's list (DWARF 5, as clang writes them): entry idx of
+ * the offsets table at the unit's DW_AT_loclists_base, as a sec_offset.
+ */
+static int loclistx(struct die_unit *u, uint64_t idx, struct die_attr *ret)
+{
+	const struct die_bytes *sec = &u->r->loc[1];
+	unsigned int w = u->hdr.offset_size;
+	struct die_attr b;
+	struct die root;
+
+	if (die_unit__root(u, &root) || die__attr(u, &root, DW_AT_loclists_base, &b) != 1 ||
+	    !sec->buf || b.u > sec->size || idx > (sec->size - b.u) / w - 1 ||
+	    (sec->size - b.u) < w)
+		return -EOPNOTSUPP;
+	memset(ret, 0, sizeof(*ret));
+	ret->name = DW_AT_location;
+	ret->form = DW_FORM_sec_offset;
+	ret->u = b.u + rd_n(sec->buf + b.u + idx * w, w, u->r->big_endian);
+	return 0;
+}
+
 int die_loc__at(struct die_unit *u, const struct die_attr *a, uint64_t base, uint64_t pc,
 		const uint8_t **expr, size_t *len)
 {
+	struct die_attr listed;
 	const uint8_t *dflt = NULL, *at = NULL;
 	size_t dflt_len = 0, at_len = 0;
 	struct die_loc_iter it;
 	struct loc_range r;
 	int err;
 
+	if (a->form == DW_FORM_loclistx && !u->r->dwo && !u->r->nr_pkg) {
+		err = loclistx(u, a->u, &listed);
+		if (err)
+			return err;
+		a = &listed;
+	}
 	err = die_loc__begin(u, a, &it);
 	if (err)
 		return err;

@@ -54,8 +54,9 @@ int die_expr__ops(const struct die_unit *u, const uint8_t *p, size_t len, size_t
  * holds pc (addresses as the unit's DIEs give them, base the unit's base
  * address, its DW_AT_low_pc), else the last entry of an empty range at pc
  * (GCC's location views: the value is there at some view of pc, as at an
- * inlined call's entry), else a DWARF 5 default entry.  1 (with its bytes),
- * 0 if none holds there, -EOPNOTSUPP for what is not read here.
+ * inlined call's entry), else a DWARF 5 default entry.  A DW_FORM_loclistx
+ * list is found through the unit's DW_AT_loclists_base.  1 (with its
+ * bytes), 0 if none holds there, -EOPNOTSUPP for what is not read here.
  */
 int die_loc__at(struct die_unit *u, const struct die_attr *a, uint64_t base, uint64_t pc,
 		const uint8_t **expr, size_t *len);

@@ -1432,6 +1432,12 @@ static void compare_loc(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 	    !dwarf_attr(ld, DW_AT_location, &la))
 		return;
 	c->loc_attrs++;
+	if (oa.form == DW_FORM_loclistx) {	/* die_loc__at() only */
+		while ((off = dwarf_getlocations(&la, off, &base, &start, &end, &ops, &n)) > 0)
+			if (start < end)
+				compare_loc_at(c, ld, od, &oa, &la, start);
+		return;
+	}
 	if (die_loc__begin(c->u, &oa, &it) != 0)
 		return;
 	while ((off = dwarf_getlocations(&la, off, &base, &start, &end, &ops, &n)) > 0) {
