@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	char errbuf[512];
 	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = print_diag, .errbuf = errbuf, .errlen = sizeof(errbuf) };
 	struct d2b_btf *base = NULL, *btf = NULL;
-	unsigned int counts[D2B_KIND_MAX + 1] = { 0 };
+	unsigned int counts[D2B_KIND_LAST + 1] = { 0 };
 	const char *base_path = NULL, *in, *out;
 	void *data = NULL, *enc = NULL;
 	size_t size = 0, enc_size = 0;
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 	for (id = d2b_btf__start_id(btf); id < d2b_btf__end_id(btf); id++)
 		counts[d2b_kind(d2b_btf__type(btf, id))]++;
 	printf("%s: %u types", in, d2b_btf__nr_types(btf));
-	for (c = 1; c <= D2B_KIND_MAX; c++) {
+	for (c = 1; c <= D2B_KIND_LAST; c++) {
 		if (counts[c])
 			printf(", %u %s", counts[c], d2b_kind_name((unsigned int)c));
 	}

@@ -408,7 +408,7 @@ static void report_stats(struct conv *c)
 {
 	struct dedup_stats st;
 	struct scheduler_stats ss;
-	uint64_t out[D2B_KIND_MAX + 1] = { 0 };
+	uint64_t out[D2B_KIND_LAST + 1] = { 0 };
 	unsigned int k;
 	uint32_t id;
 
@@ -442,7 +442,7 @@ static void report_stats(struct conv *c)
 	}
 	for (id = d2b_btf__start_id(c->res.out); id < d2b_btf__end_id(c->res.out); id++)
 		out[d2b_kind(d2b_btf__type(c->res.out, id))]++;
-	for (k = 1; k <= D2B_KIND_MAX; k++) {
+	for (k = 1; k <= D2B_KIND_LAST; k++) {
 		if (!st.in[k] && !out[k])
 			continue;
 		diag__say(&c->diag, D2B_STATS, "%-10s %10llu in units, %8llu in output",

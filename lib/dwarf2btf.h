@@ -41,10 +41,15 @@
  *
  * ABI: libdwarf2btf.so.1.  Each symbol has the version that
  * lib/libdwarf2btf.map gives it: LIBDWARF2BTF_1.0 for the first release's
- * functions, LIBDWARF2BTF_1.1 for d2b_btf__load_base.  A new function goes
- * into a new version; a symbol removed or changed, or a public struct or
- * enum value changed, takes a new soname (tests/libso checks the exported
- * symbols and, with abidiff, the ABI against what is committed).
+ * functions, LIBDWARF2BTF_1.1 for d2b_btf__load_base, LIBDWARF2BTF_1.2 for
+ * the inline-site builders (d2b_btf__add_loc_*, d2b_btf__add_locsec*).  A
+ * new function goes into a new version; a symbol removed or changed, or a
+ * public struct or enum value changed, takes a new soname (tests/libso
+ * checks the exported symbols and, with abidiff, the ABI against what is
+ * committed).  So D2B_KIND_MAX stays 19 (it sizes a public array) and the
+ * kinds added since are past it, up to D2B_KIND_LAST; the inline helpers
+ * d2b_kind() and d2b_vlen() read the bpf tree's wider fields, the same
+ * bits for every BTF a 6.x kernel loads.
  *
  * The BTF format structures are spelled out here (rather than taken from
  * <linux/btf.h>) so the library builds against any kernel headers and does
@@ -77,7 +82,14 @@ enum {
 	D2B_BTF_VERSION = 1,
 	D2B_MAX_TYPE_ID = 0xfffff,	/* the kernel's BTF_MAX_TYPE */
 	D2B_MAX_NAME_OFF = 0xffffff,
+	/* the most members, values or entries a 6.x kernel reads (16-bit
+	 * vlen), and the builder's limit for the kinds INT to ENUM64 */
 	D2B_MAX_VLEN = 0xffff,
+	/* the bpf tree's (2026) 24-bit vlen: the builder's limit for
+	 * LOC_PARAM, LOC_PROTO and LOCSEC, which only its kernels read;
+	 * encode writes a vlen over D2B_MAX_VLEN only for such a kernel
+	 * (-E2BIG otherwise: see "Inline sites" below) */
+	D2B_MAX_VLEN_WIDE = 0xffffff,
 };
 
 enum d2b_kind {
@@ -101,7 +113,17 @@ enum d2b_kind {
 	D2B_KIND_DECL_TAG = 17,
 	D2B_KIND_TYPE_TAG = 18,
 	D2B_KIND_ENUM64 = 19,
+	/* The last kind of the first release, and so for ever the size of
+	 * struct d2b_compare_summary's kind[] (changing it would change that
+	 * struct: a new soname).  The kinds after it are not counted there. */
 	D2B_KIND_MAX = 19,
+	/* The bpf tree's inline sites (2026): see "Inline sites" below.
+	 * Kernels 6.x refuse them (and d2b_btf__verify() does, unless told
+	 * D2B_VERIFY_LOC_KINDS). */
+	D2B_KIND_LOC_PARAM = 20,
+	D2B_KIND_LOC_PROTO = 21,
+	D2B_KIND_LOCSEC = 22,
+	D2B_KIND_LAST = 22,	/* the last kind this library knows */
 };
 
 /* BTF_KIND_INT encoding bits */
@@ -155,7 +177,10 @@ struct d2b_layout {
 	uint16_t flags;		/* none defined: 0 */
 };
 
-/* struct btf_type: info = vlen (bits 0-15) | kind (24-28) | kind_flag (31) */
+/* struct btf_type: info = vlen (bits 0-23) | kind (24-30) | kind_flag (31),
+ * as the bpf tree (2026) widened them; kernels 6.x read vlen from bits 0-15
+ * and kind from 24-28, and refuse a type with any of the others set, which
+ * BTF for them never has (so the two readings agree on it) */
 struct d2b_type {
 	uint32_t name_off;
 	uint32_t info;
@@ -207,14 +232,55 @@ struct d2b_decl_tag {
 	int32_t component_idx;
 };
 
+/*
+ * Inline sites (the bpf tree, 2026: kernels of that tree load them, 6.x
+ * refuse them):
+ *  - LOC_PARAM: name_off 0, kind_flag 0, size: the bytes of the value it
+ *    describes; then struct d2b_loc_param (flags) and vlen uint32_t
+ *    values, read by its flags: CONST a constant (vlen 1, or 2 for 64
+ *    bits, low word first), CONST|ADDR an address the kernel relocates;
+ *    REG a register (DWARF number; D2B_LOC_PARAM_FBREG the frame base),
+ *    vlen 2 a value in two registers; REG|OFFSET reg + (int32_t)values[1]
+ *    (an address); REG|DEREF *(reg); REG|DEREF|OFFSET *(reg + offset).
+ *    SIGNED: the value is signed.
+ *  - LOC_PROTO: name_off 0, type 0; vlen uint32_t IDs, one per parameter
+ *    of a function: a LOC_PARAM, or 0 (no location).
+ *  - LOCSEC: a section name ("inline.text" for .text); vlen struct d2b_loc,
+ *    each an inline site: the FUNC inlined, the LOC_PROTO of its
+ *    parameters there, the site's offset in the ELF section.
+ */
+enum d2b_loc_param_flags {
+	D2B_LOC_PARAM_SIGNED = 0x1,
+	D2B_LOC_PARAM_CONST = 0x2,
+	D2B_LOC_PARAM_ADDR = 0x4,
+	D2B_LOC_PARAM_REG = 0x8,
+	D2B_LOC_PARAM_DEREF = 0x10,
+	D2B_LOC_PARAM_OFFSET = 0x20,
+};
+
+/* apart: a value past INT_MAX makes its enum unsigned */
+enum d2b_loc_param_reg {
+	D2B_LOC_PARAM_FBREG = 0xffffffffu,	/* the register: the frame base */
+};
+
+struct d2b_loc_param {
+	uint32_t flags;		/* then vlen uint32_t values */
+};
+
+struct d2b_loc {
+	uint32_t func;		/* a FUNC */
+	uint32_t loc_proto;	/* a LOC_PROTO */
+	uint32_t offset;	/* bytes from the start of the ELF section */
+};
+
 static inline unsigned int d2b_kind(const struct d2b_type *t)
 {
-	return (t->info >> 24) & 0x1f;
+	return (t->info >> 24) & 0x7f;
 }
 
 static inline unsigned int d2b_vlen(const struct d2b_type *t)
 {
-	return t->info & 0xffff;
+	return t->info & 0xffffff;
 }
 
 static inline bool d2b_kflag(const struct d2b_type *t)
@@ -224,7 +290,28 @@ static inline bool d2b_kflag(const struct d2b_type *t)
 
 static inline uint32_t d2b_info(unsigned int kind, bool kflag, unsigned int vlen)
 {
-	return (kflag ? 1u << 31 : 0) | (kind & 0x1f) << 24 | (vlen & 0xffff);
+	return (kflag ? 1u << 31 : 0) | (kind & 0x7f) << 24 | (vlen & 0xffffff);
+}
+
+/* A LOC_PARAM's flags and values, a LOC_PROTO's parameters, a LOCSEC's sites */
+static inline uint32_t d2b_loc_param_flags(const struct d2b_type *t)
+{
+	return ((const struct d2b_loc_param *)(t + 1))->flags;
+}
+
+static inline const uint32_t *d2b_loc_param_values(const struct d2b_type *t)
+{
+	return (const uint32_t *)((const struct d2b_loc_param *)(t + 1) + 1);
+}
+
+static inline const uint32_t *d2b_loc_proto_params(const struct d2b_type *t)
+{
+	return (const uint32_t *)(t + 1);
+}
+
+static inline const struct d2b_loc *d2b_locsec_locs(const struct d2b_type *t)
+{
+	return (const struct d2b_loc *)(t + 1);
 }
 
 /* The INT kind's trailing word: encoding << 24 | offset << 16 | bits */
@@ -314,6 +401,24 @@ int d2b_btf__add_type_tag(struct d2b_btf *btf, const char *value, uint32_t type)
 int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *t);
 
 /*
+ * Since LIBDWARF2BTF_1.2: the inline-site kinds (see "Inline sites" above).
+ * add_loc_param: flags D2B_LOC_PARAM_*, nvalues values (1 or more); size
+ * not 0.  add_loc_proto opens a LOC_PROTO, to which add_loc_proto_param
+ * adds its parameters in order (0: no location); add_locsec opens a LOCSEC
+ * (name not empty), to which add_locsec_loc adds its sites.  Each of these
+ * holds up to D2B_MAX_VLEN_WIDE values, parameters or sites.  The builder
+ * checks only what it must to write the type: d2b_btf__verify() applies
+ * the kernel's rules (with D2B_VERIFY_LOC_KINDS).
+ */
+int d2b_btf__add_loc_param(struct d2b_btf *btf, uint32_t size, uint32_t flags,
+			   const uint32_t *values, unsigned int nvalues);
+int d2b_btf__add_loc_proto(struct d2b_btf *btf);
+int d2b_btf__add_loc_proto_param(struct d2b_btf *btf, uint32_t loc_param_id);
+int d2b_btf__add_locsec(struct d2b_btf *btf, const char *name);
+int d2b_btf__add_locsec_loc(struct d2b_btf *btf, uint32_t func_id, uint32_t loc_proto_id,
+			    uint32_t offset);
+
+/*
  * Distill split's base (.BTF.base for out-of-tree modules): *ret_base gets
  * the base types the split BTF needs, in the form the kernel relocates by
  * name and size (named INT FLOAT FWD as they are, named STRUCT UNION ENUM as
@@ -340,6 +445,12 @@ int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base
  */
 enum d2b_verify_flags {
 	D2B_VERIFY_CXX_NAMES = 1 << 0,
+	/* Since LIBDWARF2BTF_1.2.  The BTF is for a kernel of the bpf tree
+	 * (2026) that loads the inline-site kinds: accept LOC_PARAM,
+	 * LOC_PROTO and LOCSEC under its rules, and vlen over 16 bits.
+	 * Without it, as every 6.x kernel (and this library before 1.2):
+	 * those kinds, and any vlen over D2B_MAX_VLEN, are refused. */
+	D2B_VERIFY_LOC_KINDS = 1 << 1,
 };
 typedef void (*d2b_verify_fn)(void *arg, uint32_t id, const char *msg);
 int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn report,
@@ -403,7 +514,11 @@ int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf *
 enum d2b_endian d2b_btf__endian(const struct d2b_btf *btf);
 void d2b_btf__set_endian(struct d2b_btf *btf, enum d2b_endian endian);
 /* Serialize own types and strings (header + types + strings) into a
- * malloc()ed buffer in the btf's byte order. */
+ * malloc()ed buffer in the btf's byte order.  -E2BIG for a type whose vlen
+ * is over D2B_MAX_VLEN (a LOCSEC of many sites), which only the bpf tree's
+ * kernels read, unless the BTF is marked for such a kernel: one read from
+ * bytes that had such a vlen is, and so is a conversion's that asks for
+ * inline sites (write_raw and d2b_elf__write_btf say which type). */
 int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size);
 /* Write the encoded BTF to path, safely (a temporary file beside it,
  * renamed over it).  errbuf gets the reason, without the path. */
@@ -417,8 +532,10 @@ int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path, char *errbuf
 int d2b_btf__dump(const struct d2b_btf *btf, FILE *out);
 
 /* The layout section (struct d2b_layout) encode writes.  on: the kinds
- * this library knows, [0, D2B_KIND_MAX], as libbpf 1.8 writes them; off:
- * none (the default; also the 24-byte header).  -EINVAL to turn it on for
+ * [0, D2B_KIND_MAX], as libbpf 1.8 and pahole 1.32 write them, or, when
+ * btf holds an inline-site kind then, every kind this library knows, [0,
+ * D2B_KIND_LAST] (a reader steps over the kinds it does not know by their
+ * records); off: none (the default; also the 24-byte header).  -EINVAL to turn it on for
  * split BTF, which never carries one.  A BTF read from bytes keeps the
  * section it had, records as they were (host order). */
 int d2b_btf__set_layout(struct d2b_btf *btf, bool on);
@@ -734,7 +851,9 @@ struct d2b_compare_kind_stats {
 };
 
 struct d2b_compare_summary {
-	struct d2b_compare_kind_stats kind[D2B_KIND_MAX + 1];	/* by the type's own kind */
+	/* by the type's own kind; the kinds past D2B_KIND_MAX (LOC_PARAM,
+	 * LOC_PROTO, LOCSEC) are counted in [0] */
+	struct d2b_compare_kind_stats kind[D2B_KIND_MAX + 1];
 	uint32_t nr_diffs;		/* differences found, quiet ones included */
 };
 

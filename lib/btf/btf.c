@@ -50,6 +50,8 @@ struct d2b_btf {
 	bool strs_apart;
 	/* a names base: its tails range starts here (btf_new_names()) */
 	uint32_t names_tails;
+	/* for a kernel reading 24-bit vlen (btf_set_vlen24()) */
+	bool vlen24;
 	/* the layout section encode writes (host order), or NULL */
 	struct d2b_layout *layout;
 	uint32_t nr_layout;
@@ -90,11 +92,14 @@ static const char *const kind_names[] = {
 	[D2B_KIND_DECL_TAG] = "DECL_TAG",
 	[D2B_KIND_TYPE_TAG] = "TYPE_TAG",
 	[D2B_KIND_ENUM64] = "ENUM64",
+	[D2B_KIND_LOC_PARAM] = "LOC_PARAM",
+	[D2B_KIND_LOC_PROTO] = "LOC_PROTO",
+	[D2B_KIND_LOCSEC] = "LOCSEC",
 };
 
 const char *d2b_kind_name(unsigned int kind)
 {
-	return kind <= D2B_KIND_MAX ? kind_names[kind] : "UNKNOWN";
+	return kind <= D2B_KIND_LAST ? kind_names[kind] : "UNKNOWN";
 }
 
 struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
@@ -115,6 +120,7 @@ struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
 	if (base) {
 		btf->endian = base->endian;
 		btf->ptr_size = base->ptr_size;
+		btf->vlen24 = base->vlen24;
 	}
 	return btf;
 }
@@ -291,7 +297,7 @@ int d2b_btf__set_pointer_size(struct d2b_btf *btf, uint32_t size)
  * describes it: one record of info_sz bytes, vlen records of elem_sz
  * (btf_type_words() in bytes).  libbpf 1.8 writes the same table.
  */
-static const struct d2b_layout kind_layouts[D2B_KIND_MAX + 1] = {
+static const struct d2b_layout kind_layouts[D2B_KIND_LAST + 1] = {
 	[D2B_KIND_INT] = { .info_sz = 4 },
 	[D2B_KIND_ARRAY] = { .info_sz = sizeof(struct d2b_array) },
 	[D2B_KIND_STRUCT] = { .elem_sz = sizeof(struct d2b_member) },
@@ -302,11 +308,28 @@ static const struct d2b_layout kind_layouts[D2B_KIND_MAX + 1] = {
 	[D2B_KIND_DATASEC] = { .elem_sz = sizeof(struct d2b_var_secinfo) },
 	[D2B_KIND_DECL_TAG] = { .info_sz = sizeof(struct d2b_decl_tag) },
 	[D2B_KIND_ENUM64] = { .elem_sz = sizeof(struct d2b_enum64) },
+	[D2B_KIND_LOC_PARAM] = { .info_sz = sizeof(struct d2b_loc_param), .elem_sz = 4 },
+	[D2B_KIND_LOC_PROTO] = { .elem_sz = 4 },
+	[D2B_KIND_LOCSEC] = { .elem_sz = sizeof(struct d2b_loc) },
 };
 
 const struct d2b_layout *btf_kind_layout(unsigned int kind)
 {
-	return kind <= D2B_KIND_MAX ? &kind_layouts[kind] : NULL;
+	return kind <= D2B_KIND_LAST ? &kind_layouts[kind] : NULL;
+}
+
+/* Whether an own type is of an inline-site kind */
+static bool has_loc_kinds(const struct d2b_btf *btf)
+{
+	uint32_t id;
+
+	for (id = btf->start_id; id < btf->start_id + btf->nr; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+
+		if (t && btf_kind_is_loc(d2b_kind(t)))
+			return true;
+	}
+	return false;
 }
 
 int btf_set_layout_records(struct d2b_btf *btf, const struct d2b_layout *recs, uint32_t nr)
@@ -329,7 +352,11 @@ int d2b_btf__set_layout(struct d2b_btf *btf, bool on)
 {
 	if (on && btf->base)
 		return -EINVAL;
-	return btf_set_layout_records(btf, kind_layouts, on ? D2B_KIND_MAX + 1 : 0);
+	if (!on)
+		return btf_set_layout_records(btf, NULL, 0);
+	/* (pahole 1.32's twenty records, unless a reader needs more) */
+	return btf_set_layout_records(btf, kind_layouts,
+				      has_loc_kinds(btf) ? D2B_KIND_LAST + 1 : D2B_KIND_MAX + 1);
 }
 
 const struct d2b_layout *d2b_btf__layout(const struct d2b_btf *btf, uint32_t *ret_nr)
@@ -342,6 +369,33 @@ void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src)
 {
 	dst->endian = src->endian;
 	dst->ptr_size = src->ptr_size;
+	dst->vlen24 = src->vlen24;
+}
+
+void btf_set_vlen24(struct d2b_btf *btf, bool on)
+{
+	btf->vlen24 = on;
+}
+
+bool btf_vlen24(const struct d2b_btf *btf)
+{
+	return btf->vlen24;
+}
+
+uint32_t btf_widest_type(const struct d2b_btf *btf, uint32_t *ret_vlen)
+{
+	uint32_t id, best = 0;
+
+	*ret_vlen = 0;
+	for (id = btf->start_id; id < btf->start_id + btf->nr; id++) {
+		const struct d2b_type *t = d2b_btf__type(btf, id);
+
+		if (t && d2b_vlen(t) > *ret_vlen) {
+			*ret_vlen = d2b_vlen(t);
+			best = id;
+		}
+	}
+	return best;
 }
 
 bool btf_pointer_size_recorded(const struct d2b_btf *btf)
@@ -416,30 +470,6 @@ const char *d2b_btf__name(const struct d2b_btf *btf, uint32_t id)
 	const struct d2b_type *t = d2b_btf__type(btf, id);
 
 	return t ? d2b_btf__str(btf, t->name_off) : NULL;
-}
-
-size_t btf_type_words(const struct d2b_type *t)
-{
-	size_t vlen = d2b_vlen(t);
-
-	switch (d2b_kind(t)) {
-	case D2B_KIND_INT:
-	case D2B_KIND_VAR:
-	case D2B_KIND_DECL_TAG:
-		return 4;
-	case D2B_KIND_ARRAY:
-		return 6;
-	case D2B_KIND_STRUCT:
-	case D2B_KIND_UNION:
-	case D2B_KIND_ENUM64:
-	case D2B_KIND_DATASEC:
-		return 3 + 3 * vlen;
-	case D2B_KIND_ENUM:
-	case D2B_KIND_FUNC_PROTO:
-		return 3 + 2 * vlen;
-	default:
-		return 3;
-	}
 }
 
 int64_t d2b_btf__resolve_size(const struct d2b_btf *btf, uint32_t id)
@@ -763,9 +793,9 @@ static inline int btf_extend_open(struct d2b_btf *btf, unsigned int kind_mask, s
 	int err;
 
 	t = open_type(btf);
-	if (!t || !(kind_mask & (1u << d2b_kind(t))))
+	if (!t || d2b_kind(t) > D2B_KIND_LAST || !(kind_mask & (1u << d2b_kind(t))))
 		return -EINVAL;
-	if (d2b_vlen(t) >= D2B_MAX_VLEN)
+	if (d2b_vlen(t) >= btf_kind_max_vlen(d2b_kind(t)))
 		return -E2BIG;
 	off = (uint32_t *)t - btf->words;
 	err = VEC_RESERVE(btf->words, btf->words_cap, btf->nwords, nwords);
@@ -798,6 +828,24 @@ static int btf_simple(struct d2b_btf *btf, const char *name, uint32_t info, uint
 	if (ret)
 		*ret = t;
 	return id;
+}
+
+int btf_add_type(struct d2b_btf *btf, const char *name, uint32_t info, uint32_t size_or_type,
+		 size_t nwords, struct d2b_type **ret)
+{
+	return btf_simple(btf, name, info, size_or_type, nwords, ret);
+}
+
+void btf_set_open(struct d2b_btf *btf, uint32_t id)
+{
+	btf->open_id = id;
+}
+
+int btf_grow_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords, uint32_t **ret_tail)
+{
+	struct d2b_type *t;
+
+	return btf_extend_open(btf, kind_mask, nwords, &t, ret_tail);
 }
 
 int d2b_btf__add_int(struct d2b_btf *btf, const char *name, uint32_t size, unsigned int encoding)
@@ -1070,7 +1118,7 @@ int d2b_btf__add_raw(struct d2b_btf *btf, const struct d2b_type *src)
 	struct d2b_type *t;
 	int id;
 
-	if (d2b_kind(src) > D2B_KIND_MAX)
+	if (d2b_kind(src) > D2B_KIND_LAST)
 		return -EINVAL;
 	id = btf_new_type(btf, n, &t);
 	if (id >= 0)
@@ -1122,63 +1170,3 @@ int btf_add_copy_memo(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t i
 	}
 	return nid;
 }
-
-/* ---- field iterator ---- */
-
-void btf_field_iter__init(struct btf_field_iter *it, struct d2b_type *t, enum btf_field_kind which)
-{
-	unsigned int vlen = d2b_vlen(t), kind = d2b_kind(t);
-
-	memset(it, 0, sizeof(*it));
-	it->words = (uint32_t *)t;
-#define SEG(o, st, c) do { it->seg[it->nseg].off = (o); it->seg[it->nseg].stride = (st); \
-			   it->seg[it->nseg].count = (c); it->nseg++; } while (0)
-	if (which == BTF_FIELD_STRS) {
-		SEG(0, 1, 1);
-		switch (kind) {
-		case D2B_KIND_STRUCT:
-		case D2B_KIND_UNION:
-		case D2B_KIND_ENUM64:
-			SEG(3, 3, vlen);
-			break;
-		case D2B_KIND_ENUM:
-		case D2B_KIND_FUNC_PROTO:
-			SEG(3, 2, vlen);
-			break;
-		default:
-			break;
-		}
-		return;
-	}
-	switch (kind) {
-	case D2B_KIND_PTR:
-	case D2B_KIND_TYPEDEF:
-	case D2B_KIND_VOLATILE:
-	case D2B_KIND_CONST:
-	case D2B_KIND_RESTRICT:
-	case D2B_KIND_FUNC:
-	case D2B_KIND_VAR:
-	case D2B_KIND_DECL_TAG:
-	case D2B_KIND_TYPE_TAG:
-		SEG(2, 1, 1);
-		break;
-	case D2B_KIND_ARRAY:
-		SEG(3, 1, 2);
-		break;
-	case D2B_KIND_STRUCT:
-	case D2B_KIND_UNION:
-		SEG(4, 3, vlen);
-		break;
-	case D2B_KIND_FUNC_PROTO:
-		SEG(2, 1, 1);
-		SEG(4, 2, vlen);
-		break;
-	case D2B_KIND_DATASEC:
-		SEG(3, 3, vlen);
-		break;
-	default:
-		break;
-	}
-#undef SEG
-}
-

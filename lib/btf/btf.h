@@ -89,15 +89,40 @@ static inline bool btf_kind_has_size(unsigned int kind)
 	       kind == D2B_KIND_FLOAT || kind == D2B_KIND_DATASEC;
 }
 
+/* An inline-site kind (LOC_PARAM, LOC_PROTO, LOCSEC): the bpf tree's */
+static inline bool btf_kind_is_loc(unsigned int kind)
+{
+	return kind >= D2B_KIND_LOC_PARAM && kind <= D2B_KIND_LOCSEC;
+}
+
+/* The builder's vlen limit for a kind: 24 bits for the inline-site kinds,
+ * which only kernels reading 24 bits know; 16 for the others */
+static inline uint32_t btf_kind_max_vlen(unsigned int kind)
+{
+	return btf_kind_is_loc(kind) ? D2B_MAX_VLEN_WIDE : D2B_MAX_VLEN;
+}
+
 /* What a FWD declares: STRUCT, or UNION when its kind_flag is set. */
 static inline unsigned int btf_fwd_kind(const struct d2b_type *t)
 {
 	return d2b_kflag(t) ? D2B_KIND_UNION : D2B_KIND_STRUCT;
 }
 
-/* dst takes src's data model (byte order, pointer size): a BTF made from
- * another describes the same target. */
+/* dst takes src's data model (byte order, pointer size, the vlen24 mark):
+ * a BTF made from another describes the same target. */
 void btf_copy_model(struct d2b_btf *dst, const struct d2b_btf *src);
+/*
+ * The vlen24 mark: btf is for a kernel that reads 24-bit vlen and the
+ * inline-site kinds (the bpf tree, 2026).  Encoding writes a type whose
+ * vlen is over D2B_MAX_VLEN only then (-E2BIG otherwise).  A BTF over a
+ * base starts with the base's mark; one read from bytes is marked if a
+ * type of its had such a vlen.  Off by default: every 6.x kernel reads 16
+ * bits.  The verifier is told apart (D2B_VERIFY_LOC_KINDS).
+ */
+void btf_set_vlen24(struct d2b_btf *btf, bool on);
+bool btf_vlen24(const struct d2b_btf *btf);
+/* The own type of the largest vlen (0 if none has any), and that vlen */
+uint32_t btf_widest_type(const struct d2b_btf *btf, uint32_t *ret_vlen);
 /* The layout record of a kind this library knows, or NULL */
 const struct d2b_layout *btf_kind_layout(unsigned int kind);
 /* Set the layout section's records (copied; nr 0: none), split BTF too:
@@ -109,6 +134,9 @@ bool btf_pointer_size_recorded(const struct d2b_btf *btf);
 /* d2b_btf__encode() in byte order order (NATIVE: the host's), whatever
  * btf's own: the ELF writer encodes in its file's order. */
 int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, size_t *ret_size);
+/* Why encoding btf failed with err, as one phrase: which type's vlen is
+ * too large (-E2BIG, not marked btf_set_vlen24()), or strerror() */
+void btf_encode_why(const struct d2b_btf *btf, int err, char *buf, size_t len);
 
 /*
  * A BTF (no base) over types and strings it does not own, as a cache keeps
@@ -218,6 +246,18 @@ int btf_add_str_apart(struct d2b_btf *btf, const char *s);
  * first error.
  */
 int btf_add_strs(struct d2b_btf *btf, const char *const *s, uint32_t *offs, size_t n);
+/*
+ * For the builders outside btf.c (btf_loc.c): add a type of nwords words
+ * with name (NULL: none), info and size_or_type, the rest zeroed (*ret: it,
+ * until the next add); make id the open type, which the next
+ * btf_grow_open() extends by nwords zeroed words of one more record, if it
+ * is of a kind in kind_mask (-EINVAL otherwise; -E2BIG past the kind's
+ * btf_kind_max_vlen()).
+ */
+int btf_add_type(struct d2b_btf *btf, const char *name, uint32_t info, uint32_t size_or_type,
+		 size_t nwords, struct d2b_type **ret);
+void btf_set_open(struct d2b_btf *btf, uint32_t id);
+int btf_grow_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords, uint32_t **ret_tail);
 /* d2b_btf__add_member() of a name already added (its offset). */
 int btf_add_member_off(struct d2b_btf *btf, uint32_t name_off, uint32_t type,
 		       uint32_t bit_offset, uint32_t bitfield_size);

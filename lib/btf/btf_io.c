@@ -265,7 +265,7 @@ static int raw_parse_walk(struct raw_parse *p)
 				      "type [%u] at byte %zu of the type section is cut short",
 				      id, pos * 4);
 		kind = d2b_kind(t);
-		if (kind == D2B_KIND_UNKN || kind > D2B_KIND_MAX)
+		if (kind == D2B_KIND_UNKN || kind > D2B_KIND_LAST)
 			return io_err(-EINVAL, p->errbuf, p->errlen,
 				      "type [%u] at byte %zu of the type section has invalid kind %u",
 				      id, pos * 4, kind);
@@ -317,6 +317,12 @@ static void field_name(const struct d2b_type *t, size_t w, char *buf, size_t len
 	case D2B_KIND_DATASEC:
 		rec = "var";
 		break;
+	case D2B_KIND_LOC_PROTO:
+		snprintf(buf, len, "param %zu", w - 3);
+		return;
+	case D2B_KIND_LOCSEC:
+		snprintf(buf, len, "loc %zu %s", (w - 3) / 3, (w - 3) % 3 ? "loc_proto" : "func");
+		return;
 	default:
 		break;
 	}
@@ -414,6 +420,7 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 		.data = data, .size = size, .base = base, .errbuf = errbuf, .errlen = errlen,
 	};
 	struct d2b_btf *btf = NULL;
+	uint32_t vlen;
 	size_t i;
 	int err;
 
@@ -466,6 +473,9 @@ int d2b_btf__parse_raw(const void *data, size_t size, const struct d2b_btf *base
 	d2b_btf__set_endian(btf, p.swap ? (host_endian() == D2B_ENDIAN_LITTLE ?
 					    D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE) : host_endian());
 	infer_pointer_size(btf);
+	/* written for a kernel that reads 24-bit vlen: written back so */
+	if (!btf_vlen24(btf) && btf_widest_type(btf, &vlen) && vlen > D2B_MAX_VLEN)
+		btf_set_vlen24(btf, true);
 	*ret = btf;
 	btf = NULL;
 out:
@@ -884,6 +894,8 @@ int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, 
 
 		if (!t)
 			return -EINVAL;	/* reserved and never defined */
+		if (d2b_vlen(t) > D2B_MAX_VLEN && !btf_vlen24(btf))
+			return -E2BIG;	/* only the bpf tree's kernels read it */
 		type_len += btf_type_words(t) * 4;
 	}
 	str_len = strings_empty_split(btf) ? 0 : strtab__size(btf_strtab(btf));
@@ -944,6 +956,20 @@ int btf_encode_in(const struct d2b_btf *btf, enum d2b_endian order, void **ret, 
 	return 0;
 }
 
+void btf_encode_why(const struct d2b_btf *btf, int err, char *buf, size_t len)
+{
+	uint32_t vlen, id = btf_widest_type(btf, &vlen);
+	const char *name = d2b_btf__name(btf, id);
+
+	if (err == -E2BIG && vlen > D2B_MAX_VLEN && !btf_vlen24(btf))
+		snprintf(buf, len, "type [%u] %s '%s' has vlen %u, over the %u a 6.x kernel reads "
+			 "(only kernels of the bpf tree, reading 24 bits, take more)", id,
+			 d2b_kind_name(d2b_kind(d2b_btf__type(btf, id))), name ? name : "", vlen,
+			 (unsigned int)D2B_MAX_VLEN);
+	else
+		snprintf(buf, len, "%s", strerror(-err));
+}
+
 int d2b_btf__encode(const struct d2b_btf *btf, void **ret, size_t *ret_size)
 {
 	return btf_encode_in(btf, d2b_btf__endian(btf), ret, ret_size);
@@ -961,7 +987,10 @@ int d2b_btf__write_raw(const struct d2b_btf *btf, const char *path, char *errbuf
 		errbuf[0] = '\0';
 	err = d2b_btf__encode(btf, &data, &size);
 	if (err) {
-		io_err(err, errbuf, errlen, "cannot encode the BTF: %s", strerror(-err));
+		char why[WHY_LEN];
+
+		btf_encode_why(btf, err, why, sizeof(why));
+		io_err(err, errbuf, errlen, "cannot encode the BTF: %s", why);
 		goto out;
 	}
 	err = safe_file__open(&f, path);

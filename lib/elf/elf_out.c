@@ -635,10 +635,13 @@ static int layout(struct elf_out *o)
 static int encode(struct elf_out *o, const struct d2b_btf *btf, struct out_sec *s)
 {
 	void *data;
+	char why[256];
 	int err = btf_encode_in(btf, o->big ? D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE, &data, &s->size);
 
-	if (err)
-		return out_err(o, err, "cannot encode %s: %s", s->name, strerror(-err));
+	if (err) {
+		btf_encode_why(btf, err, why, sizeof(why));
+		return out_err(o, err, "cannot encode %s: %s", s->name, why);
+	}
 	s->data = data;
 	return 0;
 }

@@ -303,7 +303,7 @@ int dedup__add_group(struct dedup *d, struct dedup *g, uint32_t *map)
 	if (!err) {
 		map[0] = 0;
 		/* count the units' types, not the group's */
-		for (k = 0; k <= D2B_KIND_MAX; k++)
+		for (k = 0; k <= D2B_KIND_LAST; k++)
 			d->stats.in[k] += g->stats.in[k];
 		for (k = 0; k < DEDUP_NR_STEPS; k++)
 			d->unit_s[k] += g->m.d.step_s[k];
@@ -385,7 +385,7 @@ int dedup__add_checked_unit(struct dedup *d, const struct d2b_btf *unit,
 		d->failed = true;
 		return check->err;
 	}
-	for (k = 0; k <= D2B_KIND_MAX; k++)
+	for (k = 0; k <= D2B_KIND_LAST; k++)
 		d->stats.in[k] += check->in[k];
 	err = merge_source(&d->m, unit, NULL, check->kc, map);
 	if (err) {

@@ -58,8 +58,8 @@ enum dedup_step {
 
 /* Per-kind counters and per-step times, for --stats */
 struct dedup_stats {
-	uint64_t in[D2B_KIND_MAX + 1];	/* unit types seen */
-	uint64_t out[D2B_KIND_MAX + 1];	/* types in out after finish */
+	uint64_t in[D2B_KIND_LAST + 1];	/* unit types seen */
+	uint64_t out[D2B_KIND_LAST + 1];	/* types in out after finish */
 	double unit_s[DEDUP_NR_STEPS];	/* seconds, over every unit's merge */
 	double group_s[DEDUP_NR_STEPS];	/* seconds, over dedup__add_group()'s */
 	double final_s[DEDUP_NR_STEPS];	/* seconds, in dedup__finish()'s merge */
@@ -96,7 +96,7 @@ int dedup__add_unit(struct dedup *d, const struct d2b_btf *unit, uint32_t *map);
  * do not change until dedup__finish()).  0 or -EINVAL, kept in *ret.
  */
 struct dedup_unit_check {
-	uint64_t in[D2B_KIND_MAX + 1];	/* its types per kind */
+	uint64_t in[D2B_KIND_LAST + 1];	/* its types per kind */
 	int err;
 	uint8_t *kc;		/* per type: how the merge takes it (merge.c) */
 	size_t kc_cap;

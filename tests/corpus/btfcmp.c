@@ -48,10 +48,10 @@ static int parse_kinds(const char *list, uint32_t *ret)
 		return -ENOMEM;
 	*ret = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (k = 1; k <= D2B_KIND_MAX; k++)
+		for (k = 1; k <= D2B_KIND_LAST; k++)
 			if (!strcasecmp(tok, d2b_kind_name(k)))
 				break;
-		if (k > D2B_KIND_MAX) {
+		if (k > D2B_KIND_LAST) {
 			fprintf(stderr, "btfcmp: unknown kind '%s'\n", tok);
 			free(copy);
 			return -EINVAL;
