@@ -461,7 +461,7 @@ static void report_stats(struct conv *c)
 		struct loc_sites_stats ls;
 
 		loc_sites__stats(c->res.sites, &ls);
-		diag__say(&c->diag, D2B_STATS, "inline sites: %zu of %zu functions in %zu LOCSECs "
+		diag__say(&c->diag, D2B_STATS, "inline sites: %zu, of %zu functions, in %zu LOCSECs "
 			  "(%.3fs); every parameter located at %zu (%.1f%%), parameters %zu of %zu "
 			  "(%.1f%%); LOC_PARAM %zu, LOC_PROTO %zu, FUNCs added %zu", ls.sites,
 			  ls.funcs, ls.sections, c->rep.t_sites, ls.complete,
