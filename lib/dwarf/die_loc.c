@@ -398,9 +398,8 @@ static int loclistx(struct die_unit *u, uint64_t idx, struct die_attr *ret)
 	struct die root;
 
 	if (die_unit__root(u, &root) || die__attr(u, &root, DW_AT_loclists_base, &b) != 1 ||
-	    !sec->buf || b.u > sec->size || idx > (sec->size - b.u) / w - 1 ||
-	    (sec->size - b.u) < w)
-		return -EOPNOTSUPP;
+	    !sec->buf || b.u > sec->size || idx >= (sec->size - b.u) / w)
+		return -EOPNOTSUPP;	/* (no table, or idx past its end) */
 	memset(ret, 0, sizeof(*ret));
 	ret->name = DW_AT_location;
 	ret->form = DW_FORM_sec_offset;
@@ -624,6 +623,9 @@ static void value_of(struct die_unit *u, const struct expr_op *ops, size_t n, bo
 
 		if (p < end && read_op(u, &p, end, &in) == 0 && p == end && reg_of(&in, &v->reg))
 			v->kind = DIE_VAL_ENTRY_REG;
+	} else if (n == 2 && stack && o->atom == DW_OP_addr && ops[1].atom == DW_OP_plus_uconst) {
+		v->value = o->a + ops[1].a;	/* a member's address, &var.member */
+		v->kind = DIE_VAL_ADDR;
 	} else if (n == 4 && !stack && reg_of(&ops[0], &v->reg) && ops[1].atom == DW_OP_piece &&
 		   reg_of(&ops[2], &v->reg2) && ops[3].atom == DW_OP_piece && ops[1].a &&
 		   ops[1].a == ops[3].a) {

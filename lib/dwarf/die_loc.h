@@ -89,7 +89,7 @@ struct die_val {
  * What expression [p, p + len), of a unit of u's shape, says a value is:
  * one register or two pieces in registers, memory at a register (or the
  * frame base) plus an offset, a register plus an offset, a constant, an
- * address, a register's entry value.  Anything else is DIE_VAL_NONE.
+ * address (or one plus a constant), a register's entry value.  Anything else is DIE_VAL_NONE.
  * 0, or -EOPNOTSUPP for damaged bytes.  (u is only read: DW_OP_addrx
  * through its .debug_addr table.)
  */

@@ -168,10 +168,20 @@ def want_of(expr, const, at_entry):
         m = re.match(r'DW_OP_const\w* ([+-]?(?:0x[0-9a-f]+|\d+))', o)
         if m and stack:
             return ('const', int(m.group(1), 0))
+        m = re.match(r'DW_OP_addr (0x[0-9a-f]+)$', o)
+        if m and stack:
+            return ('addrabs', int(m.group(1), 16))
+        if o.startswith('DW_OP_addrx') and stack:
+            return ('unknown',)	# an index into .debug_addr: not read here
         m = re.match(r'DW_OP_(?:GNU_)?entry_value\(DW_OP_reg(\d+)\b', o)
         if m and stack:
             return ('reg', int(m.group(1))) if at_entry else None
         return None
+    if len(ops) == 2 and stack:
+        m = re.match(r'DW_OP_addr (0x[0-9a-f]+)$', ops[0])
+        p = re.match(r'DW_OP_plus_uconst (0x[0-9a-f]+)$', ops[1])
+        if m and p:
+            return ('addrabs', int(m.group(1), 16) + int(p.group(1), 16))
     if len(ops) == 4:
         m1 = re.match(r'DW_OP_reg(\d+)\b', ops[0])
         m2 = re.match(r'DW_OP_reg(\d+)\b', ops[2])
@@ -187,6 +197,8 @@ def have_of(t):
     if t is None:
         return None
     f, v = t['flags'], t['values']
+    if f & CONST and f & ADDR:
+        return ('addr', v[0] | (v[1] << 32 if len(v) > 1 else 0))
     if f & CONST and not f & ADDR:
         x = v[0] | (v[1] << 32 if len(v) > 1 else 0)
         if f & SIGNED:
@@ -213,6 +225,8 @@ def word(h):
         return 'reg%d+reg%d' % (h[1], h[2])
     if h[0] == 'const':
         return 'const%d' % h[1]
+    if h[0] == 'addr':
+        return 'addr0x%x' % h[1]
     return '%s%s' % (h[0], ','.join(str(x) for x in h[1:]))
 
 
@@ -315,7 +329,12 @@ def main():
             if const is not None:
                 const = re.sub(r'[()\s]', '', const)
             want = want_of(expr_at(loc, pc) if loc else None, const, pc == fentry)
+            if want and want[0] == 'addrabs':	# relative to .text, outside objects
+                want = None if rel or '.text' not in secs else \
+                    ('addr', want[1] - secs['.text'][0])
             h = have_of(params[i]) if i < len(params) else None
+            if want == ('unknown',):
+                want = h
             if want != h:
                 errors.append('%s at 0x%x, parameter %s: LOC_PARAM says %s, the DWARF %s' %
                               (name, pc, pname, word(h), word(want)))

@@ -2,8 +2,8 @@
 /*
  * Inline sites of known arguments (tests/inline/run.sh): each use_*()
  * function, never inlined itself, inlines one helper at its entry, with
- * its own parameters (in the registers of the calling convention) or
- * constants.
+ * its own parameters (in the registers of the calling convention),
+ * constants or the address of a variable.
  */
 struct pair {
 	long lo, hi;
@@ -27,6 +27,11 @@ INLINE long reg_xor(long v, long w)
 INLINE long deref(const long *p)
 {
 	return *p + 1;
+}
+
+INLINE long peek(const long *p)
+{
+	return *p * 2;
 }
 
 INLINE long pair_mul(struct pair p)
@@ -65,6 +70,12 @@ OUTLINE long use_unused(long a, long b)
 	return unused_arg(a, b);
 }
 
+/* the address of a variable */
+OUTLINE long use_addr(void)
+{
+	return peek(&sink);
+}
+
 /* reg_xor twice more (dedup of its LOC_PARAMs, LOC_PROTOs and FUNC) */
 OUTLINE long use_regs2(long a, long b)
 {
@@ -79,6 +90,6 @@ int main(void)
 	long v = 5;
 
 	sink = use_lit() + use_regs(1, 2) + use_ptr(&v) + use_pair(p) + use_unused(1, 2) +
-	       use_regs2(3, 4);
+	       use_regs2(3, 4) + use_addr();
 	return 0;
 }
