@@ -197,13 +197,14 @@ static int compare_files(const char *a_path, const char *b_path, const struct d2
 	layouts = compare_layouts(a, b);	/* (a difference: before the table) */
 	printf("%-10s %8s %8s %8s %8s %8s %8s\n", "kind", "A", "B", "same", "only A", "only B",
 	       "changed");
-	for (k = 1; k <= D2B_KIND_MAX; k++) {
+	/* (the kinds past D2B_KIND_MAX, the inline sites', are counted in [0]) */
+	for (k = 0; k <= D2B_KIND_MAX; k++) {
 		const struct d2b_compare_kind_stats *ks = &sum.kind[k];
 
 		if (!ks->nr_a && !ks->nr_b)
 			continue;
-		printf("%-10s %8u %8u %8u %8u %8u %8u\n", d2b_kind_name(k), ks->nr_a, ks->nr_b,
-		       ks->same, ks->only_a, ks->only_b, ks->changed);
+		printf("%-10s %8u %8u %8u %8u %8u %8u\n", k ? d2b_kind_name(k) : "LOC_*", ks->nr_a,
+		       ks->nr_b, ks->same, ks->only_a, ks->only_b, ks->changed);
 	}
 	printf("%u differences\n", sum.nr_diffs + layouts);
 	rc = n || layouts ? 3 : 0;

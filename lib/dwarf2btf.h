@@ -426,7 +426,9 @@ int d2b_btf__add_locsec_loc(struct d2b_btf *btf, uint32_t func_id, uint32_t loc_
  * member-less types of their size); *ret_split gets split's types over it,
  * plus the referenced base types the distilled base cannot hold (anonymous
  * ones, pointers, arrays, typedefs, ...).  Free *ret_split before *ret_base.
- * -EINVAL: split is not split BTF, or references a base VAR/FUNC/DATASEC.
+ * Inline sites (LOC_*) are split's own types and stay so.
+ * -EINVAL: split is not split BTF, or references a base VAR/FUNC/DATASEC
+ * (a LOCSEC naming a base FUNC too) or a base inline-site type.
  */
 int d2b_btf__distill_base(const struct d2b_btf *split, struct d2b_btf **ret_base,
 			  struct d2b_btf **ret_split);
@@ -814,9 +816,11 @@ int d2b_elf__write_btf_inline(const char *path, const struct d2b_btf *btf,
  * Comparing two BTF graphs by meaning (lib/btf/btf_compare.c)
  *
  * Type IDs and order do not matter: named types (INT FLOAT STRUCT UNION
- * ENUM/ENUM64 FWD TYPEDEF FUNC VAR DATASEC) are matched by kind and name
- * (ENUM and ENUM64 share a name space), anonymous ones by their structure,
- * and a reference to a named type is its kind and name.  Several same-name
+ * ENUM/ENUM64 FWD TYPEDEF FUNC VAR DATASEC LOCSEC) are matched by kind and
+ * name (ENUM and ENUM64 share a name space; a LOCSEC's inline sites are
+ * matched by FUNC name and offset, in any order, with what their LOC_PROTO
+ * says), anonymous ones by their structure, and a reference to a named
+ * type is its kind and name.  Several same-name
  * variants (two different `struct foo`) compare as multisets; so do the
  * anonymous types of each kind.  Only own types are compared (a split BTF's
  * base is only looked through for names).

@@ -7,13 +7,16 @@
  * can be compared is what a type *says*:
  *
  *  - A named type (INT FLOAT STRUCT UNION ENUM ENUM64 FWD TYPEDEF FUNC VAR
- *    DATASEC with a name) is identified by its key: a kind class and its
- *    name.  ENUM and ENUM64 share a class, C having one enum name space.
+ *    DATASEC LOCSEC with a name) is identified by its key: a kind class and
+ *    its name.  ENUM and ENUM64 share a class, C having one enum name space.
+ *    A LOCSEC's body is the multiset of its inline sites, each its FUNC (by
+ *    name), offset and LOC_PROTO's meaning, in whatever order.
  *  - A *reference* to a named type is its key, nothing more: "struct foo"
  *    means the same in both graphs whatever its ID, and comparing foo's body
  *    is foo's own business.  This cuts every cycle of named types.
  *  - An anonymous type (pointers, modifiers, arrays, prototypes, tags,
- *    unnamed structs, unions and enums) has no identity but its structure,
+ *    unnamed structs, unions and enums, LOC_PARAM and LOC_PROTO) has no
+ *    identity but its structure,
  *    so a reference to it is expanded: its meaning is its kind and fields
  *    with the meanings of what it references.
  *
@@ -56,6 +59,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "btf/btf_loc.h"
 #include "btf/compare_internal.h"
 #include "base/hmap.h"
 #include "base/vec.h"
@@ -223,6 +227,24 @@ static void render(const struct cmp_side *s, uint32_t id, struct sbuf *b, int de
 		break;
 	case D2B_KIND_DATASEC:
 		sb_printf(b, "datasec %s", name);
+		break;
+	case D2B_KIND_LOC_PARAM: {
+		char value[96];
+
+		btf_loc_param_format(t, value, sizeof(value));
+		sb_printf(b, "loc %u bytes '%s'", t->size, value);
+		break;
+	}
+	case D2B_KIND_LOC_PROTO:
+		sb_printf(b, "loc_proto(");
+		for (i = 0; i < (int)d2b_vlen(t) && b->pos + 1 < b->len; i++) {
+			sb_printf(b, i ? ", " : "");
+			if (d2b_loc_proto_params(t)[i])
+				render(s, d2b_loc_proto_params(t)[i], b, depth + 1);
+			else
+				sb_printf(b, "none");
+		}
+		sb_printf(b, ")");
 		break;
 	default:
 		sb_printf(b, "%s", *name ? name : d2b_kind_name(d2b_kind(t)));
@@ -710,6 +732,60 @@ static const char *int_encoding_name(unsigned int enc)
 	return enc < 8 ? names[enc] : "invalid";
 }
 
+/* A LOCSEC's sites, keyed "func+0xoffset" (*ret: the keys, in one block) */
+static int locsec_keys(const struct cmp_side *s, const struct d2b_type *t, const char ***ret)
+{
+	enum { KEY_MAX = 160 };
+	uint32_t i, n = d2b_vlen(t);
+	const char **keys = calloc(n + 1, sizeof(*keys) + KEY_MAX);
+	char *buf = (char *)(keys + n + 1);
+
+	*ret = keys;
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct d2b_loc *l = d2b_locsec_locs(t) + i;
+		const char *name = d2b_btf__name(s->btf, l->func);
+
+		snprintf(buf + (size_t)i * KEY_MAX, KEY_MAX, "%.120s+0x%x", name ? name : "?",
+			 l->offset);
+		keys[i] = buf + (size_t)i * KEY_MAX;
+	}
+	return 0;
+}
+
+/* Sites by function and offset: in one only, or their locations differ */
+static void explain_locsec(struct explain *e, const struct d2b_type *ta, const struct d2b_type *tb)
+{
+	struct cmp *c = e->c;
+	struct cmp_side *sa = &c->side[0], *sb = &c->side[1];
+	uint32_t i, nra = d2b_vlen(ta), nrb = d2b_vlen(tb);
+	int32_t *ma = calloc(nra + 1, sizeof(*ma)), *mb = calloc(nrb + 1, sizeof(*mb));
+	const char **ka = NULL, **kb = NULL;
+
+	if (!ma || !mb || set_err(c, locsec_keys(sa, ta, &ka)) ||
+	    set_err(c, locsec_keys(sb, tb, &kb)) ||
+	    set_err(c, match_by_name(ka, nra, kb, nrb, ma, mb))) {
+		set_err(c, -ENOMEM);
+		goto out;
+	}
+	for (i = 0; i < nra; i++) {
+		if (ma[i] < 0)
+			explain_emit(e, "", "site '%s' only in A", ka[i]);
+		else if (cmp_ref_meaning(c, sa, d2b_locsec_locs(ta)[i].loc_proto) !=
+			 cmp_ref_meaning(c, sb, d2b_locsec_locs(tb)[ma[i]].loc_proto))
+			explain_emit(e, "", "site '%s': its parameters' locations differ", ka[i]);
+	}
+	for (i = 0; i < nrb; i++)
+		if (mb[i] < 0)
+			explain_emit(e, "", "site '%s' only in B", kb[i]);
+out:
+	free(ka);
+	free(kb);
+	free(ma);
+	free(mb);
+}
+
 static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
 {
 	const struct d2b_type *ta = d2b_btf__type(c->side[0].btf, ida);
@@ -768,6 +844,9 @@ static void explain_named(struct cmp *c, uint32_t ida, uint32_t idb)
 		break;
 	case D2B_KIND_DATASEC:
 		explain_datasec(&e, ta, tb);
+		break;
+	case D2B_KIND_LOCSEC:
+		explain_locsec(&e, ta, tb);
 		break;
 	default:
 		break;

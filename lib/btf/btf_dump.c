@@ -6,12 +6,18 @@
  * after the base's, as `bpftool -B BASE btf dump file F` does.  A layout
  * section, which bpftool does not print, follows the types: a line
  * "LAYOUT kinds=N", then one per record, so that diffs with bpftool's
- * dump of the same blob differ only by those lines.
+ * dump of the same blob differ only by those lines.  The bpf tree's
+ * inline-site kinds print as its bpftool prints them (its selftest
+ * bpftool_btf_dump, loc_dump): a LOC_PARAM's value in words, each LOC_PROTO
+ * parameter with its value, each LOCSEC site with its FUNC's name.
  */
 #include <errno.h>
 #include <inttypes.h>
 
 #include "btf/btf.h"
+#include "btf/btf_loc.h"
+
+enum { LOC_VALUE_LEN = 96 };	/* "*(fbreg - 0xffffffffffffffff)" and more */
 
 static const char *dump_str(const struct d2b_btf *btf, uint32_t off)
 {
@@ -112,6 +118,39 @@ static void dump_datasec(const struct d2b_btf *btf, const struct d2b_type *t, FI
 	}
 }
 
+/* A LOC_PROTO's parameters: each ID, and the value of a LOC_PARAM */
+static void dump_loc_proto(const struct d2b_btf *btf, const struct d2b_type *t, FILE *out)
+{
+	char value[LOC_VALUE_LEN];
+	uint32_t i;
+
+	fprintf(out, " vlen=%u", d2b_vlen(t));
+	for (i = 0; i < d2b_vlen(t); i++) {
+		uint32_t p = d2b_loc_proto_params(t)[i];
+		const struct d2b_type *lp = p ? d2b_btf__type(btf, p) : NULL;
+
+		fprintf(out, "\n\ttype_id=%u", p);
+		if (lp && d2b_kind(lp) == D2B_KIND_LOC_PARAM) {
+			btf_loc_param_format(lp, value, sizeof(value));
+			fprintf(out, " value='%s'", value);
+		}
+	}
+}
+
+static void dump_locsec(const struct d2b_btf *btf, const struct d2b_type *t, FILE *out)
+{
+	const struct d2b_loc *l = d2b_locsec_locs(t);
+	uint32_t i;
+
+	fprintf(out, " vlen=%u", d2b_vlen(t));
+	for (i = 0; i < d2b_vlen(t); i++) {
+		const char *name = d2b_btf__name(btf, l[i].func);
+
+		fprintf(out, "\n\tname='%s' func_type_id=%u loc_proto_type_id=%u offset=%u",
+			name ? name : "(invalid)", l[i].func, l[i].loc_proto, l[i].offset);
+	}
+}
+
 static void dump_type(const struct d2b_btf *btf, uint32_t id, const struct d2b_type *t, FILE *out)
 {
 	unsigned int i, kind = d2b_kind(t);
@@ -173,6 +212,20 @@ static void dump_type(const struct d2b_btf *btf, uint32_t id, const struct d2b_t
 	case D2B_KIND_DECL_TAG:
 		fprintf(out, " type_id=%u component_idx=%d", t->type, btf_decl_tag_idx(t));
 		break;
+	case D2B_KIND_LOC_PARAM: {
+		char value[LOC_VALUE_LEN];
+
+		btf_loc_param_format(t, value, sizeof(value));
+		fprintf(out, " size=%u flags=0x%x vlen=%u values='%s'", t->size,
+			d2b_loc_param_flags(t), d2b_vlen(t), value);
+		break;
+	}
+	case D2B_KIND_LOC_PROTO:
+		dump_loc_proto(btf, t, out);
+		break;
+	case D2B_KIND_LOCSEC:
+		dump_locsec(btf, t, out);
+		break;
 	default:
 		break;
 	}
@@ -190,7 +243,7 @@ static void dump_layout(const struct d2b_btf *btf, FILE *out)
 	fprintf(out, "LAYOUT kinds=%u\n", nr);
 	for (k = 0; k < nr; k++)
 		fprintf(out, "\t[%u] %s info_sz=%u elem_sz=%u flags=0x%x\n", k,
-			k <= D2B_KIND_MAX ? d2b_kind_name(k) : "(unknown)", l[k].info_sz,
+			k <= D2B_KIND_LAST ? d2b_kind_name(k) : "(unknown)", l[k].info_sz,
 			l[k].elem_sz, l[k].flags);
 }
 

@@ -52,6 +52,7 @@ static bool kind_is_named(unsigned int kind)
 	case D2B_KIND_FUNC:
 	case D2B_KIND_VAR:
 	case D2B_KIND_DATASEC:
+	case D2B_KIND_LOCSEC:		/* by its section */
 		return true;
 	default:
 		return false;
@@ -110,6 +111,32 @@ static void array_flatten(const struct cmp_side *s, const struct d2b_type *t,
 		*elem = btf_array(in)->type;
 	}
 	*nelems = n;
+}
+
+/*
+ * A LOCSEC's sites as a multiset: each (its FUNC, by name; its offset; the
+ * meaning of its LOC_PROTO) hashed alone, the hashes summed, so that the
+ * order of the sites does not matter.
+ */
+static int locsec_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t,
+		       uint32_t depth, uint32_t *low, uint64_t *ret)
+{
+	uint64_t sum = 0, f, p;
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < d2b_vlen(t); i++) {
+		const struct d2b_loc *l = d2b_locsec_locs(t) + i;
+
+		err = meaning_of(c, s, l->func, depth, low, &f);
+		if (!err)
+			err = meaning_of(c, s, l->loc_proto, depth, low, &p);
+		if (err)
+			return err;
+		sum += hash_mix64(feed(feed(feed(TOK_LOC, f), l->offset), p));
+	}
+	*ret = feed(feed(*ret, d2b_vlen(t)), sum);
+	return 0;
 }
 
 /* The hash of t's own body; referenced types through meaning_of(). */
@@ -224,6 +251,19 @@ static int body_hash(struct cmp *c, struct cmp_side *s, const struct d2b_type *t
 	case D2B_KIND_CONST:
 	case D2B_KIND_RESTRICT:
 		SUB(t->type);
+		break;
+	case D2B_KIND_LOC_PARAM:
+		h = feed(feed(feed(h, t->size), d2b_loc_param_flags(t)), vlen);
+		for (i = 0; i < vlen; i++)
+			h = feed(h, d2b_loc_param_values(t)[i]);
+		break;
+	case D2B_KIND_LOC_PROTO:
+		h = feed(h, vlen);
+		for (i = 0; i < vlen; i++)
+			SUB(d2b_loc_proto_params(t)[i]);
+		break;
+	case D2B_KIND_LOCSEC:
+		err = locsec_hash(c, s, t, depth, low, &h);
 		break;
 	default:
 		h = feed(h, t->info);

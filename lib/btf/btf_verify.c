@@ -65,6 +65,18 @@
  *     place and that it holds whole records, which encoding ensures):
  *     each record of a kind we know says what that kind is (libbpf 1.8
  *     steps over kinds it does not know by these records), flags zero.
+ * The bpf tree's kernels (2026) also load the inline-site kinds, LOC_PARAM,
+ * LOC_PROTO and LOCSEC, and read a 24-bit vlen and a 7-bit kind; every 6.x
+ * kernel refuses both.  So they are refused too, unless D2B_VERIFY_LOC_KINDS
+ * says the BTF is for such a kernel; then its rules (kernel/bpf/btf.c,
+ * btf_loc_param_check_meta() and the loc_proto and locsec checks): a
+ * LOC_PARAM nameless, of 1 to 16 bytes, with flags it knows and a vlen they
+ * allow (btf_loc.c); a LOC_PROTO nameless, of no type, its parameters none
+ * or LOC_PARAMs; a LOCSEC of a section name and no size, each site a FUNC
+ * over a FUNC_PROTO and a LOC_PROTO of as many parameters; none of them
+ * with a kind_flag, and nothing else refers to them (a LOC_PARAM has no
+ * size; the other two are only sources) -- while a LOCSEC may refer to a
+ * FUNC.  They resolve at once: nothing they refer to needs a walk.
  * With D2B_VERIFY_CXX_NAMES, a C++ name ("geo::Box<int>": printable ASCII)
  * is accepted wherever the kernel wants an identifier: BTF for user-space
  * tools, which the kernel itself would refuse (see dwarf2btf.h).
@@ -79,6 +91,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "btf/btf_loc.h"
 
 enum {
 	VERIFY_MAX_NAME = 512,		/* KSYM_NAME_LEN: names are shorter */
@@ -100,6 +113,7 @@ enum {
 struct verify {
 	const struct d2b_btf *btf;
 	bool cxx_names;		/* D2B_VERIFY_CXX_NAMES */
+	bool loc_kinds;		/* D2B_VERIFY_LOC_KINDS: the bpf tree's kernel */
 	d2b_verify_fn report;
 	void *arg;
 	int count;
@@ -278,6 +292,8 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 	case D2B_KIND_VOLATILE:
 	case D2B_KIND_RESTRICT:
 	case D2B_KIND_FUNC_PROTO:
+	case D2B_KIND_LOC_PARAM:
+	case D2B_KIND_LOC_PROTO:
 		if (t->name_off)	/* even one of an empty string */
 			bad(v, id, "must have no name");
 		break;
@@ -289,6 +305,7 @@ static void check_name(struct verify *v, uint32_t id, const struct d2b_type *t)
 			bad(v, id, "invalid name: needs an identifier");
 		break;
 	case D2B_KIND_DATASEC:
+	case D2B_KIND_LOCSEC:
 		if (!is_section_name(name))
 			bad(v, id, "invalid section name");
 		break;
@@ -692,15 +709,86 @@ static void check_decl_tag(struct verify *v, uint32_t id, const struct d2b_type 
 	}
 }
 
+/* ---- the inline-site kinds (the bpf tree's kernels only) ---- */
+
+/* A LOC_PROTO: no type, each parameter none or a LOC_PARAM
+ * (btf_loc_proto_resolve) */
+static void check_loc_proto(struct verify *v, uint32_t id, const struct d2b_type *t)
+{
+	uint32_t i, n = d2b_vlen(t);
+
+	if (t->type)
+		bad(v, id, "type field %u, not 0", t->type);
+	for (i = 0; i < n; i++) {
+		uint32_t p = d2b_loc_proto_params(t)[i];
+		const struct d2b_type *r = type_at(v, p);
+
+		if (p && (!r || d2b_kind(r) != D2B_KIND_LOC_PARAM))
+			bad(v, id, "parameter %u: [%u] is not a LOC_PARAM", i, p);
+	}
+}
+
+/* A LOCSEC: no size, each site a FUNC (over a FUNC_PROTO) and a LOC_PROTO
+ * of as many parameters (btf_locsec_check_meta, btf_locsec_resolve) */
+static void check_locsec(struct verify *v, uint32_t id, const struct d2b_type *t)
+{
+	uint32_t i, n = d2b_vlen(t);
+
+	if (t->size)
+		bad(v, id, "size field %u, not 0", t->size);
+	for (i = 0; i < n; i++) {
+		const struct d2b_loc *l = &d2b_locsec_locs(t)[i];
+		const struct d2b_type *f = l->func ? type_at(v, l->func) : NULL;
+		const struct d2b_type *p = l->loc_proto ? type_at(v, l->loc_proto) : NULL;
+		const struct d2b_type *fp = f ? type_at(v, f->type) : NULL;
+
+		if (!f || d2b_kind(f) != D2B_KIND_FUNC || !fp ||
+		    d2b_kind(fp) != D2B_KIND_FUNC_PROTO) {
+			bad(v, id, "site %u: [%u] is not a FUNC", i, l->func);
+			continue;
+		}
+		if (!p || d2b_kind(p) != D2B_KIND_LOC_PROTO)
+			bad(v, id, "site %u: [%u] is not a LOC_PROTO", i, l->loc_proto);
+		else if (d2b_vlen(p) != d2b_vlen(fp))
+			bad(v, id, "site %u: LOC_PROTO [%u] has %u parameters, its FUNC %u", i,
+			    l->loc_proto, d2b_vlen(p), d2b_vlen(fp));
+	}
+}
+
+static void check_loc(struct verify *v, uint32_t id, const struct d2b_type *t)
+{
+	const char *why;
+
+	switch (d2b_kind(t)) {
+	case D2B_KIND_LOC_PARAM:
+		if ((why = btf_loc_param_problem(t)))
+			bad(v, id, "%s (flags 0x%x, size %u, vlen %u)", why,
+			    d2b_loc_param_flags(t), t->size, d2b_vlen(t));
+		break;
+	case D2B_KIND_LOC_PROTO:
+		check_loc_proto(v, id, t);
+		break;
+	default:
+		check_locsec(v, id, t);
+		break;
+	}
+}
+
 /* Pass 1: the info word, then the kind's own rules */
 static void check_type(struct verify *v, uint32_t id)
 {
 	const struct d2b_type *t = type_at(v, id);
 	unsigned int k = d2b_kind(t);
 
-	if (t->info & VERIFY_INFO_UNUSED)
+	/* (the bpf tree reads all of them: a 24-bit vlen, a 7-bit kind) */
+	if ((t->info & VERIFY_INFO_UNUSED) && !v->loc_kinds)
 		bad(v, id, "unused info bits set");
-	if (k == D2B_KIND_UNKN || k > D2B_KIND_MAX) {
+	if (btf_kind_is_loc(k) && !v->loc_kinds) {
+		bad(v, id, "kind %s (%u): inline sites, which only kernels of the bpf tree load",
+		    d2b_kind_name(k), k);
+		return;
+	}
+	if (k == D2B_KIND_UNKN || k > D2B_KIND_LAST) {
 		bad(v, id, "unknown kind %u", k);
 		return;
 	}
@@ -759,6 +847,9 @@ static void check_type(struct verify *v, uint32_t id)
 	case D2B_KIND_DECL_TAG:
 		check_decl_tag(v, id, t);
 		break;
+	default:	/* LOC_PARAM LOC_PROTO LOCSEC */
+		check_loc(v, id, t);
+		break;
 	}
 }
 
@@ -779,8 +870,13 @@ static void check_refs(struct verify *v, uint32_t id)
 			bad(v, id, "refers to VAR [%u]", *f);
 		if (d2b_kind(r) == D2B_KIND_DATASEC || d2b_kind(r) == D2B_KIND_DECL_TAG)
 			bad(v, id, "refers to %s [%u]", d2b_kind_name(d2b_kind(r)), *f);
-		if (d2b_kind(r) == D2B_KIND_FUNC && k != D2B_KIND_DECL_TAG)
+		if (d2b_kind(r) == D2B_KIND_FUNC && k != D2B_KIND_DECL_TAG && k != D2B_KIND_LOCSEC)
 			bad(v, id, "refers to FUNC [%u]", *f);
+		/* a LOC_PARAM has no size, the others are only sources */
+		if ((d2b_kind(r) == D2B_KIND_LOC_PARAM && k != D2B_KIND_LOC_PROTO) ||
+		    (d2b_kind(r) == D2B_KIND_LOC_PROTO && k != D2B_KIND_LOCSEC) ||
+		    d2b_kind(r) == D2B_KIND_LOCSEC)
+			bad(v, id, "refers to %s [%u]", d2b_kind_name(d2b_kind(r)), *f);
 	}
 }
 
@@ -990,7 +1086,8 @@ int d2b_btf__verify(const struct d2b_btf *btf, unsigned int flags, d2b_verify_fn
 		    void *arg)
 {
 	struct verify v = {
-		.btf = btf, .cxx_names = flags & D2B_VERIFY_CXX_NAMES, .report = report, .arg = arg,
+		.btf = btf, .cxx_names = flags & D2B_VERIFY_CXX_NAMES,
+		.loc_kinds = flags & D2B_VERIFY_LOC_KINDS, .report = report, .arg = arg,
 	};
 	uint32_t id, start = d2b_btf__start_id(btf), end = d2b_btf__end_id(btf);
 	int err;

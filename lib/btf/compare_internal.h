@@ -36,6 +36,7 @@ enum cmp_token {
 	TOK_PARAM,
 	TOK_VALUE,
 	TOK_SECINFO,
+	TOK_LOC,
 	TOK_FWD_STRUCT = 0x100,	/* ref classes of FWD when they stay apart */
 	TOK_FWD_UNION,
 };

@@ -32,7 +32,8 @@
  * each becomes the destination's own string of its bytes, remembered by
  * place (map_tail()).
  *
- * Pass 2, primitives (INT FLOAT ENUM ENUM64, then FWD and forward enums):
+ * Pass 2, primitives (INT FLOAT ENUM ENUM64 LOC_PARAM, then FWD and forward
+ * enums):
  * hash of the whole type, exact compare against the destination index and
  * against the unit's own canonical types (a per-unit index).  A forward
  * enum (no values) takes the full enum of the same name if there is one.
@@ -70,7 +71,8 @@
  * types built on them merge at finish); a base FWD is never resolved.
  *
  * Pass 4, reference kinds (PTR TYPEDEF modifiers TYPE_TAG ARRAY FUNC_PROTO
- * FUNC DECL_TAG): depth-first, bottom-up, with an explicit stack; a type's
+ * FUNC DECL_TAG LOC_PROTO; VAR, DATASEC and LOCSEC are only renumbered):
+ * depth-first, bottom-up, with an explicit stack; a type's
  * form with its referenced IDs made canonical is hashed and compared
  * exactly.  The most common of them, an unnamed PTR, CONST, VOLATILE or
  * RESTRICT or a TYPEDEF, is first looked for in an exact index by the type
@@ -471,7 +473,7 @@ static int dedup_ref(struct merge *m, uint32_t i)
 	uint64_t key = 0;
 	int err, k;
 
-	if (kclass(t) == KC_KEEP) {	/* VAR, DATASEC: never merged */
+	if (kclass(t) == KC_KEEP) {	/* VAR, DATASEC, LOCSEC: never merged */
 		m->s.map[i] = vid(m, i);
 		return 0;
 	}

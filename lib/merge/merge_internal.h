@@ -219,6 +219,7 @@ static inline enum kclass kclass(const struct d2b_type *t)
 	switch (d2b_kind(t)) {
 	case D2B_KIND_INT:
 	case D2B_KIND_FLOAT:
+	case D2B_KIND_LOC_PARAM:	/* (as libbpf: equal by its words) */
 		return KC_PRIM;
 	case D2B_KIND_ENUM:
 	case D2B_KIND_ENUM64:
@@ -238,9 +239,11 @@ static inline enum kclass kclass(const struct d2b_type *t)
 	case D2B_KIND_FUNC_PROTO:
 	case D2B_KIND_FUNC:
 	case D2B_KIND_DECL_TAG:
+	case D2B_KIND_LOC_PROTO:
 		return KC_REF;
 	case D2B_KIND_VAR:
 	case D2B_KIND_DATASEC:
+	case D2B_KIND_LOCSEC:		/* (as libbpf: a unit's sites, kept) */
 		return KC_KEEP;
 	default:
 		return KC_BAD;

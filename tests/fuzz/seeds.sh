@@ -10,7 +10,7 @@
 #		the C++ one with g++, and tests/sample/sample.o
 #   base	their raw BTF (BUILD_DIR/dwarf2btf -o), split BTF over
 #		sample.o's, and btfdump's sample blobs
-#   btf_raw	btfdump's sample blobs
+#   btf_raw	btfdump's sample blobs (every kind, the bpf tree's inline sites too)
 #   die_reader	the debug sections of the fixtures built by gcc and clang-19
 #		as shared objects (so relocated; also DWARF 4 type units),
 #		packed as fuzz_die_reader.c reads them

@@ -10,7 +10,8 @@
 # Inputs: the BTF clang -target bpf -g writes into objects built from
 # tests/golden/src/*.c (with clang and clang-19 when present), blobs made
 # with the builder API (BUILD_DIR/tests/btfdump --samples: every kind, the
-# other byte order, split BTF over a base), the running kernel's
+# other byte order, split BTF over a base, the bpf tree's inline sites,
+# which a bpftool before that tree cannot read: skipped), the running kernel's
 # /sys/kernel/btf/vmlinux and module BTF (split over it), and, when
 # D2B_CORPUS is set, the corpus vmlinux's .BTF and some modules over it.
 #
@@ -130,6 +131,12 @@ if "$dump" --samples "$tmp" 2>"$tmp/samples.err"; then
 	compare_reencode reencode-sample-swapped "$tmp/all-swapped.btf"
 	compare_reencode reencode-sample-split "$tmp/split.btf" "$tmp/base.btf"
 	compare_reencode reencode-sample-split-nostr "$tmp/split-nostr.btf" "$tmp/base.btf"
+	# the bpf tree's inline sites: a bpftool of that tree prints them (its
+	# selftest's text is tests/unit/test_btf_loc.c's); an older one skips
+	compare_dump golden-sample-loc "$tmp/loc.btf"
+	compare_dump golden-sample-split-loc "$tmp/split-loc.btf" "$tmp/loc.btf"
+	compare_reencode reencode-sample-loc "$tmp/loc.btf"
+	compare_reencode reencode-sample-split-loc "$tmp/split-loc.btf" "$tmp/loc.btf"
 else
 	fail "golden-samples" "btfdump --samples: $(head -c 300 "$tmp/samples.err")"
 fi

@@ -14,7 +14,9 @@
 #
 # Then D2B_BTF_DAMAGE (default 150) damaged copies of each fixture's BTF
 # must be judged by the verifier as the kernel judges them
-# (tests/unit/test_verify_kernel.c -n).
+# (tests/unit/test_verify_kernel.c -n), and as many damaged copies of a BTF
+# of the bpf tree's inline-site kinds as that tree's rules judge them
+# (tests/unit/test_verify_loc.c -n: no kernel here loads those kinds).
 #
 # The seeds are fixed, so that make check gives the same answer on every
 # day: tests/mutate/seeds lists them (a base set, and every seed that ever
@@ -106,6 +108,16 @@ run_seed()
 		fail mutate/btf/$seed "$(grep -c '^FAIL' "$dir/btf.log") damaged BTFs judged otherwise than by the kernel (D2B_MUTATE_SEED=$seed D2B_BTF_DAMAGE=$DAMAGE reproduces them)"
 	else
 		pass "mutate/btf/$seed (${#btfs[@]} fixtures' BTF; $(tail -n 1 "$dir/btf.log" | sed 's/^# //'))"
+	fi
+
+	# the bpf tree's inline-site kinds, which no kernel here loads: damage
+	# whose verdict that tree's rules fix (tests/unit/test_verify_loc.c)
+	"$BUILD/tests/test_verify_loc" -n "$DAMAGE" -s "$seed" >"$dir/loc.log" 2>&1
+	if [ $? -ne 0 ]; then
+		grep '^#' "$dir/loc.log" | head -n 5
+		fail mutate/loc/$seed "$(grep '^FAIL' "$dir/loc.log" | head -n 1)"
+	else
+		pass "mutate/loc/$seed ($(grep '^PASS verify_loc/seed' "$dir/loc.log" | sed 's/.*(//; s/)$//'))"
 	fi
 
 	python3 "$HERE/mutate.py" --d2b "$D2B" --load "$LOAD" --work "$dir" --seed "$seed" \

@@ -158,6 +158,80 @@ static inline int sample_split_nostr(struct d2b_btf *btf)
 	return 0;
 }
 
+/* A LOC_PARAM of n (1 to 3) values */
+static inline int sample_loc_param(struct d2b_btf *btf, uint32_t size, uint32_t flags,
+				   uint32_t v0, uint32_t v1, uint32_t v2, unsigned int n)
+{
+	const uint32_t v[3] = { v0, v1, v2 };
+
+	return d2b_btf__add_loc_param(btf, size, flags, v, n);
+}
+
+/*
+ * The bpf tree's inline sites: first its selftest's mk_loc_btf()
+ * (bpftool_btf_dump, loc_dump: [1]..[11], a LOC_PROTO of six for a FUNC
+ * of five, which only dumps), then every other form of LOC_PARAM, a
+ * LOC_PROTO of none, and a second LOCSEC of two sites.
+ */
+static inline int sample_loc(struct d2b_btf *btf)
+{
+	enum { R = D2B_LOC_PARAM_REG, D = D2B_LOC_PARAM_DEREF, O = D2B_LOC_PARAM_OFFSET,
+	       S = D2B_LOC_PARAM_SIGNED, C = D2B_LOC_PARAM_CONST, A = D2B_LOC_PARAM_ADDR };
+	const uint32_t fb = D2B_LOC_PARAM_FBREG;
+	int i, proto;
+
+	SAMPLE_TRY(d2b_btf__add_int(btf, "int", 4, D2B_INT_SIGNED));			/* 1 */
+	SAMPLE_TRY(d2b_btf__add_func_proto(btf, 1));					/* 2 */
+	for (i = 1; i <= 5; i++)
+		SAMPLE_TRY(d2b_btf__add_param(btf, i == 1 ? "arg1" : i == 2 ? "arg2" :
+					      i == 3 ? "arg3" : i == 4 ? "arg4" : "arg5", 1));
+	SAMPLE_TRY(d2b_btf__add_func(btf, "foo", D2B_LINKAGE_STATIC, 2));		/* 3 */
+	SAMPLE_TRY(sample_loc_param(btf, 4, R, 1, 0, 0, 1));				/* 4 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, R | D | O, 2, 0x10, 0, 2));			/* 5 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, R | O | S, fb, (uint32_t)-0x10, 0, 2));	/* 6 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, A | C, 0x9abcdef0, 0x12345678, 0, 2));	/* 7 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, C, 0xfeedface, 0xdeadbeef, 0, 2));		/* 8 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, R | D | O | S, fb, (uint32_t)-0x20, 0, 2));	/* 9 */
+	SAMPLE_TRY(d2b_btf__add_loc_proto(btf));					/* 10 */
+	for (i = 4; i <= 9; i++)
+		SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, (uint32_t)i));
+	SAMPLE_TRY(d2b_btf__add_locsec(btf, "inline.text"));				/* 11 */
+	SAMPLE_TRY(d2b_btf__add_locsec_loc(btf, 3, 10, 64));
+	SAMPLE_TRY(sample_loc_param(btf, 16, R, 0, 1, 0, 2));				/* 12 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, R | D, 6, 0, 0, 1));			/* 13 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, R | O, 7, 8, 0, 2));			/* 14 */
+	SAMPLE_TRY(sample_loc_param(btf, 8, R | O | S, 7, (uint32_t)-8, ~0u, 3));	/* 15 */
+	SAMPLE_TRY(sample_loc_param(btf, 4, C | S, (uint32_t)-2, 0, 0, 1));		/* 16 */
+	SAMPLE_TRY(sample_loc_param(btf, 4, C | A, 0x1000, 0, 0, 1));			/* 17 */
+	proto = d2b_btf__add_loc_proto(btf);						/* 18 */
+	SAMPLE_TRY(proto);
+	for (i = 12; i <= 17; i++)
+		SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, i == 14 ? 0 : (uint32_t)i));
+	SAMPLE_TRY(d2b_btf__add_loc_proto(btf));					/* 19 */
+	SAMPLE_TRY(d2b_btf__add_locsec(btf, ".init.text"));				/* 20 */
+	SAMPLE_TRY(d2b_btf__add_locsec_loc(btf, 3, (uint32_t)proto, 0));
+	SAMPLE_TRY(d2b_btf__add_locsec_loc(btf, 3, 10, 0x1234));
+	return 0;
+}
+
+/* Inline sites as split BTF over sample_loc() (.BTF.inline over .BTF): a
+ * site of the base's FUNC foo, with a base LOC_PARAM and one of its own. */
+static inline int sample_split_loc(struct d2b_btf *btf)
+{
+	uint32_t s = d2b_btf__start_id(btf);
+
+	SAMPLE_TRY(sample_loc_param(btf, 4, D2B_LOC_PARAM_REG, 3, 0, 0, 1));		/* s */
+	SAMPLE_TRY(d2b_btf__add_loc_proto(btf));					/* s+1 */
+	SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, s));
+	SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, 4));
+	SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, 0));
+	SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, 0));
+	SAMPLE_TRY(d2b_btf__add_loc_proto_param(btf, 0));
+	SAMPLE_TRY(d2b_btf__add_locsec(btf, "inline.text"));				/* s+2 */
+	SAMPLE_TRY(d2b_btf__add_locsec_loc(btf, 3, s + 1, 256));
+	return 0;
+}
+
 #undef SAMPLE_TRY
 
 #endif

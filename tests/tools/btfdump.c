@@ -7,7 +7,9 @@
  *	btfdump --samples DIR		write builder-made sample blobs into DIR:
  *					all.btf, all-swapped.btf (other byte
  *					order), base.btf, split.btf (over base),
- *					split-nostr.btf (over base)
+ *					split-nostr.btf (over base), loc.btf
+ *					(the bpf tree's inline sites),
+ *					split-loc.btf (over loc.btf)
  *
  * FILE and BASE are raw BTF or ELF files with a .BTF section.
  */
@@ -46,6 +48,7 @@ static int make_samples(const char *dir)
 				D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE;
 	struct d2b_btf *all = d2b_btf__new(NULL), *swapped = d2b_btf__new(NULL);
 	struct d2b_btf *base = d2b_btf__new(NULL), *split = NULL, *nostr = NULL;
+	struct d2b_btf *loc = d2b_btf__new(NULL), *split_loc = NULL;
 	int err;
 
 	err = write_sample(dir, "all.btf", all, sample_all_kinds, D2B_ENDIAN_NATIVE);
@@ -62,6 +65,15 @@ static int make_samples(const char *dir)
 		err = write_sample(dir, "split-nostr.btf", nostr, sample_split_nostr,
 				   D2B_ENDIAN_NATIVE);
 	}
+	if (!err)
+		err = write_sample(dir, "loc.btf", loc, sample_loc, D2B_ENDIAN_NATIVE);
+	if (!err) {
+		split_loc = d2b_btf__new(loc);
+		err = write_sample(dir, "split-loc.btf", split_loc, sample_split_loc,
+				   D2B_ENDIAN_NATIVE);
+	}
+	d2b_btf__free(split_loc);
+	d2b_btf__free(loc);
 	d2b_btf__free(nostr);
 	d2b_btf__free(split);
 	d2b_btf__free(base);

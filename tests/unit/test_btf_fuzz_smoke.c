@@ -15,7 +15,7 @@ struct seed {
 	size_t size;
 };
 
-static struct seed seeds[4];
+static struct seed seeds[5];
 static unsigned int nseeds;
 
 static int add_seed(const char *name, struct d2b_btf *btf)
@@ -36,21 +36,22 @@ static int make_seeds(void)
 {
 	struct d2b_btf *all = d2b_btf__new(NULL), *sw = d2b_btf__new(NULL);
 	struct d2b_btf *base = d2b_btf__new(NULL), *split = base ? d2b_btf__new(base) : NULL;
-	struct d2b_btf *tiny = d2b_btf__new(NULL);
+	struct d2b_btf *tiny = d2b_btf__new(NULL), *loc = d2b_btf__new(NULL);
 	int err = -1;
 
-	if (!all || !sw || !base || !split || !tiny)
+	if (!all || !sw || !base || !split || !tiny || !loc)
 		goto out;
 	if (sample_all_kinds(all) || sample_all_kinds(sw) || sample_base(base) ||
-	    sample_split(split) || d2b_btf__add_int(tiny, "x", 1, 0) < 0)
+	    sample_split(split) || d2b_btf__add_int(tiny, "x", 1, 0) < 0 || sample_loc(loc))
 		goto out;
 	d2b_btf__set_endian(sw, __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
 				D2B_ENDIAN_BIG : D2B_ENDIAN_LITTLE);
 	if (add_seed("all", all) || add_seed("swapped", sw) || add_seed("split", split) ||
-	    add_seed("tiny", tiny))
+	    add_seed("tiny", tiny) || add_seed("loc", loc))
 		goto out;
 	err = 0;
 out:
+	d2b_btf__free(loc);
 	d2b_btf__free(tiny);
 	d2b_btf__free(split);
 	d2b_btf__free(base);
@@ -83,7 +84,7 @@ static void test_seeds_valid(void)
 {
 	unsigned int i;
 
-	REQUIRE(nseeds == 4);
+	REQUIRE(nseeds == 5);
 	for (i = 0; i < nseeds; i++) {
 		struct d2b_btf *btf = NULL;
 		char err[256];

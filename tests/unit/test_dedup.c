@@ -1083,6 +1083,44 @@ static void test_pointer_size(void)
 	d2b_btf__free(u8);
 }
 
+/* The bpf tree's inline sites, as libbpf dedups them: LOC_PARAMs equal by
+ * their words and LOC_PROTOs by their parameters merge, each unit's
+ * LOCSEC stays (units built here, not in dedup_cases.h: the libbpf the
+ * cross-check links may not know these kinds) */
+static void b_loc(struct d2b_btf *u, int k)
+{
+	const uint32_t reg[] = { 5 }, other[] = { 6 };
+	uint32_t i = INT(u, "int"), p = PROTO(u, i), f, lp, lp2, lproto;
+
+	PARAM(u, "a", i);
+	f = FUNC(u, "foo", p);
+	lp = ok(d2b_btf__add_loc_param(u, 4, D2B_LOC_PARAM_REG, reg, 1));
+	lp2 = ok(d2b_btf__add_loc_param(u, 4, D2B_LOC_PARAM_REG, k ? other : reg, 1));
+	lproto = ok(d2b_btf__add_loc_proto(u));
+	ok(d2b_btf__add_loc_proto_param(u, lp));
+	ok(d2b_btf__add_loc_proto(u));
+	ok(d2b_btf__add_loc_proto_param(u, lp2));
+	ok(d2b_btf__add_locsec(u, "inline.text"));
+	ok(d2b_btf__add_locsec_loc(u, f, lproto, 16 * (uint32_t)(k + 1)));
+}
+
+static void test_loc_kinds(void)
+{
+	static const struct dcase c = { "loc", 2, b_loc, NULL, false, false };
+	struct d2b_btf *out = NULL;
+	uint32_t id, n[D2B_KIND_LAST + 1] = { 0 };
+
+	REQUIRE(run_dedup(&c, false, NULL, &out, true, NULL) == 0);
+	for (id = 1; id < d2b_btf__end_id(out); id++)
+		n[d2b_kind(d2b_btf__type(out, id))]++;
+	CHECK_EQ(n[D2B_KIND_FUNC], 1);
+	CHECK_EQ(n[D2B_KIND_LOC_PARAM], 2);	/* reg5 once, reg6 */
+	CHECK_EQ(n[D2B_KIND_LOC_PROTO], 2);
+	CHECK_EQ(n[D2B_KIND_LOCSEC], 2);	/* one per unit */
+	CHECK_EQ(d2b_btf__verify(out, D2B_VERIFY_LOC_KINDS, NULL, NULL), 0);
+	d2b_btf__free(out);
+}
+
 int main(void)
 {
 	size_t i;
@@ -1099,6 +1137,7 @@ int main(void)
 	RUN(test_over_index_collisions);
 	RUN(test_errors);
 	RUN(test_stats);
+	RUN(test_loc_kinds);
 	RUN(test_checked_units);
 	RUN(test_base_buckets_plain);
 	RUN(test_base_buckets_collisions);

@@ -252,7 +252,185 @@ static void cxx_names_control(struct d2b_btf *b)
 	d2b_btf__add_composite(b, D2B_KIND_STRUCT, "g\xc3\xa9o", 0);
 }
 
+/* ---- the inline-site kinds: int, int foo(int a, int b), then the case ---- */
+
+enum { L = D2B_VERIFY_LOC_KINDS };
+
+static int foo_t(struct d2b_btf *b)
+{
+	int i = int_t(b), p = d2b_btf__add_func_proto(b, i);
+
+	d2b_btf__add_param(b, "a", i);
+	d2b_btf__add_param(b, "b", i);
+	return d2b_btf__add_func(b, "foo", D2B_LINKAGE_STATIC, p);	/* [3] */
+}
+
+static int lp(struct d2b_btf *b, uint32_t size, uint32_t flags, uint32_t v0, uint32_t v1,
+	      unsigned int n)
+{
+	const uint32_t v[] = { v0, v1 };
+
+	return d2b_btf__add_loc_param(b, size, flags, v, n);
+}
+
+/* foo inlined at .text+64, its parameters in reg5 and *(fbreg - 8) */
+static int site(struct d2b_btf *b, uint32_t *ret_param, uint32_t *ret_proto)
+{
+	int f = foo_t(b), p1 = lp(b, 4, D2B_LOC_PARAM_REG, 5, 0, 1);
+	int p2 = lp(b, 4, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_DEREF | D2B_LOC_PARAM_OFFSET |
+		    D2B_LOC_PARAM_SIGNED, D2B_LOC_PARAM_FBREG, (uint32_t)-8, 2);
+	int proto = d2b_btf__add_loc_proto(b);
+
+	d2b_btf__add_loc_proto_param(b, (uint32_t)p1);
+	d2b_btf__add_loc_proto_param(b, (uint32_t)p2);
+	*ret_param = (uint32_t)p1;
+	*ret_proto = (uint32_t)proto;
+	return f;
+}
+
+static void loc_ok(struct d2b_btf *b)
+{
+	uint32_t param, proto;
+	int f = site(b, &param, &proto), none;
+
+	lp(b, 8, D2B_LOC_PARAM_CONST, 1, 2, 2);
+	lp(b, 4, D2B_LOC_PARAM_CONST | D2B_LOC_PARAM_SIGNED, (uint32_t)-1, 0, 1);
+	lp(b, 8, D2B_LOC_PARAM_CONST | D2B_LOC_PARAM_ADDR, 0x1000, 0, 2);
+	lp(b, 16, D2B_LOC_PARAM_REG, 0, 1, 2);		/* a value in two registers */
+	lp(b, 8, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_DEREF, 6, 0, 1);
+	lp(b, 8, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_OFFSET, 7, 16, 2);
+	none = d2b_btf__add_loc_proto(b);		/* no location for either */
+	d2b_btf__add_loc_proto_param(b, 0);
+	d2b_btf__add_loc_proto_param(b, 0);
+	d2b_btf__add_locsec(b, "inline.text");
+	d2b_btf__add_locsec_loc(b, (uint32_t)f, proto, 64);
+	d2b_btf__add_locsec_loc(b, (uint32_t)f, (uint32_t)none, 128);
+	(void)param;
+}
+
+static struct d2b_type *last(struct d2b_btf *b)
+{
+	return btf_type_mut(b, d2b_btf__end_id(b) - 1);
+}
+
+static void loc_param_named(struct d2b_btf *b)
+{
+	lp(b, 4, D2B_LOC_PARAM_REG, 1, 0, 1);
+	last(b)->name_off = (uint32_t)d2b_btf__add_str(b, "x");
+}
+
+static void loc_param_kflag(struct d2b_btf *b)
+{
+	lp(b, 4, D2B_LOC_PARAM_REG, 1, 0, 1);
+	last(b)->info |= 1u << 31;
+}
+
+static void loc_param_size(struct d2b_btf *b)
+{
+	lp(b, 17, D2B_LOC_PARAM_REG, 1, 0, 1);
+	lp(b, 4, D2B_LOC_PARAM_REG, 1, 0, 1);
+	last(b)->size = 0;
+}
+
+static void loc_param_flags(struct d2b_btf *b)
+{
+	lp(b, 4, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_SIGNED, 1, 0, 1);	/* SIGNED: no register */
+	lp(b, 4, D2B_LOC_PARAM_DEREF, 1, 0, 1);
+	lp(b, 4, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_CONST, 1, 0, 1);
+	lp(b, 4, D2B_LOC_PARAM_REG, 1, 0, 1);
+	((uint32_t *)(last(b) + 1))[0] = 0x40;
+}
+
+static void loc_param_vlen(struct d2b_btf *b)
+{
+	lp(b, 8, D2B_LOC_PARAM_CONST, 1, 0, 1);		/* 8 bytes in one word */
+	lp(b, 16, D2B_LOC_PARAM_CONST, 1, 0, 2);	/* a constant of 16 bytes */
+	lp(b, 4, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_DEREF, 1, 2, 2);
+	lp(b, 4, D2B_LOC_PARAM_REG | D2B_LOC_PARAM_OFFSET, 1, 0, 1);
+	lp(b, 4, D2B_LOC_PARAM_REG, 1, 0, 1);
+	last(b)->info = d2b_info(D2B_KIND_LOC_PARAM, false, 0);	/* and no value */
+}
+
+static void loc_proto_type(struct d2b_btf *b)
+{
+	uint32_t param, proto;
+
+	site(b, &param, &proto);
+	btf_type_mut(b, proto)->type = 1;
+}
+
+static void loc_proto_param(struct d2b_btf *b)
+{
+	uint32_t param, proto;
+
+	site(b, &param, &proto);
+	((uint32_t *)(btf_type_mut(b, proto) + 1))[1] = 1;	/* the INT */
+}
+
+static void locsec_case(struct d2b_btf *b, int which)
+{
+	uint32_t param, proto;
+	int f = site(b, &param, &proto), one = d2b_btf__add_loc_proto(b);
+
+	d2b_btf__add_loc_proto_param(b, param);
+	d2b_btf__add_locsec(b, which == 5 ? "inline text" : "inline.text");
+	d2b_btf__add_locsec_loc(b, which == 0 ? 1 : which == 1 ? 0 : (uint32_t)f,
+				which == 2 ? param : which == 3 ? (uint32_t)one : proto, 64);
+	if (which == 4)
+		last(b)->size = 8;
+}
+
+static void locsec_not_func(struct d2b_btf *b) { locsec_case(b, 0); }
+static void locsec_func_0(struct d2b_btf *b) { locsec_case(b, 1); }
+static void locsec_not_proto(struct d2b_btf *b) { locsec_case(b, 2); }
+static void locsec_mismatch(struct d2b_btf *b) { locsec_case(b, 3); }
+static void locsec_size(struct d2b_btf *b) { locsec_case(b, 4); }
+static void locsec_name(struct d2b_btf *b) { locsec_case(b, 5); }
+
+static void ptr_to_loc(struct d2b_btf *b)
+{
+	uint32_t param, proto;
+
+	site(b, &param, &proto);
+	d2b_btf__add_ref(b, D2B_KIND_PTR, NULL, param);
+	d2b_btf__add_ref(b, D2B_KIND_CONST, NULL, proto);
+}
+
+/* more sites than 16 bits count: the bpf tree's kernels only */
+static void locsec_wide(struct d2b_btf *b)
+{
+	uint32_t param, proto, i;
+	int f = site(b, &param, &proto);
+
+	d2b_btf__add_locsec(b, "inline.text");
+	for (i = 0; i <= D2B_MAX_VLEN; i++)
+		d2b_btf__add_locsec_loc(b, (uint32_t)f, proto, i);
+}
+
 static const struct vcase cases[] = {
+	{ "loc_default", loc_ok, 11, "kind LOC_PARAM (20): inline sites, which only kernels "
+	  "of the bpf tree load" },
+	{ "loc_ok", loc_ok, 0, NULL, L },
+	{ "loc_ok_cxx", loc_ok, 0, NULL, L | D2B_VERIFY_CXX_NAMES },
+	{ "ok_all_kinds_loc", ok_all_kinds, 0, NULL, L },
+	{ "loc_param_named", loc_param_named, 1, "must have no name", L },
+	{ "loc_param_kflag", loc_param_kflag, 1, "kind_flag set", L },
+	{ "loc_param_size", loc_param_size, 2, "a size of 0 or over 16 bytes (flags 0x8, size 17", L },
+	{ "loc_param_flags", loc_param_flags, 4, "flags the kernel does not know (flags 0x9", L },
+	{ "loc_param_vlen", loc_param_vlen, 5, "a vlen its flags and size do not allow (flags "
+	  "0x2, size 8, vlen 1)", L },
+	{ "loc_proto_type", loc_proto_type, 1, "type field 1, not 0", L },
+	{ "loc_proto_param", loc_proto_param, 1, "parameter 1: [1] is not a LOC_PARAM", L },
+	{ "locsec_not_func", locsec_not_func, 1, "site 0: [1] is not a FUNC", L },
+	{ "locsec_func_0", locsec_func_0, 1, "site 0: [0] is not a FUNC", L },
+	{ "locsec_not_proto", locsec_not_proto, 2, "site 0: [4] is not a LOC_PROTO", L },
+	{ "locsec_mismatch", locsec_mismatch, 1, "LOC_PROTO [7] has 1 parameters, its FUNC 2", L },
+	{ "locsec_size", locsec_size, 1, "size field 8, not 0", L },
+	{ "locsec_name", locsec_name, 1, "invalid section name", L },
+	{ "ptr_to_loc", ptr_to_loc, 2, "refers to LOC_PARAM", L },
+	{ "locsec_wide", locsec_wide, 0, NULL, L },
+	{ "locsec_wide_default", locsec_wide, 5, "kind LOC_PARAM", 0 },
+
 	{ "param_fwd", param_fwd, 1, "parameter 0 is FWD" },
 	{ "return_typedef_void", return_typedef_void, 1, "returns void through a typedef" },
 	{ "param_typedef_void", param_typedef_void, 1, "parameter 0 is void through" },

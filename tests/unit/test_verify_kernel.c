@@ -413,6 +413,9 @@ static void test_samples(void)
 {
 	static const struct { const char *name; sample_fn fn; } samples[] = {
 		{ "all_kinds", sample_all_kinds }, { "base", sample_base },
+		/* the bpf tree's inline sites: 6.x refuses them, and so does
+		 * the verifier unless told the BTF is for that tree */
+		{ "loc", sample_loc },
 	};
 	size_t i;
 
