@@ -241,9 +241,10 @@ struct d2b_decl_tag {
  *    values, read by its flags: CONST a constant (vlen 1, or 2 for 64
  *    bits, low word first), CONST|ADDR an address the kernel relocates;
  *    REG a register (DWARF number; D2B_LOC_PARAM_FBREG the frame base),
- *    vlen 2 a value in two registers; REG|OFFSET reg + (int32_t)values[1]
- *    (an address); REG|DEREF *(reg); REG|DEREF|OFFSET *(reg + offset).
- *    SIGNED: the value is signed.
+ *    vlen 2 a value in two registers; REG|OFFSET reg + offset (an address;
+ *    the offset values[1], or [1] and [2] low first); REG|DEREF *(reg);
+ *    REG|DEREF|OFFSET *(reg + offset).  SIGNED: the constant or the offset
+ *    is signed.
  *  - LOC_PROTO: name_off 0, type 0; vlen uint32_t IDs, one per parameter
  *    of a function: a LOC_PARAM, or 0 (no location).
  *  - LOCSEC: a section name ("inline.text" for .text); vlen struct d2b_loc,

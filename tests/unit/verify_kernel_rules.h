@@ -704,6 +704,42 @@ static void r_info_bits(struct blob *b, bool bad)
 	b->ntypes++;
 }
 
+/*
+ * The bpf tree's inline-site kinds, which every 6.x kernel refuses (kind
+ * past BTF_KIND_MAX), and so does the verifier unless told the BTF is for
+ * that tree (D2B_VERIFY_LOC_KINDS; their own rules: test_verify.c and
+ * test_verify_loc.c, no kernel here loads them).  int foo(int a), then the
+ * kind: a LOC_PARAM (reg5), a LOC_PROTO of it, a LOCSEC of foo's site.
+ */
+static void loc_kinds(struct blob *b, bool bad, unsigned int upto)
+{
+	uint32_t i = t_int(b, "int", 4, 1, 0, 32), p, f, lp, proto;
+
+	p = type(b, "", D2B_KIND_FUNC_PROTO, false, 1, i);
+	word(b, str(b, "a"));
+	word(b, i);
+	f = type(b, "foo", D2B_KIND_FUNC, false, D2B_LINKAGE_STATIC, p);
+	if (!bad)
+		return;
+	lp = type(b, "", D2B_KIND_LOC_PARAM, false, 1, 4);
+	word(b, D2B_LOC_PARAM_REG);
+	word(b, 5);
+	if (upto == D2B_KIND_LOC_PARAM)
+		return;
+	proto = type(b, "", D2B_KIND_LOC_PROTO, false, 1, 0);
+	word(b, lp);
+	if (upto == D2B_KIND_LOC_PROTO)
+		return;
+	type(b, "inline.text", D2B_KIND_LOCSEC, false, 1, 0);
+	word(b, f);
+	word(b, proto);
+	word(b, 64);
+}
+
+static void r_loc_param(struct blob *b, bool bad) { loc_kinds(b, bad, D2B_KIND_LOC_PARAM); }
+static void r_loc_proto(struct blob *b, bool bad) { loc_kinds(b, bad, D2B_KIND_LOC_PROTO); }
+static void r_locsec(struct blob *b, bool bad) { loc_kinds(b, bad, D2B_KIND_LOCSEC); }
+
 static void r_empty(struct blob *b, bool bad)
 {
 	if (!bad)
@@ -837,6 +873,9 @@ static const struct rule rules[] = {
 	{ "info/unused_bits", r_info_bits, NEWER_ACCEPT,
 	  "BTF_INFO_MASK: 6.1 to 6.18 (7.3 no longer looks)" },
 	{ "btf/empty", r_empty, REFUSES, NULL },
+	{ "loc/loc_param_on_6x", r_loc_param, REFUSES, NULL },
+	{ "loc/loc_proto_on_6x", r_loc_proto, REFUSES, NULL },
+	{ "loc/locsec_on_6x", r_locsec, REFUSES, NULL },
 	{ "name/512_bytes", r_name_long, ACCEPTS,
 	  "KSYM_NAME_LEN counts the NUL in kallsyms: names of 511 bytes at most" },
 	{ "name/latin1", r_name_latin1, ACCEPTS,
