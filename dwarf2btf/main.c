@@ -51,6 +51,15 @@ static void usage(FILE *out)
 		"      --layout         add a layout section (a 32-byte header; Linux 7.1+ and\n"
 		"                       libbpf 1.8 read it, older kernels refuse it); never\n"
 		"                       in split BTF (-b)\n"
+		"      --inline-sites[=together]\n"
+		"                       also write where inlined functions' parameters are at\n"
+		"                       each inlined call (LOC_PARAM, LOC_PROTO, LOCSEC: the\n"
+		"                       bpf tree's kinds; older kernels and libbpf refuse\n"
+		"                       them), as split BTF over the BTF written: section\n"
+		"                       .BTF.inline of FILE, or with -o OUT the file\n"
+		"                       OUT.inline; =together: after the other types in the\n"
+		"                       same BTF (as pahole --btf_features=inline writes\n"
+		"                       them, for resolve_btfids --inline)\n"
 		"      --no-dedup       keep every compile unit's types (debugging)\n"
 		"      --no-merge-groups  merge the compile units one by one, never in\n"
 		"                       groups on several threads (the output is the same)\n"
@@ -107,6 +116,7 @@ enum {
 	OPT_ALLOW_MISSING,
 	OPT_CACHE_DIR,
 	OPT_NO_CACHE,
+	OPT_INLINE_SITES,
 };
 
 static const struct option long_options[] = {
@@ -133,6 +143,7 @@ static const struct option long_options[] = {
 	{ "allow-missing-debug", no_argument, NULL, OPT_ALLOW_MISSING },
 	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "inline-sites", optional_argument, NULL, OPT_INLINE_SITES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -203,15 +214,51 @@ out:
 	return rc;
 }
 
+/*
+ * --inline-sites: btf's inline part (d2b_btf__split_inline()) as split BTF
+ * over the rest: FILE's .BTF and .BTF.inline, or OUT and OUT.inline.
+ */
+static int write_inline_split(const char *file, const char *output, const struct d2b_btf *btf)
+{
+	struct d2b_btf *main_btf = NULL, *inl = NULL;
+	char errbuf[512] = "", *path = NULL;
+	const char *where = output ? output : file;
+	int err;
+
+	err = d2b_btf__split_inline(btf, &main_btf, &inl);
+	if (err < 0) {
+		fprintf(stderr, "%s: %s: cannot split the inline sites off: %s\n", prog, file,
+			strerror(-err));
+		return err;
+	}
+	if (!output) {
+		err = d2b_elf__write_btf_inline(file, main_btf, inl, errbuf, sizeof(errbuf));
+	} else if (asprintf(&path, "%s.inline", output) < 0) {
+		path = NULL;
+		err = -ENOMEM;
+	} else {
+		err = d2b_btf__write_raw(main_btf, output, errbuf, sizeof(errbuf));
+		where = path;
+		if (!err)
+			err = d2b_btf__write_raw(inl, path, errbuf, sizeof(errbuf));
+	}
+	if (err < 0)
+		fprintf(stderr, "%s: %s: %s\n", prog, where, errbuf[0] ? errbuf : strerror(-err));
+	free(path);
+	d2b_btf__free(inl);
+	d2b_btf__free(main_btf);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
-	struct d2b_opts opts = { .diag = cli_print_diag, .diag_arg = &cli };
+	struct d2b_opts opts = { .sz = D2B_OPTS_SZ, .diag = cli_print_diag, .diag_arg = &cli };
 	const char *output = NULL, *base_path = NULL, *compare = NULL, *cache_dir = NULL, *file;
 	struct d2b_compare_opts copts = { 0 };
 	struct d2b_btf *base = NULL, *btf = NULL;
 	const char **dirs = NULL;
-	bool dump = false;
+	bool dump = false, inline_split = false;
 	int c, err, rc = 1;
 
 	cli_tune_malloc();
@@ -303,6 +350,16 @@ int main(int argc, char **argv)
 		case OPT_NO_CACHE:
 			cache_dir = "none";
 			break;
+		case OPT_INLINE_SITES:
+			if (optarg && strcmp(optarg, "together")) {
+				fprintf(stderr, "%s: --inline-sites takes 'together' or nothing, "
+					"not '%s'\n", prog, optarg);
+				rc = 2;
+				goto out;
+			}
+			opts.inline_sites = true;
+			inline_split = !optarg;
+			break;
 		case 'v':
 			cli.verbose++;
 			break;
@@ -352,7 +409,11 @@ int main(int argc, char **argv)
 	if (cli_convert(file, base_path, &opts, &cli, &base, &btf) < 0)
 		goto out;
 
-	if (cli_write_btf(file, output, btf, NULL) < 0)
+	if (inline_split)
+		err = write_inline_split(file, output, btf);
+	else
+		err = cli_write_btf(file, output, btf, NULL);
+	if (err < 0)
 		goto out;
 	rc = 0;
 out:

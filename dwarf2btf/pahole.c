@@ -58,6 +58,7 @@ enum feature {
 	F_TRUE_SIGNATURE,
 	F_FORCE_CU_MERGING,
 	F_LAYOUT,
+	F_INLINE,
 	F_NR,
 };
 
@@ -87,6 +88,11 @@ static const struct {
 	[F_FORCE_CU_MERGING] = { "force_cu_merging", false, 32 },
 	/* pahole git HEAD's (libbpf 1.8): base BTF only */
 	[F_LAYOUT] = { "layout", false, 32 },
+	/* the bpf tree's (2026) inline sites: LOC_PARAM, LOC_PROTO and LOCSEC
+	 * after every other type, for resolve_btfids --inline to move into
+	 * .BTF.inline (d2b_opts.inline_sites); scripts/Makefile.btf asks from
+	 * pahole 1.31 on */
+	[F_INLINE] = { "inline", false, 31 },
 };
 
 struct pahole_cli {
@@ -428,6 +434,7 @@ static void to_opts(const struct pahole_cli *p, struct d2b_opts *o)
 	o->no_cxx = p->no_cxx;
 	/* a release without the feature ignores its name, as any unknown one */
 	o->layout = p->on[F_LAYOUT] && features[F_LAYOUT].since <= p->minor;
+	o->inline_sites = p->on[F_INLINE] && features[F_INLINE].since <= p->minor;
 	o->true_signature = p->on[F_TRUE_SIGNATURE] &&
 			    features[F_TRUE_SIGNATURE].since <= p->minor;
 }

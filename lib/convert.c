@@ -73,6 +73,7 @@
 #include "kernel/elf_funcs.h"
 #include "kernel/func_judge.h"
 #include "kernel/func_policy.h"
+#include "kernel/loc_sites.h"
 #include "kernel/var_policy.h"
 #include "base/vec.h"
 #include "dwarf/die_reader.h"
@@ -96,6 +97,7 @@ struct result {
 	struct datasec_set *ds;
 	struct func_rec *funcs;		/* D2B_FUNCS_KERNEL: every unit's functions */
 	size_t nr_funcs, funcs_cap;
+	struct loc_sites *sites;	/* d2b_opts.inline_sites: every unit's */
 };
 
 /* An input in memory (d2b_convert_mem()); path is then its name. */
@@ -123,6 +125,8 @@ struct input {
 	struct datasec_section *secs;	/* the input's sections, by index */
 	size_t nr_secs;
 	char *secnames;			/* (secs' names) */
+	uint64_t *sec_addrs;		/* their sh_addr (inline sites) */
+	bool rel;			/* an ET_REL file */
 	struct d2b_btf *names;		/* string-only base over .debug_str, or NULL */
 	struct job names_job;		/* makes names: names_job_run() */
 	struct pages_behind behind;	/* merged units' .debug_info pages, dropped */
@@ -166,7 +170,7 @@ struct report {
 	bool has_cxx;			/* some unit was C++ */
 	size_t units_skipped;
 	size_t nr_imported;		/* partial units walked */
-	double t_open, t_finish, t_datasec;
+	double t_open, t_finish, t_datasec, t_sites;
 };
 
 /* The conversion: one struct per stage, and what they make */
@@ -280,6 +284,11 @@ static int unit_records(struct conv *c, const struct unit *w, const uint32_t *ma
 	size_t i;
 	int err;
 
+	if (c->res.sites) {
+		err = loc_sites__add_unit(c->res.sites, w, map, strs);
+		if (err)
+			return err;
+	}
 	err = VEC_RESERVE(c->res.funcs, c->res.funcs_cap, c->res.nr_funcs, w->nr_funcs);
 	if (err)
 		return err;
@@ -464,6 +473,18 @@ static void report_stats(struct conv *c)
 		diag__say(&c->diag, D2B_STATS, "%-10s %10llu in units, %8llu in output",
 			  d2b_kind_name(k), (unsigned long long)st.in[k], (unsigned long long)out[k]);
 	}
+	if (c->res.sites) {
+		struct loc_sites_stats ls;
+
+		loc_sites__stats(c->res.sites, &ls);
+		diag__say(&c->diag, D2B_STATS, "inline sites: %zu, of %zu functions, in %zu LOCSECs "
+			  "(%.3fs); every parameter located at %zu (%.1f%%), parameters %zu of %zu "
+			  "(%.1f%%); LOC_PARAM %zu, LOC_PROTO %zu, FUNCs added %zu", ls.sites,
+			  ls.funcs, ls.sections, c->rep.t_sites, ls.complete,
+			  ls.sites ? 100.0 * ls.complete / ls.sites : 0.0, ls.located, ls.params,
+			  ls.params ? 100.0 * ls.located / ls.params : 0.0, ls.loc_params,
+			  ls.loc_protos, ls.funcs_added);
+	}
 	diag__say(&c->diag, D2B_STATS, "output: %u types", d2b_btf__nr_types(c->res.out));
 }
 
@@ -523,6 +544,8 @@ static void result_remap(struct result *r, struct d2b_btf *btf, const uint32_t *
 		r->out = btf;
 	}
 	datasec_set__remap(r->ds, map);
+	if (r->sites)
+		loc_sites__remap(r->sites, map);
 	for (i = 0; i < r->nr_funcs; i++)
 		r->funcs[i].id = map[r->funcs[i].id];
 }
@@ -532,8 +555,12 @@ static void result_remap(struct result *r, struct d2b_btf *btf, const uint32_t *
 static int result_prune(struct result *r, uint8_t *drop, uint32_t **ret_map)
 {
 	struct d2b_btf *pruned;
-	int err = prune__funcs(r->out, drop, &pruned, ret_map);
+	int err;
 
+	if (r->sites)	/* the prototypes inline sites name stay */
+		loc_sites__keep_protos(r->sites, drop, d2b_btf__start_id(r->out),
+				       d2b_btf__end_id(r->out), PRUNE_KEEP);
+	err = prune__funcs(r->out, drop, &pruned, ret_map);
 	if (!err)
 		result_remap(r, pruned, *ret_map);
 	return err;
@@ -649,6 +676,28 @@ static int section_table(struct dwarf_file *df, struct datasec_section **ret, si
 	return 0;
 }
 
+/* The input's sections' addresses (inline sites: ADDR locations), and
+ * whether it is relocatable (its sections have none). */
+static int section_addrs(struct input *src)
+{
+	Elf *elf = dwarf_file__elf(src->df);
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	size_t i;
+
+	src->sec_addrs = calloc(src->nr_secs ? src->nr_secs : 1, sizeof(*src->sec_addrs));
+	if (!src->sec_addrs)
+		return -ENOMEM;
+	src->rel = gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL;
+	for (i = 0; i < src->nr_secs; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+
+		if (scn && gelf_getshdr(scn, &shdr))
+			src->sec_addrs[i] = shdr.sh_addr;
+	}
+	return 0;
+}
+
 /* The size of LIBDWARF2BTF_1.0's struct d2b_opts, which sz == 0 stands for */
 #define OPTS_SIZE_1_0 (offsetof(struct d2b_opts, true_signature) + sizeof(bool))
 
@@ -738,7 +787,10 @@ static int list_units(struct conv *c, bool split)
 	die_reader__behind(src->units.r, DIE_SEC_INFO, &src->behind);
 	/* build dwfl's section table now, before any worker thread asks */
 	dwarf_file__addr_section(src->df, 0, &shndx, &off);
-	return section_table(src->df, &src->secs, &src->nr_secs, &src->secnames);
+	err = section_table(src->df, &src->secs, &src->nr_secs, &src->secnames);
+	if (!err && c->opts.inline_sites)
+		err = section_addrs(src);
+	return err;
 }
 
 /* A base the caller loads meanwhile (d2b_convert_file_later_base()) is
@@ -770,7 +822,9 @@ static int start_merge(struct conv *c)
 
 	c->res.out = d2b_btf__new(c->base);
 	c->res.ds = datasec_set__new();
-	if (!c->res.out || !c->res.ds)
+	if (c->opts.inline_sites)
+		c->res.sites = loc_sites__new();
+	if (!c->res.out || !c->res.ds || (c->opts.inline_sites && !c->res.sites))
 		return -ENOMEM;
 	/* the target's data model, whatever the host's and the base's */
 	d2b_btf__set_endian(c->res.out,
@@ -844,6 +898,34 @@ static int start_walk(struct conv *c, const struct d2b_base_later *later)
 	return err;
 }
 
+/* The inline sites (d2b_opts.inline_sites), appended after every other type. */
+static int inline_sites(struct conv *c)
+{
+	struct loc_section *secs;
+	struct loc_sites_opts lo = {
+		.nr_secs = c->src.nr_secs, .rel = c->src.rel,
+		.static_linkage = c->syms.filter && c->syms.filter->policy.static_linkage,
+	};
+	double t0 = clock_now();
+	size_t i;
+	int err;
+
+	if (!c->res.sites)
+		return 0;
+	secs = calloc(lo.nr_secs ? lo.nr_secs : 1, sizeof(*secs));
+	if (!secs)
+		return -ENOMEM;
+	for (i = 0; i < lo.nr_secs; i++) {
+		secs[i].name = c->src.secs[i].name;
+		secs[i].addr = c->src.sec_addrs ? c->src.sec_addrs[i] : 0;
+	}
+	lo.secs = secs;
+	err = loc_sites__emit(c->res.sites, c->res.out, &lo, &c->diag);
+	free(secs);
+	c->rep.t_sites = clock_now() - t0;
+	return err;
+}
+
 /*
  * The merged BTF made whole: the merge finished (forward declarations
  * resolved, the final renumbering), types of no size mended, the kernel's
@@ -878,7 +960,7 @@ static int finish(struct conv *c)
 		diag__say(&c->diag, D2B_ERROR, "cannot make the DATASECs: %s",
 			  strerror(-err));
 	c->rep.t_datasec = clock_now() - t0;
-	return err;
+	return err ? err : inline_sites(c);
 }
 
 /*
@@ -888,6 +970,8 @@ static int finish(struct conv *c)
  */
 static int verify(struct conv *c)
 {
+	/* inline sites: the bpf tree's kinds, which only its kernels know */
+	unsigned int locs = c->opts.inline_sites ? D2B_VERIFY_LOC_KINDS : 0;
 	double t0 = clock_now();
 	int n, err;
 
@@ -907,8 +991,9 @@ static int verify(struct conv *c)
 			return err;
 		}
 	}
-	n = d2b_btf__verify(c->res.out, cxx_names(c) ? D2B_VERIFY_CXX_NAMES : 0, verify_report, c);
-	if (n == 0 && cxx_names(c) && d2b_btf__verify(c->res.out, 0, NULL, NULL) > 0)
+	n = d2b_btf__verify(c->res.out, (cxx_names(c) ? D2B_VERIFY_CXX_NAMES : 0) | locs,
+			    verify_report, c);
+	if (n == 0 && cxx_names(c) && d2b_btf__verify(c->res.out, locs, NULL, NULL) > 0)
 		diag__say(&c->diag, D2B_NOTICE,
 			  "C++ names that are not identifiers: the kernel will not load "
 			  "this BTF (without --cxx-names it would)");
@@ -960,6 +1045,8 @@ static void conv_release(struct conv *c)
 	unit_inputs__release(&c->src.units);
 	dwarf_file__free(c->src.df);
 	free(c->src.secnames);
+	free(c->src.sec_addrs);
+	loc_sites__free(c->res.sites);
 }
 
 /*

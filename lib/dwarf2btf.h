@@ -42,7 +42,8 @@
  * ABI: libdwarf2btf.so.1.  Each symbol has the version that
  * lib/libdwarf2btf.map gives it: LIBDWARF2BTF_1.0 for the first release's
  * functions, LIBDWARF2BTF_1.1 for d2b_btf__load_base, LIBDWARF2BTF_1.2 for
- * the inline-site builders (d2b_btf__add_loc_*, d2b_btf__add_locsec*).  A
+ * the inline-site builders (d2b_btf__add_loc_*, d2b_btf__add_locsec*),
+ * d2b_btf__split_inline and d2b_elf__write_btf_inline.  A
  * new function goes into a new version; a symbol removed or changed, or a
  * public struct or enum value changed, takes a new soname (tests/libso
  * checks the exported symbols and, with abidiff, the ABI against what is
@@ -740,6 +741,16 @@ struct d2b_opts {
 	 * leaves out, or whose prototypes differ, carry what they say as data
 	 * (d2b_diag.func) */
 	bool func_notes;
+	/*
+	 * Inline sites, in the bpf tree's kinds (20-22): for each
+	 * DW_TAG_inlined_subroutine with an address, the FUNC of the function
+	 * inlined there, where each of its parameters is at the site's entry
+	 * (LOC_PARAM, LOC_PROTO) and the site's offset in its ELF section
+	 * (one LOCSEC per section).  Appended after every other type
+	 * (d2b_btf__split_inline() makes them a BTF of their own).  Kernels
+	 * and libbpf before the bpf tree's refuse these kinds: never by default.
+	 */
+	bool inline_sites;
 };
 
 /* struct d2b_opts o = { .sz = D2B_OPTS_SZ, ... } */
@@ -775,6 +786,17 @@ int d2b_convert_mem(const void *data, size_t size, const char *name, const struc
 int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *later,
 				const struct d2b_opts *opts, struct d2b_btf **ret);
 
+/*
+ * The inline sites of btf (d2b_opts.inline_sites: every type from its
+ * first LOC_PARAM, LOC_PROTO or LOCSEC on, which nothing before refers to)
+ * as a BTF of their own: *ret_main the types before them, over btf's base,
+ * and *ret_inline the inline part, split over *ret_main (empty if btf has
+ * no sites), with the same type IDs as in btf.  -EINVAL if a type before
+ * them refers into them.
+ */
+int d2b_btf__split_inline(const struct d2b_btf *btf, struct d2b_btf **ret_main,
+			  struct d2b_btf **ret_inline);
+
 /* ---------------------------------------------------------------------
  * ELF output
  * ------------------------------------------------------------------- */
@@ -786,6 +808,10 @@ int d2b_convert_file_later_base(const char *path, const struct d2b_base_later *l
  * the path. */
 int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen);
+/* The same with inline_btf, split over btf (d2b_btf__split_inline()), as
+ * section .BTF.inline (replacing one; an existing .BTF.base stays). */
+int d2b_elf__write_btf_inline(const char *path, const struct d2b_btf *btf,
+			      const struct d2b_btf *inline_btf, char *errbuf, size_t errlen);
 
 /* ---------------------------------------------------------------------
  * Comparing two BTF graphs by meaning (lib/btf/btf_compare.c)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Writing .BTF (and .BTF.base) into an ELF file, safely.
+ * Writing .BTF (and .BTF.base, or .BTF.inline) into an ELF file, safely.
  *
  * Theory.  The file may be an object, a kernel module, an executable or a
  * shared library that must still link, load and run afterwards, so the
@@ -850,6 +850,35 @@ static int open_input(struct elf_out *o)
 	return err;
 }
 
+/* Write btf as .BTF and second (if not NULL) as o's second section. */
+static int write_btf(struct elf_out *o, const struct d2b_btf *btf, const struct d2b_btf *second)
+{
+	int err;
+
+	err = open_input(o);
+	if (!err)
+		err = encode(o, btf, &o->btf);
+	if (!err && second)
+		err = encode(o, second, &o->base);
+	if (!err)
+		err = plan(o, second != NULL);
+	if (!err)
+		err = layout(o);
+	if (!err)
+		err = write_file(o);
+
+	safe_file__release(&o->out);
+	elf_end(o->elf);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->real);
+	free(o->sh);
+	free(o->btf.data);
+	free(o->base.data);
+	free(o->names.data);
+	return err;
+}
+
 int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		       const struct d2b_btf *base_btf, char *errbuf, size_t errlen)
 {
@@ -857,7 +886,6 @@ int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		.path = path ? path : "(no file)", .errbuf = errbuf, .errlen = errlen, .fd = -1,
 		.btf = { .name = ".BTF" }, .base = { .name = ".BTF.base" },
 	};
-	int err;
 
 	if (errbuf && errlen)
 		errbuf[0] = 0;
@@ -867,27 +895,24 @@ int d2b_elf__write_btf(const char *path, const struct d2b_btf *btf,
 		return out_err(&o, -EINVAL, "the BTF does not continue the given base "
 			       "(its first ID is %u, the base ends at %u)",
 			       d2b_btf__start_id(btf), d2b_btf__end_id(base_btf));
+	return write_btf(&o, btf, base_btf);
+}
 
-	err = open_input(&o);
-	if (!err)
-		err = encode(&o, btf, &o.btf);
-	if (!err && base_btf)
-		err = encode(&o, base_btf, &o.base);
-	if (!err)
-		err = plan(&o, base_btf != NULL);
-	if (!err)
-		err = layout(&o);
-	if (!err)
-		err = write_file(&o);
+int d2b_elf__write_btf_inline(const char *path, const struct d2b_btf *btf,
+			      const struct d2b_btf *inline_btf, char *errbuf, size_t errlen)
+{
+	struct elf_out o = {
+		.path = path ? path : "(no file)", .errbuf = errbuf, .errlen = errlen, .fd = -1,
+		.btf = { .name = ".BTF" }, .base = { .name = ".BTF.inline" },
+	};
 
-	safe_file__release(&o.out);
-	elf_end(o.elf);
-	if (o.fd >= 0)
-		close(o.fd);
-	free(o.real);
-	free(o.sh);
-	free(o.btf.data);
-	free(o.base.data);
-	free(o.names.data);
-	return err;
+	if (errbuf && errlen)
+		errbuf[0] = 0;
+	if (!path || !btf || !inline_btf)
+		return out_err(&o, -EINVAL, "no file or no BTF to write");
+	if (d2b_btf__start_id(inline_btf) != d2b_btf__end_id(btf))
+		return out_err(&o, -EINVAL, "the inline BTF does not continue the BTF "
+			       "(its first ID is %u, the BTF ends at %u)",
+			       d2b_btf__start_id(inline_btf), d2b_btf__end_id(btf));
+	return write_btf(&o, btf, inline_btf);
 }

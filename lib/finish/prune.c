@@ -5,8 +5,10 @@
  * Pass 1, mark: a DECL_TAG on a dropped FUNC (or on one of its parameters)
  * goes with it.  A FUNC_PROTO goes when dropped FUNCs used it and no type
  * that stays does: count, per prototype, the references from types that
- * stay; a prototype only dropped FUNCs name has none.  (The types under the
- * prototype stay: they are the units' types, as pahole keeps them.)
+ * stay; a prototype only dropped FUNCs name has none, and goes unless it is
+ * marked PRUNE_KEEP (an inline site's, named beside the BTF).  (The types
+ * under the prototype stay: they are the units' types, as pahole keeps
+ * them.)
  * Pass 2, copy: the types that stay, in order, into a new BTF over the same
  * base, their type IDs translated and their strings added anew (so strings
  * only dropped types used are gone), each string offset looked up once.
@@ -25,14 +27,15 @@ static void mark(const struct d2b_btf *btf, uint8_t *drop, uint32_t *refs)
 	for (id = start; id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(btf, id);
 
-		if (d2b_kind(t) == D2B_KIND_DECL_TAG && t->type >= start && drop[t->type - start])
-			drop[id - start] = 1;
+		if (d2b_kind(t) == D2B_KIND_DECL_TAG && t->type >= start &&
+		    drop[t->type - start] == PRUNE_DROP)
+			drop[id - start] = PRUNE_DROP;
 	}
 	for (id = start; id < end; id++) {
 		struct btf_field_iter it;
 		uint32_t *f;
 
-		if (drop[id - start])
+		if (drop[id - start] == PRUNE_DROP)
 			continue;
 		btf_field_iter__init(&it, (struct d2b_type *)d2b_btf__type(btf, id), BTF_FIELD_IDS);
 		while ((f = btf_field_iter__next(&it)) != NULL) {
@@ -43,10 +46,11 @@ static void mark(const struct d2b_btf *btf, uint8_t *drop, uint32_t *refs)
 	for (id = start; id < end; id++) {
 		const struct d2b_type *t = d2b_btf__type(btf, id);
 
-		if (!drop[id - start] || d2b_kind(t) != D2B_KIND_FUNC)
+		if (drop[id - start] != PRUNE_DROP || d2b_kind(t) != D2B_KIND_FUNC)
 			continue;
-		if (t->type >= start && !refs[t->type - start])
-			drop[t->type - start] = 1;
+		if (t->type >= start && !refs[t->type - start] &&
+		    drop[t->type - start] != PRUNE_KEEP)
+			drop[t->type - start] = PRUNE_DROP;
 	}
 }
 
@@ -64,11 +68,11 @@ static int copy(const struct d2b_btf *btf, const uint8_t *drop, uint32_t *map,
 	for (id = 0; id < start; id++)
 		map[id] = id;
 	for (id = start; id < end; id++)
-		map[id] = drop[id - start] ? 0 : next++;
+		map[id] = drop[id - start] == PRUNE_DROP ? 0 : next++;
 	if (!smemo)
 		return -ENOMEM;
 	for (id = start; id < end && r >= 0; id++) {
-		if (drop[id - start])
+		if (drop[id - start] == PRUNE_DROP)
 			continue;
 		r = btf_add_copy_memo(out, btf, id, map, smemo);
 		if (r >= 0 && (uint32_t)r != map[id])

@@ -11,9 +11,17 @@
 
 #include "dwarf2btf.h"
 
+/* The marks of drop[] */
+enum prune_mark {
+	PRUNE_STAYS = 0,
+	PRUNE_DROP = 1,		/* a FUNC to leave out (or what goes with it) */
+	PRUNE_KEEP = 2,		/* a prototype that stays even if only dropped
+				 * FUNCs name it (something beside the BTF does) */
+};
+
 /*
  * drop[id - start_id] marks the FUNCs of btf to leave out (extended here to
- * their DECL_TAGs and orphaned prototypes).  *ret is a new BTF over the same
+ * their DECL_TAGs and orphaned prototypes), and the prototypes to keep.  *ret is a new BTF over the same
  * base; *ret_map (d2b_btf__end_id(btf) entries, malloc()ed) gives each old
  * ID its new one, 0 for a type left out.
  */

@@ -395,3 +395,25 @@ bool cu__ref_attr(struct cu *w, const struct cu_die *owner, unsigned int name,
 
 	return cu__attr(w, owner, name, &a) && cu__ref(w, owner, &a, ret);
 }
+
+/* The byte size of the type of die, a parameter: a pointer is a word, a
+ * type without DW_AT_byte_size is its own type's size; 0 if none. */
+uint64_t cu__type_size(struct cu *w, const struct cu_die *die)
+{
+	struct cu_die owner, t;
+	struct die_attr a;
+	uint64_t size;
+	int hops;
+
+	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
+		return 0;
+	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
+		if (t.d.tag == DW_TAG_pointer_type)
+			return w->ptr_size;
+		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
+			return size;
+		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
+			return 0;
+	}
+	return 0;
+}

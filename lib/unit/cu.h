@@ -6,6 +6,7 @@
  *
  *	unit.c       the driver: language, top-level DIEs, local types
  *	cu_decls.c   functions and variables          (uses func_facts, cu_types, cu_annot)
+ *	cu_sites.c   a function's inline sites        (uses cu_types)
  *	func_facts.c a function's facts, as its policy asks (uses cu_types)
  *	cu_types.c   the type dispatcher, one translator per tag (uses cu_annot)
  *	cu_annot.c   annotations in their three DWARF encodings
@@ -126,6 +127,24 @@ struct unit_walker {
 	struct str_memo *base_memo;	/* then: lookups of names in base */
 };
 
+/* A function inlined in the unit (cu_sites.c) */
+struct cu_site_origin {
+	int32_t fn;		/* its unit_site_fn, -1: it has no sites */
+	uint32_t keys_start;	/* its parameters' DIE keys: keys[keys_start ..] */
+	uint32_t nr_keys;
+};
+
+/* cu_sites.c's state over one unit */
+struct cu_sites {
+	bool started;
+	uint64_t base;		/* the unit's base address (DW_AT_low_pc) */
+	struct hmap by_key;	/* the function's DIE key -> index into origins */
+	struct cu_site_origin *origins;
+	size_t nr_origins, origins_cap;
+	uint64_t *keys;		/* the parameters' DIE keys (cu__far_key()) */
+	size_t nr_keys, keys_cap;
+};
+
 struct cu {
 	const struct d2b_opts *opts;
 	struct dwarf_file *df;
@@ -153,6 +172,8 @@ struct cu {
 	uint64_t steps_left;	/* cu__child/cu__next steps before it is a loop */
 
 	const char *producer;	/* the unit's DW_AT_producer, or NULL */
+
+	struct cu_sites sites;	/* d2b_opts.inline_sites (cu_sites.c) */
 
 	struct hmap far_ids;	/* DIEs of other units: cu__far_key() -> type ID */
 	uint32_t int_id;	/* "int", the array index type, made on demand */
@@ -329,6 +350,11 @@ static inline bool cu__same(const struct cu_die *a, const struct cu_die *b)
 {
 	return a->du == b->du && a->d.off == b->d.off;
 }
+
+/* The byte size of the type of die (a parameter, a variable): a pointer
+ * is a word, a type without DW_AT_byte_size is its own type's size; 0 if
+ * none. */
+uint64_t cu__type_size(struct cu *w, const struct cu_die *die);
 
 /* The key of a DIE of another unit than the one walked, in far_ids. */
 uint64_t cu__far_key(const struct cu *w, const struct cu_die *die);

@@ -128,28 +128,6 @@ static const struct cu_die *param(struct fn_facts *fn, enum fn_which which, size
 	return &fn->w->uw->fn.facts[which][i];
 }
 
-/* The byte size of the type of die, a parameter: a pointer is a word, a
- * type without DW_AT_byte_size is its own type's size; 0 if none. */
-static uint64_t type_size(struct cu *w, const struct cu_die *die)
-{
-	struct cu_die owner, t;
-	struct die_attr a;
-	uint64_t size;
-	int hops;
-
-	if (!cu__attr_integrate(w, die, DW_AT_type, &a, &owner) || !cu__ref(w, &owner, &a, &t))
-		return 0;
-	for (hops = 0; hops < CU_MAX_REF_HOPS; hops++) {
-		if (t.d.tag == DW_TAG_pointer_type)
-			return w->ptr_size;
-		if (cu__attr_udata(w, &t, DW_AT_byte_size, &size) && size)
-			return size;
-		if (!cu__ref_attr(w, &t, DW_AT_type, &t))
-			return 0;
-	}
-	return 0;
-}
-
 /* Is die's type a struct, through typedefs and const? */
 static bool is_struct(struct cu *w, const struct cu_die *die)
 {
@@ -180,7 +158,7 @@ bool fn_facts__param_has(struct fn_facts *fn, enum fn_which which, size_t i, uns
 
 uint64_t fn_facts__param_size(struct fn_facts *fn, enum fn_which which, size_t i)
 {
-	return type_size(fn->w, param(fn, which, i));
+	return cu__type_size(fn->w, param(fn, which, i));
 }
 
 bool fn_facts__param_is_struct(struct fn_facts *fn, enum fn_which which, size_t i)

@@ -21,6 +21,7 @@
 #include "dwarf/dwarf_file.h"
 #include "unit/cu_annot.h"
 #include "unit/cu_decls.h"
+#include "unit/cu_sites.h"
 #include "unit/cu_types.h"
 #include "unit/unit.h"
 
@@ -278,6 +279,8 @@ static int walk_scope(struct cu *w, const struct cu_die *scope, int depth)
 			/* (a declaration has parameters, no body) */
 			if (err >= 0 && !cu__flag(w, &child, DW_AT_declaration))
 				err = walk_function_types(w, &child);
+			if (err >= 0 && w->opts->inline_sites)
+				err = cu_sites__function(w, &child);
 		}
 		else if (tag == DW_TAG_variable)
 			err = cu_decls__variable(w, &child);
@@ -438,6 +441,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	hmap__init(&w.far_ids, false);
 	hmap__init(&w.scopes, false);
 	hmap__init(&w.scoped_units, false);
+	hmap__init(&w.sites.by_key, false);
 	w.ref = ref;
 	err = load_unit(&w, ref);
 	if (err)
@@ -464,6 +468,7 @@ out:
 	hmap__release(&w.far_ids);
 	hmap__release(&w.scopes);
 	hmap__release(&w.scoped_units);
+	cu_sites__release(&w);
 	free(w.name_buf);
 	free(w.pending.v);
 	return err;
@@ -541,6 +546,9 @@ void unit__release(struct unit *u)
 	free(u->tag_offs);
 	free(u->funcs);
 	free(u->imports);
+	free(u->site_fns);
+	free(u->sites);
+	free(u->locs);
 	diag__release(&u->diag);
 	memset(u, 0, sizeof(*u));
 }

@@ -23,6 +23,7 @@
 
 #include "base/diag.h"
 #include "dwarf2btf.h"
+#include "dwarf/die_loc.h"
 #include "unit/func_facts.h"
 
 struct dwarf_file;
@@ -67,6 +68,35 @@ struct unit_func {
 };
 
 /*
+ * Inline sites (d2b_opts.inline_sites): each DW_TAG_inlined_subroutine
+ * with an address, the function inlined there, and what the DWARF says of
+ * each of its parameters at the site's entry address.
+ */
+struct unit_site_fn {		/* a function inlined in the unit */
+	uint32_t name_off;	/* in the unit's strings */
+	uint32_t proto;		/* unit type ID: its prototype as declared */
+	uint32_t nr_params;	/* the prototype's (varargs included) */
+	bool external;		/* DW_AT_external */
+};
+
+struct unit_site {
+	uint32_t fn;		/* index into unit.site_fns */
+	uint32_t locs_start;	/* its parameters: locs[locs_start .. + fn's nr_params) */
+	size_t shndx;		/* the ELF section of its entry address */
+	uint64_t offset;	/* and the address's offset in it */
+	bool at_fn_entry;	/* the entry address is that of the function around it */
+};
+
+struct unit_loc {		/* a parameter at a site */
+	uint8_t kind;		/* enum die_val_kind; DIE_VAL_NONE: nothing known */
+	bool is_signed;		/* DIE_VAL_CONST of a signed operand */
+	uint32_t size;		/* the bytes of the parameter's type (0: unknown) */
+	uint32_t reg, reg2;	/* DIE_VAL_ADDR: reg is the address's ELF section */
+	uint64_t value;		/* constant; offset (MEM, REG_OFF, as int64_t); ADDR:
+				 * the offset in its section */
+};
+
+/*
  * A unit to walk: a compile unit of the file, a partial unit (dwz) some
  * walked unit imports, or a skeleton's split unit (its .dwo file's or
  * package's reader, and the skeleton's DW_AT_addr_base).
@@ -94,6 +124,13 @@ struct unit {
 
 	struct unit_func *funcs;	/* with a policy (unit_func_filter) only */
 	size_t nr_funcs, funcs_cap;
+
+	struct unit_site_fn *site_fns;	/* inline sites (d2b_opts.inline_sites) */
+	size_t nr_site_fns, site_fns_cap;
+	struct unit_site *sites;
+	size_t nr_sites, sites_cap;
+	struct unit_loc *locs;
+	size_t nr_locs, locs_cap;
 
 	struct diag diag;	/* its messages, kept to be said as it is merged */
 

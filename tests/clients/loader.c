@@ -9,7 +9,8 @@
  * into its .bss first.  The loader then does known work (a read() and an
  * openat() with chosen arguments, a sleep, a task iterator, a write to the
  * test module's parameter) and holds what the programs recorded against
- * what it knows without BTF.  One line per check on stdout:
+ * what it knows without BTF; then, where run.sh wrote our BTF's inline
+ * sites, the kprobes of inline_sites.c.  One line per check on stdout:
  *	D2B-CLIENT NAME ok|fail|skip [detail]
  * and libbpf's messages as "D2B-LIBBPF ..." lines.
  */
@@ -43,6 +44,12 @@
 #define POKE_VALUE (-77)
 #define POKE_TAG 0xd2b		/* mod/d2b_clients.c */
 #define POKE_FLAGS 1
+#define INLINE_OBJ "/files/inline.bpf.o"
+#define INLINE_BTF "/files/vmlinux.btf"	/* and vmlinux.btf.inline */
+#define INLINE_META "/files/inline.meta"
+
+void inline_sites_check(const char *obj_path, const char *btf_path, const char *meta_path,
+			const char *data_path);
 
 /* since the last libbpf_reset(): libbpf's first message that says
  * "failed", and the verifier's last word (the line before the end of the
@@ -529,6 +536,9 @@ int main(int argc, char **argv)
 		mo.seq = POKE_SEQ;
 		run_group(argv[2], &mod_group);
 	}
+	/* our BTF's inline sites, traced (inline_sites.c), where run.sh made them */
+	if (access(INLINE_OBJ, R_OK) == 0)
+		inline_sites_check(INLINE_OBJ, INLINE_BTF, INLINE_META, DATA);
 	btf__free(vmlinux_btf);
 	return nfail ? 1 : 0;
 }

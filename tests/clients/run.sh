@@ -51,7 +51,7 @@ KERNEL=$(cd "$HERE/../kernel" && pwd)
 
 CASES="fentry-args fentry-deref fexit-ret core-pid core-comm core-relocs fentry-open
 	tp_btf-sched_switch kfunc-task ksym-percpu iter-task module-fentry-args
-	module-core module-fexit-ret"
+	module-core module-fexit-ret inline-sites"
 MOD=d2b_clients
 
 if [ "${D2B_KERNEL_TESTS:-}" != 1 ]; then
@@ -95,7 +95,7 @@ fi
 
 # the loader, once: static, so that it runs in the busybox initramfs
 if ! cc -static -O2 -Wall -Wextra -Werror -I"$HERE" -o "$WORK/loader" "$HERE/loader.c" \
-		-lbpf -lelf -lz >"$WORK/loader.log" 2>&1; then
+		"$HERE/inline_sites.c" -lbpf -lelf -lz >"$WORK/loader.log" 2>&1; then
 	fail_tail clients/loader "cannot link the loader statically with libbpf" "$WORK/loader.log"
 	exit 1
 fi
@@ -177,6 +177,29 @@ programs()
 	[ $ok = 1 ] || return 1
 	pass "$name/compile"
 	cp "$WORK/loader" "$dir/files/loader"
+	inline_btf "$name" "$o" "$dir"
+}
+
+# inline_btf NAME O DIR: our BTF of O's vmlinux with its inline sites
+# (dwarf2btf --inline-sites -o: vmlinux.btf and vmlinux.btf.inline), the
+# addresses of .text and _text, and inline.bpf.c compiled, into DIR/files
+# for the loader's inline-sites check (inline_sites.c)
+inline_btf()
+{
+	local name=$1 o=$2 files=$3/files text _text
+	if ! "$BUILD/dwarf2btf" -j"$(kernel_jobs)" --inline-sites -o "$files/vmlinux.btf" \
+			"$o/vmlinux" >"$3/inline.log" 2>&1 ||
+	   ! "$CLANG" -target bpf -O2 -g -I"$HERE" -I/usr/include/x86_64-linux-gnu \
+			-c "$HERE/inline.bpf.c" -o "$files/inline.bpf.o" >>"$3/inline.log" 2>&1; then
+		fail_tail "$name/inline-btf" "dwarf2btf --inline-sites or inline.bpf.c failed" \
+			"$3/inline.log"
+		rm -f "$files/inline.bpf.o"
+		return 1
+	fi
+	text=$(readelf -SW "$o/vmlinux" | sed -n 's/.* \.text  *PROGBITS  *\([0-9a-f]*\) .*/\1/p')
+	_text=$(nm "$o/vmlinux" | sed -n 's/^\([0-9a-f]*\) [Tt] _text$/\1/p')
+	echo "$text $_text" >"$files/inline.meta"
+	pass "$name/inline-btf ($(wc -c <"$files/vmlinux.btf.inline") bytes of sites)"
 }
 
 # judge NAME LOG VERDICTS: one case per loader check, from the serial log;

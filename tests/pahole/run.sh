@@ -366,7 +366,7 @@ done
 # ---- options: --btf_features ---------------------------------------------------
 
 p supported --supported_btf_features
-if [ "$(cat supported.out)" = "$FEATURES" ]; then pass options/supported_btf_features
+if [ "$(cat supported.out)" = "$FEATURES,inline" ]; then pass options/supported_btf_features
 else fail options/supported_btf_features "printed '$(head -c 200 supported.out)'"; fi
 
 # defaults (no --btf_features): var, decl_tag, type_tag, enum64; no float
@@ -921,7 +921,7 @@ if [ "$(cat env131.out)" = 131 ]; then pass policy132/environment-1.31
 else fail policy132/environment-1.31 "printed '$(head -c 80 env131.out)', expected 131"; fi
 refused policy132/unknown "1.30" --pahole-policy=1.30 --version
 p supported132 --supported_btf_features
-if [ "$(cat supported132.out)" = "$FEATURES,true_signature,force_cu_merging,layout" ]; then pass policy132/supported_btf_features
+if [ "$(cat supported132.out)" = "$FEATURES,true_signature,force_cu_merging,layout,inline" ]; then pass policy132/supported_btf_features
 else fail policy132/supported_btf_features "printed '$(head -c 300 supported132.out)'"; fi
 
 # multi-dimensional arrays nest

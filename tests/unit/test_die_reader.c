@@ -1092,6 +1092,7 @@ struct cmp {
 	const char *what;
 	size_t units, dies, attrs, values, refs;
 	size_t loc_attrs, loc_read, loc_exprs;	/* locations: seen, read by die_loc.c */
+	size_t loc_at;				/* die_loc__at() answers compared */
 	unsigned int nbad;
 	/* in an ET_REL file, DW_FORM_strp offsets are all 0 until relocated */
 	const char *first_strp;
@@ -1387,6 +1388,39 @@ static void compare_expr(struct cmp *c, uint64_t off, const uint8_t *p, size_t l
 			 (unsigned long long)off, nr, inner_n);
 }
 
+/*
+ * die_loc__at() at address pc of od's location la (oa): the expression
+ * libdw's dwarf_getlocation_addr() finds there, or none where it finds none.
+ */
+static void compare_loc_at(struct cmp *c, Dwarf_Die *ld, const struct die *od,
+			   const struct die_attr *oa, Dwarf_Attribute *la, Dwarf_Addr pc)
+{
+	Dwarf_Die cudie;
+	Dwarf_Addr cu_base = 0;
+	Dwarf_Op *lops[1];
+	size_t llens[1], len, nr;
+	const uint8_t *p;
+	struct die_op first, last;
+	int r, lr;
+
+	if (dwarf_diecu(ld, &cudie, NULL, NULL) && dwarf_lowpc(&cudie, &cu_base) != 0)
+		cu_base = 0;
+	lr = dwarf_getlocation_addr(la, pc, lops, llens, 1);
+	r = die_loc__at(c->u, oa, cu_base, pc, &p, &len);
+	if (r == -EOPNOTSUPP || lr < 0)
+		return;
+	c->loc_at++;
+	if (r != (lr > 0)) {
+		mismatch(c, "DIE 0x%llx: die_loc__at(0x%llx) gives %d, libdw %d",
+			 (unsigned long long)od->off, (unsigned long long)pc, r, lr);
+		return;
+	}
+	if (r == 1 && die_expr__ops(c->u, p, len, &nr, &first, &last) == 0 &&
+	    (nr != llens[0] || (nr && first.atom != lops[0][0].atom)))
+		mismatch(c, "DIE 0x%llx: die_loc__at(0x%llx) gives %zu operations, libdw %zu",
+			 (unsigned long long)od->off, (unsigned long long)pc, nr, llens[0]);
+}
+
 /* od's DW_AT_location: die_loc.c's expressions are libdw's, one for one. */
 static void compare_loc(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 {
@@ -1404,6 +1438,12 @@ static void compare_loc(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 	    !dwarf_attr(ld, DW_AT_location, &la))
 		return;
 	c->loc_attrs++;
+	if (oa.form == DW_FORM_loclistx) {	/* die_loc__at() only */
+		while ((off = dwarf_getlocations(&la, off, &base, &start, &end, &ops, &n)) > 0)
+			if (start < end)
+				compare_loc_at(c, ld, od, &oa, &la, start);
+		return;
+	}
 	if (die_loc__begin(c->u, &oa, &it) != 0)
 		return;
 	while ((off = dwarf_getlocations(&la, off, &base, &start, &end, &ops, &n)) > 0) {
@@ -1416,6 +1456,8 @@ static void compare_loc(struct cmp *c, Dwarf_Die *ld, const struct die *od)
 			return;
 		}
 		compare_expr(c, od->off, p, len, &la, ops, n);
+		if (start < end)
+			compare_loc_at(c, ld, od, &oa, &la, start);
 	}
 	r = off < 0 ? -EOPNOTSUPP : die_loc__next(&it, &p, &len);
 	if (r == 1)
@@ -1730,7 +1772,8 @@ static void compare_file(const char *path, const char *what)
 	printf("# %s: %zu units, %zu DIEs, %zu attributes, %zu values and %zu references "
 	       "checked\n", what, c.units, c.dies, c.attrs, c.values, c.refs);
 	printf("# %s: %zu locations, %zu read by die_loc.c (%zu expressions), the rest "
-	       "left to libdw\n", what, c.loc_attrs, c.loc_read, c.loc_exprs);
+	       "left to libdw; %zu found at an address as libdw finds them\n", what,
+	       c.loc_attrs, c.loc_read, c.loc_exprs, c.loc_at);
 	if (!c.dies)
 		mismatch(&c, "no DIE compared");
 	/* split DWARF is libdw's; elsewhere die_loc.c must read some */
