@@ -745,17 +745,9 @@ static int take_opts(struct conv *c, const struct d2b_opts *opts)
 /* Open the input file, or the input in memory. */
 static int open_input(struct conv *c, const struct mem_input *mem)
 {
-	char errbuf[256];
-	int err;
-
 	if (mem)
-		err = dwarf_file__open_mem(mem->data, mem->size, c->path, &c->src.df, errbuf,
-					   sizeof(errbuf));
-	else
-		err = dwarf_file__open(c->path, &c->src.df, errbuf, sizeof(errbuf));
-	if (err)
-		diag__say(&c->diag, D2B_ERROR, "%s", errbuf);
-	return err;
+		return dwarf_file__open_mem(mem->data, mem->size, c->path, &c->diag, &c->src.df);
+	return dwarf_file__open(c->path, &c->diag, &c->src.df);
 }
 
 /*

@@ -35,6 +35,7 @@
 #include <elfutils/libdwelf.h>
 
 #include "dwarf/aux_file.h"
+#include "base/diag.h"
 
 enum {
 	PATH_LEN = 4096,
@@ -307,7 +308,7 @@ static bool build_id_path(char *buf, const char *dir, const struct alt_link *lin
 }
 
 int aux_file__open_alt(Elf *elf, const char *path, const struct aux_dirs *dirs,
-		       struct aux_file **ret, char *errbuf, size_t errlen)
+		       struct diag *diag, struct aux_file **ret)
 {
 	char dir[PATH_LEN], cand[PATH_LEN], first[PATH_LEN] = "", looked[1024] = "";
 	struct search s = { .buf = looked, .len = sizeof(looked) };
@@ -320,8 +321,10 @@ int aux_file__open_alt(Elf *elf, const char *path, const struct aux_dirs *dirs,
 	if (err == -ENOENT)
 		return 0;
 	if (err) {
-		snprintf(errbuf, errlen, "damaged %s section",
-			 section_data(elf, ".gnu_debugaltlink") ? ".gnu_debugaltlink" : ".debug_sup");
+		bool gnu = section_data(elf, ".gnu_debugaltlink");
+
+		diag__say(diag, D2B_ERROR, "damaged %s section",
+			  gnu ? ".gnu_debugaltlink" : ".debug_sup");
 		return err;
 	}
 	dir_of(dir, path);
@@ -343,16 +346,15 @@ int aux_file__open_alt(Elf *elf, const char *path, const struct aux_dirs *dirs,
 		return n;
 	if (n)
 		return 0;
-	snprintf(errbuf, errlen, "supplementary (dwz) file '%s', named by %s, not found: "
-		 "looked at %s", link.name, link.sup ? ".debug_sup" : ".gnu_debugaltlink", looked);
+	diag__say(diag, D2B_ERROR, "supplementary (dwz) file '%s', named by %s, not found: "
+		  "looked at %s", link.name, link.sup ? ".debug_sup" : ".gnu_debugaltlink", looked);
 	return -ENOENT;
 }
 
 /* ---- split DWARF ---- */
 
 int aux_file__open_dwo(const char *dwo_name, const char *comp_dir, const char *path,
-		       const struct aux_dirs *dirs, struct aux_file **ret, char *errbuf,
-		       size_t errlen)
+		       const struct aux_dirs *dirs, struct diag *diag, struct aux_file **ret)
 {
 	char dir[PATH_LEN], cand[PATH_LEN], looked[1024];
 	struct search s = { .buf = looked, .len = sizeof(looked) };
@@ -380,15 +382,15 @@ int aux_file__open_dwo(const char *dwo_name, const char *comp_dir, const char *p
 			err = try_open(cand, &s, ret);
 	}
 	if (err == -ENOENT)
-		snprintf(errbuf, errlen, "split DWARF file '%s' not found: looked at %s", dwo_name,
-			 looked);
+		diag__say(diag, D2B_ERROR, "split DWARF file '%s' not found: looked at %s",
+			  dwo_name, looked);
 	else if (err)
-		snprintf(errbuf, errlen, "%s", strerror(-err));
+		diag__say(diag, D2B_ERROR, "%s", strerror(-err));
 	return err;
 }
 
-int aux_file__open_dwp(const char *path, const struct aux_dirs *dirs, struct aux_file **ret,
-		       char *errbuf, size_t errlen)
+int aux_file__open_dwp(const char *path, const struct aux_dirs *dirs, struct diag *diag,
+		       struct aux_file **ret)
 {
 	char cand[PATH_LEN], name[PATH_LEN], looked[256];
 	struct search s = { .buf = looked, .len = sizeof(looked) };
@@ -407,6 +409,6 @@ int aux_file__open_dwp(const char *path, const struct aux_dirs *dirs, struct aux
 	if (err == -ENOENT)
 		return 0;
 	if (err)
-		snprintf(errbuf, errlen, "%s", strerror(-err));
+		diag__say(diag, D2B_ERROR, "%s", strerror(-err));
 	return err;
 }

@@ -14,6 +14,7 @@
 #include <libelf.h>
 
 struct aux_file;
+struct diag;
 
 /* Where to look besides the places the files record (option-given). */
 struct aux_dirs {
@@ -24,22 +25,22 @@ struct aux_dirs {
 /*
  * The supplementary file of elf (the file that holds the DWARF, at path):
  * 0 and *ret NULL if elf names none; -ENOENT if none of the places looked
- * at holds it (errbuf names the file and the places), -EINVAL if the link
- * is damaged.
+ * at holds it, -EINVAL if the link is damaged.  A failure says why through
+ * diag (an error; for -ENOENT, the file and the places looked at).
  */
 int aux_file__open_alt(Elf *elf, const char *path, const struct aux_dirs *dirs,
-		       struct aux_file **ret, char *errbuf, size_t errlen);
+		       struct diag *diag, struct aux_file **ret);
 /*
  * The .dwo file of a skeleton unit of the file at path: dwo_name and
- * comp_dir (may be NULL) as the skeleton records them.  -ENOENT with the
- * places looked at in errbuf.
+ * comp_dir (may be NULL) as the skeleton records them.  -ENOENT, with the
+ * places looked at said through diag (as any failure says why there).
  */
 int aux_file__open_dwo(const char *dwo_name, const char *comp_dir, const char *path,
-		       const struct aux_dirs *dirs, struct aux_file **ret, char *errbuf,
-		       size_t errlen);
-/* The package of the program at path (PATH.dwp): 0 and *ret NULL if none. */
-int aux_file__open_dwp(const char *path, const struct aux_dirs *dirs, struct aux_file **ret,
-		       char *errbuf, size_t errlen);
+		       const struct aux_dirs *dirs, struct diag *diag, struct aux_file **ret);
+/* The package of the program at path (PATH.dwp): 0 and *ret NULL if none;
+ * a failure says why through diag. */
+int aux_file__open_dwp(const char *path, const struct aux_dirs *dirs, struct diag *diag,
+		       struct aux_file **ret);
 void aux_file__free(struct aux_file *f);
 Elf *aux_file__elf(const struct aux_file *f);
 const char *aux_file__path(const struct aux_file *f);

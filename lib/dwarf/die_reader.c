@@ -116,23 +116,23 @@ static bool nul_ended(const struct die_bytes *b)
 }
 
 static int reader_new(const struct die_sections *secs, bool big_endian, bool list,
-		      struct die_reader **ret, char *errbuf, size_t errlen)
+		      struct diag *diag, struct die_reader **ret)
 {
 	struct die_reader *r;
 	int i;
 
 	*ret = NULL;
 	if (!secs->sec[DIE_SEC_INFO].buf && !secs->sec[DIE_SEC_TYPES].buf) {
-		snprintf(errbuf, errlen, "no .debug_info section");
+		diag__say(diag, D2B_ERROR, "no .debug_info section");
 		return -ENODATA;
 	}
 	if (!secs->sec[DIE_SEC_ABBREV].buf) {
-		snprintf(errbuf, errlen, "no .debug_abbrev section");
+		diag__say(diag, D2B_ERROR, "no .debug_abbrev section");
 		return -ENODATA;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		snprintf(errbuf, errlen, "out of memory");
+		diag__say(diag, D2B_ERROR, "out of memory");
 		return -ENOMEM;
 	}
 	memcpy(r->sec, secs->sec, sizeof(r->sec));
@@ -147,17 +147,17 @@ static int reader_new(const struct die_sections *secs, bool big_endian, bool lis
 	r->line_str_nul_ended = nul_ended(&r->sec[DIE_SEC_LINE_STR]);
 	if (list && index_units(r)) {
 		die_reader__free(r);
-		snprintf(errbuf, errlen, "out of memory");
+		diag__say(diag, D2B_ERROR, "out of memory");
 		return -ENOMEM;
 	}
 	*ret = r;
 	return 0;
 }
 
-int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
-		    char *errbuf, size_t errlen)
+int die_reader__new(const struct die_sections *secs, bool big_endian, struct diag *diag,
+		    struct die_reader **ret)
 {
-	return reader_new(secs, big_endian, true, ret, errbuf, errlen);
+	return reader_new(secs, big_endian, true, diag, ret);
 }
 
 int die_reader__list_units(struct die_reader *r)
@@ -266,11 +266,11 @@ struct elf_sections {
 
 /*
  * Take section scn into f if it is one the reader reads (and the first of
- * its name, but for a .dwo file's units): 0, or a negative errno with
- * errbuf set.
+ * its name, but for a .dwo file's units): 0, or a negative errno said
+ * through diag.
  */
 static int take_section(Elf *elf, Elf_Scn *scn, size_t shstrndx, struct elf_sections *f,
-			char *errbuf, size_t errlen)
+			struct diag *diag)
 {
 	struct die_bytes *slot;
 	GElf_Shdr shdr;
@@ -303,7 +303,7 @@ static int take_section(Elf *elf, Elf_Scn *scn, size_t shstrndx, struct elf_sect
 		return 0;
 	if (slot->buf) {
 		if (join(slot, &f->joined[i == DIE_SEC_TYPES], data)) {
-			snprintf(errbuf, errlen, "out of memory");
+			diag__say(diag, D2B_ERROR, "out of memory");
 			return -ENOMEM;
 		}
 		return 0;
@@ -312,7 +312,7 @@ static int take_section(Elf *elf, Elf_Scn *scn, size_t shstrndx, struct elf_sect
 	slot->size = data->d_size;
 	return 0;
 bad:
-	snprintf(errbuf, errlen, "cannot read section %s: %s", name, elf_errmsg(-1));
+	diag__say(diag, D2B_ERROR, "cannot read section %s: %s", name, elf_errmsg(-1));
 	return -EINVAL;
 }
 
@@ -321,8 +321,7 @@ bad:
  * name, the first of each, not in a section group (an object's COMDAT
  * type units), not SHT_NOBITS, not empty.
  */
-static int reader_from_elf(Elf *elf, bool list, struct die_reader **ret, char *errbuf,
-			   size_t errlen)
+static int reader_from_elf(Elf *elf, bool list, struct diag *diag, struct die_reader **ret)
 {
 	struct elf_sections f = {0};
 	Elf_Scn *scn = NULL;
@@ -332,18 +331,18 @@ static int reader_from_elf(Elf *elf, bool list, struct die_reader **ret, char *e
 
 	*ret = NULL;
 	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		snprintf(errbuf, errlen, "cannot read the ELF file behind the DWARF: %s",
-			 elf_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "cannot read the ELF file behind the DWARF: %s",
+			  elf_errmsg(-1));
 		return -ENOEXEC;
 	}
 	f.dwo = dwo_only(elf, shstrndx);
 	while (!err && (scn = elf_nextscn(elf, scn)))
-		err = take_section(elf, scn, shstrndx, &f, errbuf, errlen);
+		err = take_section(elf, scn, shstrndx, &f, diag);
 	if (err)
 		goto out;
 	/* a relocatable file's debug sections are relocated in place */
 	f.secs.unwritten = ehdr.e_type != ET_REL;
-	err = reader_new(&f.secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, list, ret, errbuf, errlen);
+	err = reader_new(&f.secs, ehdr.e_ident[EI_DATA] == ELFDATA2MSB, list, diag, ret);
 	if (!err) {
 		memcpy((*ret)->joined, f.joined, sizeof(f.joined));
 		memset(f.joined, 0, sizeof(f.joined));
@@ -352,7 +351,7 @@ static int reader_from_elf(Elf *elf, bool list, struct die_reader **ret, char *e
 		(*ret)->loc[1] = f.index[SEC_LOCLISTS - DIE_SEC_NR];
 	}
 	if (!err && (f.index[0].buf || f.index[1].buf))
-		err = die_reader__set_package(*ret, &f.index[0], &f.index[1], errbuf, errlen);
+		err = die_reader__set_package(*ret, &f.index[0], &f.index[1], diag);
 	if (err) {
 		die_reader__free(*ret);
 		*ret = NULL;
@@ -363,30 +362,28 @@ out:
 	return err;
 }
 
-int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t errlen)
+int die_reader__from_elf(Elf *elf, struct diag *diag, struct die_reader **ret)
 {
-	return reader_from_elf(elf, true, ret, errbuf, errlen);
+	return reader_from_elf(elf, true, diag, ret);
 }
 
-static int reader_from_dwarf(Dwarf *dw, bool list, struct die_reader **ret, char *errbuf,
-			     size_t errlen)
+static int reader_from_dwarf(Dwarf *dw, bool list, struct diag *diag, struct die_reader **ret)
 {
-	int err = reader_from_elf(dwarf_getelf(dw), list, ret, errbuf, errlen);
+	int err = reader_from_elf(dwarf_getelf(dw), list, diag, ret);
 
 	if (!err)
 		(*ret)->dw = dw;
 	return err;
 }
 
-int die_reader__from_dwarf_unlisted(Dwarf *dw, struct die_reader **ret, char *errbuf,
-				    size_t errlen)
+int die_reader__from_dwarf_unlisted(Dwarf *dw, struct diag *diag, struct die_reader **ret)
 {
-	return reader_from_dwarf(dw, false, ret, errbuf, errlen);
+	return reader_from_dwarf(dw, false, diag, ret);
 }
 
-int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen)
+int die_reader__from_dwarf(Dwarf *dw, struct diag *diag, struct die_reader **ret)
 {
-	return reader_from_dwarf(dw, true, ret, errbuf, errlen);
+	return reader_from_dwarf(dw, true, diag, ret);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -401,7 +398,7 @@ static int cmp_row(const void *a, const void *b)
 }
 
 int die_reader__set_package(struct die_reader *r, const struct die_bytes *cu_index,
-			    const struct die_bytes *tu_index, char *errbuf, size_t errlen)
+			    const struct die_bytes *tu_index, struct diag *diag)
 {
 	const struct die_bytes *secs = r->sec;
 	size_t cap = 0, i;
@@ -409,10 +406,10 @@ int die_reader__set_package(struct die_reader *r, const struct die_bytes *cu_ind
 
 	if (cu_index->buf)
 		err = dwp_index__parse(cu_index, false, r->big_endian, secs, &r->pkg, &r->nr_pkg,
-				       &cap, errbuf, errlen);
+				       &cap, diag);
 	if (!err && tu_index->buf)
 		err = dwp_index__parse(tu_index, true, r->big_endian, secs, &r->pkg, &r->nr_pkg,
-				       &cap, errbuf, errlen);
+				       &cap, diag);
 	if (err)
 		return err;
 	if (r->nr_pkg > 1)
@@ -421,9 +418,9 @@ int die_reader__set_package(struct die_reader *r, const struct die_bytes *cu_ind
 		const struct dwp_row *a = &r->pkg[i - 1], *b = &r->pkg[i];
 
 		if (a->sec == b->sec && a->off[DWP_UNITS] + a->size[DWP_UNITS] > b->off[DWP_UNITS]) {
-			snprintf(errbuf, errlen, "package index: units at 0x%llx and 0x%llx of "
-				 ".debug_%s.dwo overlap", (unsigned long long)a->off[DWP_UNITS],
-				 (unsigned long long)b->off[DWP_UNITS], die_section_names[a->sec]);
+			diag__say(diag, D2B_ERROR, "package index: units at 0x%llx and 0x%llx of "
+				  ".debug_%s.dwo overlap", (unsigned long long)a->off[DWP_UNITS],
+				  (unsigned long long)b->off[DWP_UNITS], die_section_names[a->sec]);
 			return -EINVAL;
 		}
 	}

@@ -11,7 +11,7 @@
  *	struct die_unit *u;	one per thread, loaded with one unit after another
  *	struct die d;		a DIE of the loaded unit, a value (no allocation)
  *
- *	die_reader__from_dwarf(dw, &r, errbuf, sizeof(errbuf));
+ *	die_reader__from_dwarf(dw, diag, &r);
  *	die_unit__new(r, diag, &u);
  *	for (off = 0; off < die_reader__section_size(r, DIE_SEC_INFO); off = next) {
  *		if (die_unit__load(u, DIE_SEC_INFO, off) < 0)
@@ -24,7 +24,8 @@
  *
  * Functions returning int give a negative errno on failure, and say the
  * reason (naming the unit's and the DIE's offsets) through the unit's diag
- * (base/diag.h): a held one, where the caller words the failure.  A struct
+ * (base/diag.h): a held one, where the caller words the failure; a
+ * reader's makers say theirs through the diag they are given.  A struct
  * die is valid with the unit that gave it until that unit is loaded again.
  */
 #ifndef D2B_DIE_READER_H
@@ -166,10 +167,11 @@ struct die_attr_iter {
 /*
  * A reader over sections that stay valid while it lives.  big_endian: the
  * file's byte order.  Fails only for lack of memory or of .debug_info and
- * .debug_abbrev.
+ * .debug_abbrev (said through diag, as every maker of a reader says why it
+ * failed).
  */
-int die_reader__new(const struct die_sections *secs, bool big_endian, struct die_reader **ret,
-		    char *errbuf, size_t errlen);
+int die_reader__new(const struct die_sections *secs, bool big_endian, struct diag *diag,
+		    struct die_reader **ret);
 /*
  * A pages_behind over sec (base/pages.h): its pages if they may be dropped
  * once read (pages__drop()), as .debug_info's and .debug_types' may when
@@ -183,7 +185,7 @@ void die_reader__behind(const struct die_reader *r, enum die_section sec, struct
  * which must outlive it.  Call it before any thread uses dw: it may
  * inflate a section that libdw left compressed.
  */
-int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, size_t errlen);
+int die_reader__from_dwarf(Dwarf *dw, struct diag *diag, struct die_reader **ret);
 /*
  * The same, but the units are not listed yet: die_reader__list_units()
  * must be called, once, before the reader is used.  Listing reads every
@@ -191,8 +193,7 @@ int die_reader__from_dwarf(Dwarf *dw, struct die_reader **ret, char *errbuf, siz
  * libdw, so it can run on a thread of its own while libdw lists the units
  * too (the reader is the listing thread's until it returns).
  */
-int die_reader__from_dwarf_unlisted(Dwarf *dw, struct die_reader **ret, char *errbuf,
-				    size_t errlen);
+int die_reader__from_dwarf_unlisted(Dwarf *dw, struct diag *diag, struct die_reader **ret);
 /* List the units of a reader made unlisted: 0 or -ENOMEM. */
 int die_reader__list_units(struct die_reader *r);
 /*
@@ -200,14 +201,14 @@ int die_reader__list_units(struct die_reader *r);
  * package: their .debug_*.dwo sections; a package's index is read and
  * checked), which must outlive it.  Not thread-safe while it runs.
  */
-int die_reader__from_elf(Elf *elf, struct die_reader **ret, char *errbuf, size_t errlen);
+int die_reader__from_elf(Elf *elf, struct diag *diag, struct die_reader **ret);
 /*
  * Make r a package's reader: units are read through the rows of its
  * .debug_cu_index and .debug_tu_index (either may be empty), which are
- * checked here (-EINVAL and errbuf for a damaged index).
+ * checked here (-EINVAL for a damaged index, said through diag).
  */
 int die_reader__set_package(struct die_reader *r, const struct die_bytes *cu_index,
-			    const struct die_bytes *tu_index, char *errbuf, size_t errlen);
+			    const struct die_bytes *tu_index, struct diag *diag);
 bool die_reader__is_package(const struct die_reader *r);
 /*
  * Split units read addresses from their skeleton's .debug_addr: give r

@@ -29,6 +29,7 @@
 
 #include "dwarf/dwarf_file.h"
 #include "dwarf/elf_reloc.h"
+#include "base/diag.h"
 #include "base/elf_ident.h"
 #include "base/hmap.h"
 #include "base/pages.h"
@@ -63,19 +64,22 @@ static const Dwfl_Callbacks offline_callbacks = {
 };
 
 /* The magic and a whole e_ident; libdwfl judges the rest. */
-static int elf_check_header(int fd, char *errbuf, size_t errlen)
+static int elf_check_header(int fd, struct diag *diag)
 {
 	unsigned char ident[EI_NIDENT];
+	char why[ELF_IDENT_WHY_LEN];
 	ssize_t n = pread(fd, ident, sizeof(ident), 0);
 	enum elf_ident r;
 
 	if (n < 0) {
-		snprintf(errbuf, errlen, "read failed: %s", strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		diag__say(diag, D2B_ERROR, "read failed: %s", strerror(-err));
+		return err;
 	}
 	r = elf_ident__check(ident, n);
 	if (r < ELF_IDENT_BAD_CLASS) {
-		elf_ident__why(r, ident, errbuf, errlen);
+		diag__say(diag, D2B_ERROR, "%s", elf_ident__why(r, ident, why, sizeof(why)));
 		return -ENOEXEC;
 	}
 	return 0;
@@ -205,28 +209,27 @@ fail:
 
 /* Everything else: libdwfl (which owns fd from here on, on success and
  * failure alike). */
-static int open_dwfl(struct dwarf_file *df, const char *path, int fd, char *errbuf,
-		     size_t errlen)
+static int open_dwfl(struct dwarf_file *df, const char *path, int fd, struct diag *diag)
 {
 	df->dwfl = dwfl_begin(&offline_callbacks);
 	if (!df->dwfl) {
 		close(fd);
-		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "libdwfl: %s", dwfl_errmsg(-1));
 		return -ENOMEM;
 	}
 	dwfl_report_begin(df->dwfl);
 	df->mod = dwfl_report_offline(df->dwfl, path, path, fd);
 	if (!df->mod) {
-		snprintf(errbuf, errlen, "cannot read ELF: %s", dwfl_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "cannot read ELF: %s", dwfl_errmsg(-1));
 		return -ENOEXEC;
 	}
 	if (dwfl_report_end(df->dwfl, NULL, NULL) != 0) {
-		snprintf(errbuf, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "libdwfl: %s", dwfl_errmsg(-1));
 		return -EINVAL;
 	}
 	df->elf = dwfl_module_getelf(df->mod, &df->bias);
 	if (!df->elf) {
-		snprintf(errbuf, errlen, "cannot read ELF header: %s", dwfl_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "cannot read ELF header: %s", dwfl_errmsg(-1));
 		return -ENOEXEC;
 	}
 	return 0;
@@ -234,13 +237,13 @@ static int open_dwfl(struct dwarf_file *df, const char *path, int fd, char *errb
 
 /* dwarf_file__open() and dwarf_file__open_mem() from their fd on (which
  * this owns from here on, on success and failure alike) */
-static int open_fd(const char *path, int fd, struct dwarf_file **ret, char *errbuf, size_t errlen)
+static int open_fd(const char *path, int fd, struct diag *diag, struct dwarf_file **ret)
 {
 	struct dwarf_file *df;
 	GElf_Ehdr ehdr;
 	int err;
 
-	err = elf_check_header(fd, errbuf, errlen);
+	err = elf_check_header(fd, diag);
 	if (err) {
 		close(fd);
 		return err;
@@ -248,22 +251,23 @@ static int open_fd(const char *path, int fd, struct dwarf_file **ret, char *errb
 	df = calloc(1, sizeof(*df));
 	if (!df) {
 		close(fd);
+		diag__say(diag, D2B_ERROR, "out of memory");
 		return -ENOMEM;
 	}
 	df->fd = -1;
 	hmap__init(&df->syms, false);
 	if (open_rel(df, path, fd) != 0) {
-		err = open_dwfl(df, path, fd, errbuf, errlen);
+		err = open_dwfl(df, path, fd, diag);
 		if (err)
 			goto fail;
 	}
 	if (!gelf_getehdr(df->elf, &ehdr)) {
-		snprintf(errbuf, errlen, "cannot read ELF header: %s", elf_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "cannot read ELF header: %s", elf_errmsg(-1));
 		err = -ENOEXEC;
 		goto fail;
 	}
 	if (elf_getshdrstrndx(df->elf, &df->shstrndx) != 0) {
-		snprintf(errbuf, errlen, "cannot read section names: %s", elf_errmsg(-1));
+		diag__say(diag, D2B_ERROR, "cannot read section names: %s", elf_errmsg(-1));
 		err = -ENOEXEC;
 		goto fail;
 	}
@@ -273,7 +277,7 @@ static int open_fd(const char *path, int fd, struct dwarf_file **ret, char *errb
 	if (df->is_rel) {
 		err = index_symbols(df);
 		if (err) {
-			snprintf(errbuf, errlen, "cannot read the symbol table");
+			diag__say(diag, D2B_ERROR, "cannot read the symbol table");
 			goto fail;
 		}
 	}
@@ -282,8 +286,8 @@ static int open_fd(const char *path, int fd, struct dwarf_file **ret, char *errb
 	if (!df->dw) {
 		int e = dwfl_errno();
 
-		snprintf(errbuf, errlen, "no DWARF debug information (%s)",
-			 e ? dwfl_errmsg(e) : "no .debug_info");
+		diag__say(diag, D2B_ERROR, "no DWARF debug information (%s)",
+			  e ? dwfl_errmsg(e) : "no .debug_info");
 		err = -ENODATA;
 		goto fail;
 	}
@@ -294,7 +298,7 @@ fail:
 	return err;
 }
 
-int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen)
+int dwarf_file__open(const char *path, struct diag *diag, struct dwarf_file **ret)
 {
 	int fd;
 
@@ -303,10 +307,10 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
 	if (fd < 0) {
 		int err = -errno;
 
-		snprintf(errbuf, errlen, "%s", strerror(errno));
+		diag__say(diag, D2B_ERROR, "%s", strerror(-err));
 		return err;
 	}
-	return open_fd(path, fd, ret, errbuf, errlen);
+	return open_fd(path, fd, diag, ret);
 }
 
 /*
@@ -315,8 +319,8 @@ int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, si
  * copy-on-write as it maps a file, and libdwfl reads it as it reads one.
  * One copy of the input, which the caller may free as soon as this returns.
  */
-int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct dwarf_file **ret,
-			 char *errbuf, size_t errlen)
+int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct diag *diag,
+			 struct dwarf_file **ret)
 {
 	void *p = MAP_FAILED;
 	int fd, err;
@@ -327,8 +331,8 @@ int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (fd < 0 || (size && p == MAP_FAILED)) {
 		err = -errno;
-		snprintf(errbuf, errlen, "cannot make a memory file of the input: %s",
-			 strerror(errno));
+		diag__say(diag, D2B_ERROR, "cannot make a memory file of the input: %s",
+			  strerror(-err));
 		if (fd >= 0)
 			close(fd);
 		return err;
@@ -337,7 +341,7 @@ int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct
 		memcpy(p, data, size);
 		munmap(p, size);
 	}
-	return open_fd(name, fd, ret, errbuf, errlen);
+	return open_fd(name, fd, diag, ret);
 }
 
 void dwarf_file__free(struct dwarf_file *df)

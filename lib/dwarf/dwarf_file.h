@@ -15,6 +15,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+struct diag;
 struct dwarf_file;
 struct pages_behind;
 
@@ -25,12 +26,14 @@ struct dwarf_units {
 	size_t nr;
 };
 
-int dwarf_file__open(const char *path, struct dwarf_file **ret, char *errbuf, size_t errlen);
+/* Open the file at path; a failure says why through diag (an error, without
+ * the path). */
+int dwarf_file__open(const char *path, struct diag *diag, struct dwarf_file **ret);
 /* The same for an ELF file's bytes in memory (copied: data may be freed once
  * this returns); name stands for its path: in messages, and where its
  * separate debug files are looked for. */
-int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct dwarf_file **ret,
-			 char *errbuf, size_t errlen);
+int dwarf_file__open_mem(const void *data, size_t size, const char *name, struct diag *diag,
+			 struct dwarf_file **ret);
 void dwarf_file__free(struct dwarf_file *df);
 Dwarf *dwarf_file__dwarf(const struct dwarf_file *df);
 /* The path of the file opened. */

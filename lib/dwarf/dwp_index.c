@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "dwarf/dwp_index.h"
+#include "base/diag.h"
 #include "base/vec.h"
 
 enum {
@@ -67,13 +68,14 @@ static int column_of(unsigned int version, uint64_t sect, bool is_tu)
 	return -1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int bad(char *errbuf, size_t errlen, const char *fmt, ...)
+/* Say why the index is damaged: -EINVAL. */
+__attribute__((format(printf, 2, 3)))
+static int bad(struct diag *diag, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(errbuf, errlen, fmt, ap);
+	diag__vat(diag, D2B_ERROR, NULL, UINT64_MAX, 0, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -90,8 +92,8 @@ struct dwp_table {
 };
 
 /* Row row of table t's contributions into r, each checked against its section. */
-static int fill_row(const struct dwp_table *t, uint64_t row, struct dwp_row *r, char *errbuf,
-		    size_t errlen)
+static int fill_row(const struct dwp_table *t, uint64_t row, struct dwp_row *r,
+		    struct diag *diag)
 {
 	static const enum die_section sec_of[DWP_NR] = {
 		[DWP_ABBREV] = DIE_SEC_ABBREV,
@@ -109,7 +111,7 @@ static int fill_row(const struct dwp_table *t, uint64_t row, struct dwp_row *r, 
 			continue;
 		sec = t->col[c] == DWP_UNITS ? (enum die_section)t->unit_sec : sec_of[t->col[c]];
 		if (off > t->secs[sec].size || size > t->secs[sec].size - off)
-			return bad(errbuf, errlen, "%s: row %llu: contribution 0x%llx+0x%llx "
+			return bad(diag, "%s: row %llu: contribution 0x%llx+0x%llx "
 				   "runs past .debug_%s.dwo (0x%zx bytes)", t->name,
 				   (unsigned long long)row, (unsigned long long)off,
 				   (unsigned long long)size, sec == DIE_SEC_TYPES ? "types" :
@@ -119,14 +121,14 @@ static int fill_row(const struct dwp_table *t, uint64_t row, struct dwp_row *r, 
 		r->size[t->col[c]] = size;
 	}
 	if (!r->size[DWP_UNITS])
-		return bad(errbuf, errlen, "%s: row %llu has no unit", t->name,
+		return bad(diag, "%s: row %llu has no unit", t->name,
 			   (unsigned long long)row);
 	return 0;
 }
 
 int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 		     const struct die_bytes *secs, struct dwp_row **rows, size_t *nr,
-		     size_t *cap, char *errbuf, size_t errlen)
+		     size_t *cap, struct diag *diag)
 {
 	const char *name = is_tu ? ".debug_tu_index" : ".debug_cu_index";
 	const uint8_t *p = index->buf, *sigs, *idx, *ids;
@@ -137,12 +139,12 @@ int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 	int err;
 
 	if (index->size < 16)
-		return bad(errbuf, errlen, "%s: header runs past its end", name);
+		return bad(diag, "%s: header runs past its end", name);
 	version = rd(p, 2, big_endian);
 	if (version != 5)
 		version = rd(p, 4, big_endian);
 	if (version != 2 && version != 5)
-		return bad(errbuf, errlen, "%s: unknown version %llu", name,
+		return bad(diag, "%s: unknown version %llu", name,
 			   (unsigned long long)version);
 	ncols = rd(p + 4, 4, big_endian);
 	nunits = rd(p + 8, 4, big_endian);
@@ -150,11 +152,11 @@ int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 	if (!nunits)
 		return 0;
 	if (ncols == 0 || ncols > MAX_COLUMNS)
-		return bad(errbuf, errlen, "%s: %llu columns", name, (unsigned long long)ncols);
+		return bad(diag, "%s: %llu columns", name, (unsigned long long)ncols);
 	/* all counts are below 2^32: no product overflows 64 bits */
 	need = 16 + nslots * 12 + ncols * 4 + 2 * nunits * ncols * 4;
 	if (need > index->size)
-		return bad(errbuf, errlen, "%s: %llu slots of %llu units run past its end (%zu bytes)",
+		return bad(diag, "%s: %llu slots of %llu units run past its end (%zu bytes)",
 			   name, (unsigned long long)nslots, (unsigned long long)nunits,
 			   index->size);
 	sigs = p + 16;
@@ -174,12 +176,12 @@ int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 		if (!row)
 			continue;
 		if (row > nunits)
-			return bad(errbuf, errlen, "%s: slot %llu names row %llu of %llu", name,
+			return bad(diag, "%s: slot %llu names row %llu of %llu", name,
 				   (unsigned long long)s, (unsigned long long)row,
 				   (unsigned long long)nunits);
 		err = VEC_RESERVE(*rows, *cap, *nr, 1);
 		if (err) {
-			snprintf(errbuf, errlen, "out of memory");
+			diag__say(diag, D2B_ERROR, "out of memory");
 			return err;
 		}
 		r = &(*rows)[*nr];
@@ -187,7 +189,7 @@ int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 		r->sig = rd(sigs + 8 * s, 8, big_endian);
 		r->sec = t.unit_sec;
 		r->is_type = is_tu;
-		err = fill_row(&t, row, r, errbuf, errlen);
+		err = fill_row(&t, row, r, diag);
 		if (err)
 			return err;
 		(*nr)++;

@@ -15,6 +15,8 @@
 
 #include "dwarf/die_reader.h"
 
+struct diag;
+
 /* The contributions the DIE reader uses. */
 enum dwp_column {
 	DWP_UNITS,		/* .debug_info.dwo, or .debug_types.dwo (version 2 type units) */
@@ -34,11 +36,11 @@ struct dwp_row {
 /*
  * Append the rows of one index (cu_index or tu_index, is_tu says which)
  * to *rows, checking every contribution against the sizes of secs (the
- * package's sections, indexed by enum die_section).  -EINVAL
- * with the reason in errbuf for a damaged index; -ENOMEM.
+ * package's sections, indexed by enum die_section).  -EINVAL for a
+ * damaged index, -ENOMEM; either said through diag (an error).
  */
 int dwp_index__parse(const struct die_bytes *index, bool is_tu, bool big_endian,
 		     const struct die_bytes *secs, struct dwp_row **rows, size_t *nr,
-		     size_t *cap, char *errbuf, size_t errlen);
+		     size_t *cap, struct diag *diag);
 
 #endif

@@ -29,6 +29,7 @@
 #include <dwarf.h>
 
 #include "dwarf/split_set.h"
+#include "base/diag.h"
 #include "base/vec.h"
 
 struct split_file {
@@ -52,21 +53,24 @@ static void split_file_release(struct split_file *sf)
 }
 
 /* A reader over f, lent main's .debug_addr. */
-static int split_reader(struct split_set *s, struct split_file *sf, char *errbuf, size_t errlen)
+static int split_reader(struct split_set *s, struct split_file *sf, struct diag *diag)
 {
-	char why[256];
-	int err = die_reader__from_elf(aux_file__elf(sf->f), &sf->r, why, sizeof(why));
+	struct diag why;
+	int err;
 
-	if (err) {
-		snprintf(errbuf, errlen, "%s: %s", aux_file__path(sf->f), why);
+	diag__init_held(&why);
+	err = die_reader__from_elf(aux_file__elf(sf->f), &why, &sf->r);
+	if (err)
+		diag__say(diag, D2B_ERROR, "%s: %s", aux_file__path(sf->f), diag__last(&why));
+	diag__release(&why);
+	if (err)
 		return err;
-	}
 	die_reader__borrow_addr(sf->r, s->main);
 	return 0;
 }
 
 int split_set__new(const struct die_reader *main, const char *path, const struct aux_dirs *dirs,
-		   struct split_set **ret, char *errbuf, size_t errlen)
+		   struct diag *diag, struct split_set **ret)
 {
 	struct split_set *s = calloc(1, sizeof(*s));
 	int err;
@@ -77,12 +81,12 @@ int split_set__new(const struct die_reader *main, const char *path, const struct
 	s->main = main;
 	s->path = path;
 	s->dirs = *dirs;
-	err = aux_file__open_dwp(path, dirs, &s->pkg.f, errbuf, errlen);
+	err = aux_file__open_dwp(path, dirs, diag, &s->pkg.f);
 	if (!err && s->pkg.f)
-		err = split_reader(s, &s->pkg, errbuf, errlen);
+		err = split_reader(s, &s->pkg, diag);
 	if (!err && s->pkg.r && !die_reader__is_package(s->pkg.r)) {
-		snprintf(errbuf, errlen, "%s: no .debug_cu_index: not a DWARF package",
-			 aux_file__path(s->pkg.f));
+		diag__say(diag, D2B_ERROR, "%s: no .debug_cu_index: not a DWARF package",
+			  aux_file__path(s->pkg.f));
 		err = -EINVAL;
 	}
 	if (err) {
@@ -149,7 +153,7 @@ static const char *skeleton_str(struct die_unit *u, const struct die *root, unsi
 
 /* Open the .dwo file the skeleton names: its entry in s->dwo. */
 static int open_dwo(struct split_set *s, struct die_unit *skeleton, const struct die *root,
-		    struct split_file **ret, char *errbuf, size_t errlen)
+		    struct diag *diag, struct split_file **ret)
 {
 	const char *name = skeleton_str(skeleton, root, DW_AT_dwo_name, DW_AT_GNU_dwo_name);
 	const char *comp_dir = skeleton_str(skeleton, root, DW_AT_comp_dir, 0);
@@ -157,16 +161,16 @@ static int open_dwo(struct split_set *s, struct die_unit *skeleton, const struct
 	int err;
 
 	if (!name) {
-		snprintf(errbuf, errlen, "skeleton unit 0x%llx names no .dwo file (DW_AT_dwo_name)",
-			 (unsigned long long)die_unit__header(skeleton)->off);
+		diag__say(diag, D2B_ERROR, "skeleton unit 0x%llx names no .dwo file "
+			  "(DW_AT_dwo_name)", (unsigned long long)die_unit__header(skeleton)->off);
 		return -EINVAL;
 	}
 	err = VEC_RESERVE(s->dwo, s->cap_dwo, s->nr_dwo, 1);
 	if (err)
 		return err;
-	err = aux_file__open_dwo(name, comp_dir, s->path, &s->dirs, &sf.f, errbuf, errlen);
+	err = aux_file__open_dwo(name, comp_dir, s->path, &s->dirs, diag, &sf.f);
 	if (!err)
-		err = split_reader(s, &sf, errbuf, errlen);
+		err = split_reader(s, &sf, diag);
 	if (err) {
 		split_file_release(&sf);
 		return err;
@@ -176,8 +180,8 @@ static int open_dwo(struct split_set *s, struct die_unit *skeleton, const struct
 	return 0;
 }
 
-int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split_unit *ret,
-		    char *errbuf, size_t errlen)
+int split_set__find(struct split_set *s, struct die_unit *skeleton, struct diag *diag,
+		    struct split_unit *ret)
 {
 	const struct die_unit_header *h = die_unit__header(skeleton);
 	struct split_file *sf = &s->pkg;
@@ -187,20 +191,20 @@ int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split
 	/* (read once already, by die_unit__load()) */
 	err = die_unit__root(skeleton, &root);
 	if (err) {
-		snprintf(errbuf, errlen, "skeleton unit 0x%llx: its unit DIE cannot be read",
-			 (unsigned long long)h->off);
+		diag__say(diag, D2B_ERROR, "skeleton unit 0x%llx: its unit DIE cannot be read",
+			  (unsigned long long)h->off);
 		return err;
 	}
 	if (!sf->f) {
-		err = open_dwo(s, skeleton, &root, &sf, errbuf, errlen);
+		err = open_dwo(s, skeleton, &root, diag, &sf);
 		if (err)
 			return err;
 	}
 	err = die_reader__split_unit(sf->r, h->signature, &ret->off);
 	if (err == -ENOENT) {
-		snprintf(errbuf, errlen, "%s has no split unit with dwo_id 0x%016llx (skeleton unit "
-			 "0x%llx): not the skeleton's", aux_file__path(sf->f),
-			 (unsigned long long)h->signature, (unsigned long long)h->off);
+		diag__say(diag, D2B_ERROR, "%s has no split unit with dwo_id 0x%016llx (skeleton "
+			  "unit 0x%llx): not the skeleton's", aux_file__path(sf->f),
+			  (unsigned long long)h->signature, (unsigned long long)h->off);
 		return -EINVAL;
 	}
 	if (err)

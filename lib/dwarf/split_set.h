@@ -24,20 +24,21 @@ struct split_unit {
 
 /*
  * An empty set for the skeletons of main (the reader of the file at path);
- * it looks for PATH.dwp now.  -EINVAL with errbuf for a damaged package.
+ * it looks for PATH.dwp now.  -EINVAL for a damaged package; a failure
+ * says why through diag (an error).
  */
 int split_set__new(const struct die_reader *main, const char *path, const struct aux_dirs *dirs,
-		   struct split_set **ret, char *errbuf, size_t errlen);
+		   struct diag *diag, struct split_set **ret);
 void split_set__free(struct split_set *s);
 /*
  * The split unit of skeleton, a loaded skeleton unit of main: found in the
  * package, or in the .dwo file its DW_AT_dwo_name names (opened now, and
- * kept).  -ENOENT: not there (errbuf says what is missing and where it was
- * looked for); -EINVAL: the file is no split DWARF for it (errbuf why).
- * Not thread-safe: make the list of units before walking them.
+ * kept).  -ENOENT: not there (diag is told what is missing and where it
+ * was looked for); -EINVAL: the file is no split DWARF for it (diag is told
+ * why).  Not thread-safe: make the list of units before walking them.
  */
-int split_set__find(struct split_set *s, struct die_unit *skeleton, struct split_unit *ret,
-		    char *errbuf, size_t errlen);
+int split_set__find(struct split_set *s, struct die_unit *skeleton, struct diag *diag,
+		    struct split_unit *ret);
 /*
  * libdw's own view of skeleton_die's split unit, if it found one (a .dwo
  * file by DW_AT_comp_dir; elfutils 0.188 reads no packages): lent to the

@@ -43,8 +43,6 @@
 #include "dwarf/split_set.h"
 #include "unit/unit_inputs.h"
 
-enum { MSG_LEN = 2048 };
-
 struct unit_opener {
 	struct unit_inputs *in;
 	struct dwarf_file *df;
@@ -52,8 +50,16 @@ struct unit_opener {
 	struct aux_dirs dirs;
 	const char *path;		/* the file given */
 	struct diag *diag;
-	char msg[MSG_LEN];
+	struct diag why;		/* held: why a reader or a file failed, to word */
 };
+
+static void opener_free(struct unit_opener *o)
+{
+	if (!o)
+		return;
+	diag__release(&o->why);
+	free(o);
+}
 
 __attribute__((format(printf, 3, 4)))
 static void note(struct unit_opener *o, enum d2b_level level, const char *fmt, ...)
@@ -80,24 +86,24 @@ static int open_alt(struct unit_opener *o)
 {
 	struct unit_inputs *in = o->in;
 	Elf *elf = dwarf_getelf(dwarf_file__dwarf(o->df));
-	char why[256];
 	int err;
 
-	err = aux_file__open_alt(elf, dwarf_file__debug_path(o->df), &o->dirs, &in->alt_file,
-				 o->msg, sizeof(o->msg));
+	err = aux_file__open_alt(elf, dwarf_file__debug_path(o->df), &o->dirs, &o->why,
+				 &in->alt_file);
 	if (err == -ENOENT)
-		return missing(o, o->msg, "the types it holds are");
+		return missing(o, diag__last(&o->why), "the types it holds are");
 	if (err == -ENOMEM)
 		return err;
 	if (err) {
-		note(o, D2B_ERROR, "%s", o->msg);
+		note(o, D2B_ERROR, "%s", diag__last(&o->why));
 		return err;
 	}
 	if (!in->alt_file)
 		return 0;
-	err = die_reader__from_elf(aux_file__elf(in->alt_file), &in->alt, why, sizeof(why));
+	err = die_reader__from_elf(aux_file__elf(in->alt_file), &o->why, &in->alt);
 	if (err)
-		note(o, D2B_ERROR, "supplementary file %s: %s", aux_file__path(in->alt_file), why);
+		note(o, D2B_ERROR, "supplementary file %s: %s", aux_file__path(in->alt_file),
+		     diag__last(&o->why));
 	return err;
 }
 
@@ -119,23 +125,23 @@ static int add_split(struct unit_opener *o, struct die_unit *skeleton, Dwarf_Die
 	int err;
 
 	if (!in->split) {
-		err = split_set__new(in->r, o->path, &o->dirs, &in->split, o->msg, sizeof(o->msg));
+		err = split_set__new(in->r, o->path, &o->dirs, &o->why, &in->split);
 		if (err) {
 			if (err != -ENOMEM)
-				note(o, D2B_ERROR, "%s", o->msg);
+				note(o, D2B_ERROR, "%s", diag__last(&o->why));
 			return err;
 		}
 	}
-	err = split_set__find(in->split, skeleton, &su, o->msg, sizeof(o->msg));
+	err = split_set__find(in->split, skeleton, &o->why, &su);
 	if (err == -ENOENT) {
 		in->nr_missing++;
 		snprintf(why, sizeof(why), "its compile unit (skeleton at 0x%llx) is",
 			 (unsigned long long)die_unit__header(skeleton)->off);
-		return missing(o, o->msg, why);
+		return missing(o, diag__last(&o->why), why);
 	}
 	if (err) {
 		if (err != -ENOMEM)
-			note(o, D2B_ERROR, "%s", o->msg);
+			note(o, D2B_ERROR, "%s", diag__last(&o->why));
 		return err;
 	}
 	split_set__lend_libdw(in->split, skeleton_die, &su);
@@ -236,7 +242,6 @@ int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struc
 		      struct diag *diag)
 {
 	struct unit_opener *o;
-	char why[256];
 	int err;
 
 	memset(in, 0, sizeof(*in));
@@ -247,12 +252,11 @@ int unit_inputs__open(struct unit_inputs *in, struct dwarf_file *df, const struc
 		.in = in, .df = df, .opts = opts, .diag = diag,
 		.dirs = { opts->debug_dirs, opts->nr_debug_dirs },
 	};
+	diag__init_held(&o->why);
 	o->path = dwarf_file__main_path(df);
 	in->o = o;
 	/* the DIE readers first: they may inflate sections libdw left compressed */
-	err = die_reader__from_dwarf_unlisted(dwarf_file__dwarf(df), &in->r, why, sizeof(why));
-	if (err)
-		note(o, D2B_ERROR, "%s", why);
+	err = die_reader__from_dwarf_unlisted(dwarf_file__dwarf(df), diag, &in->r);
 	if (!err)
 		err = open_alt(o);
 	return err;
@@ -265,7 +269,7 @@ int unit_inputs__list(struct unit_inputs *in, bool thread)
 	if (!in->o || !in->r)
 		return -EINVAL;
 	err = list_units(in->o, thread);
-	free(in->o);
+	opener_free(in->o);
 	in->o = NULL;
 	return err;
 }
@@ -284,7 +288,7 @@ void unit_inputs__take(struct unit_inputs *in, struct unit_inputs *ret)
 
 void unit_inputs__release(struct unit_inputs *in)
 {
-	free(in->o);
+	opener_free(in->o);
 	free(in->refs);
 	split_set__free(in->split);
 	die_reader__free(in->alt);

@@ -176,7 +176,6 @@ static int fuzz_die_reader(const uint8_t *data, size_t size)
 	struct die_unit *u = NULL;
 	const uint8_t *p = data + FUZZ_DIE_HEADER;
 	size_t left;
-	char err[256];
 	int i, ret = -1;
 
 	if (size < FUZZ_DIE_HEADER)
@@ -202,9 +201,9 @@ static int fuzz_die_reader(const uint8_t *data, size_t size)
 		p += len;
 		left -= len;
 	}
-	err[0] = 0;
-	if (die_reader__new(&secs, data[0] & 1, &r, err, sizeof(err))) {
-		if (r || !err[0]) {
+	diag__clear(&fuzz_die_why);
+	if (die_reader__new(&secs, data[0] & 1, &fuzz_die_why, &r)) {
+		if (r || !diag__last(&fuzz_die_why)[0]) {
 			fprintf(stderr, "fuzz: die_reader__new failed without a message\n");
 			goto out;
 		}

@@ -82,7 +82,6 @@ static int fuzz_split_file(const uint8_t *data, size_t size)
 	static const enum die_section secs[2] = { DIE_SEC_INFO, DIE_SEC_TYPES };
 	struct die_reader *r = NULL;
 	struct die_unit *u = NULL;
-	char err[256] = "";
 	char *copy;
 	Elf *elf;
 	size_t i;
@@ -97,8 +96,9 @@ static int fuzz_split_file(const uint8_t *data, size_t size)
 	elf = elf_memory(copy, size);
 	if (!elf)
 		goto out;
-	if (die_reader__from_elf(elf, &r, err, sizeof(err)) < 0) {
-		if (!err[0]) {
+	diag__clear(&fuzz_split_why);
+	if (die_reader__from_elf(elf, &fuzz_split_why, &r) < 0) {
+		if (!diag__last(&fuzz_split_why)[0]) {
 			fprintf(stderr, "fuzz: die_reader__from_elf failed without a message\n");
 			rc = -1;
 		}

@@ -442,10 +442,12 @@ struct copies {
 	struct die_reader *r;
 };
 
+/* A reader over copies of h's sections: 0, or why it failed in err. */
 static int copies_make(struct copies *c, struct handmade *h, char *err, size_t errlen)
 {
 	struct die_sections secs = {0};
-	int i;
+	struct diag held;
+	int i, rc;
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < DIE_SEC_NR; i++) {
@@ -456,7 +458,11 @@ static int copies_make(struct copies *c, struct handmade *h, char *err, size_t e
 		secs.sec[i].buf = c->buf[i];
 		secs.sec[i].size = h->sec[i].n;
 	}
-	return die_reader__new(&secs, h->s.be, &c->r, err, errlen);
+	diag__init_held(&held);
+	rc = die_reader__new(&secs, h->s.be, &held, &c->r);
+	snprintf(err, errlen, "%s", diag__last(&held));
+	diag__release(&held);
+	return rc;
 }
 
 static void copies_free(struct copies *c)
@@ -1712,12 +1718,11 @@ static void compare_listed_later(struct cmp *c, Dwarf *dw, const struct die_read
 	Dwarf_CU *cu = NULL, *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
-	char err[256];
 	size_t i, n = 0;
 	int s;
 
-	if (die_reader__from_dwarf_unlisted(dw, &a.r, err, sizeof(err)) != 0) {
-		mismatch(c, "no unlisted reader: %s", err);
+	if (die_reader__from_dwarf_unlisted(dw, &why, &a.r) != 0) {
+		mismatch(c, "no unlisted reader: %s", diag__last(&why));
 		return;
 	}
 	job_start(&j, list_run, &a, true);
@@ -1754,15 +1759,14 @@ static void compare_file(const char *path, const char *what)
 	struct cmp c = { .what = what };
 	struct dwarf_file *df = NULL;
 	struct die_reader *r = NULL;
-	char err[256];
 
-	if (dwarf_file__open(path, &df, err, sizeof(err)) != 0) {
-		mismatch(&c, "cannot open: %s", err);
+	if (dwarf_file__open(path, &why, &df) != 0) {
+		mismatch(&c, "cannot open: %s", diag__last(&why));
 		return;
 	}
-	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &r, err, sizeof(err)) != 0 ||
+	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &why, &r) != 0 ||
 	    die_unit__new(r, &why, &c.u) != 0) {
-		mismatch(&c, "no reader: %s", err);
+		mismatch(&c, "no reader: %s", diag__last(&why));
 		goto out;
 	}
 	compare_units(&c, dwarf_file__dwarf(df));
@@ -2119,7 +2123,7 @@ static int cmp_double(const void *a, const void *b)
  */
 static void test_threads(void)
 {
-	char corpus[1024], path[1200], err[256];
+	char corpus[1024], path[1200];
 	struct bench_job proto = {0}, one, four, lw;
 	struct dwarf_file *df = NULL;
 	Dwarf_CU *cu = NULL, *next;
@@ -2131,8 +2135,8 @@ static void test_threads(void)
 
 	snprintf(path, sizeof(path), "%s/modules/kernel/net/vmw_vsock/vsock.ko",
 		 corpus_dir(corpus, sizeof(corpus)));
-	if (dwarf_file__open(path, &df, err, sizeof(err))) {
-		printf("SKIP threads: %s: %s\n", path, err);
+	if (dwarf_file__open(path, &why, &df)) {
+		printf("SKIP threads: %s: %s\n", path, diag__last(&why));
 		return;
 	}
 	test_failed_now = 0;
@@ -2144,7 +2148,7 @@ static void test_threads(void)
 		offs[proto.n] = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
 		dies[proto.n++] = cudie;
 	}
-	CHECK(die_reader__from_dwarf(dwarf_file__dwarf(df), &proto.r, err, sizeof(err)) == 0);
+	CHECK(die_reader__from_dwarf(dwarf_file__dwarf(df), &why, &proto.r) == 0);
 	if (proto.r) {
 		bench_run(bench_ours, &proto, 1, &one);
 		bench_run(bench_ours, &proto, 4, &four);
@@ -2165,7 +2169,7 @@ enum { BENCH_REPS = 5 };
 
 static int bench_main(void)
 {
-	char corpus[1024], path[1200], err[256];
+	char corpus[1024], path[1200];
 	const char *file = getenv("D2B_BENCH_FILE");
 	struct dwarf_file *df = NULL;
 	struct bench_job proto = {0}, res[2];
@@ -2182,14 +2186,14 @@ static int bench_main(void)
 		file = path;
 	}
 	t = now();
-	if (dwarf_file__open(file, &df, err, sizeof(err))) {
-		printf("SKIP bench: %s: %s\n", file, err);
+	if (dwarf_file__open(file, &why, &df)) {
+		printf("SKIP bench: %s: %s\n", file, diag__last(&why));
 		return 0;
 	}
 	printf("# %s: opened through libdwfl in %.2f s\n", file, now() - t);
 	t = now();
-	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &proto.r, err, sizeof(err))) {
-		printf("FAIL bench: %s\n", err);
+	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &why, &proto.r)) {
+		printf("FAIL bench: %s\n", diag__last(&why));
 		goto out;
 	}
 	while (dwarf_get_units(dwarf_file__dwarf(df), cu, &next, &version, &ut, &cudie,
@@ -2263,7 +2267,7 @@ static void test_list_drops_pages(void)
 	static const uint8_t abbrev[] = { 1, DW_TAG_compile_unit, DW_CHILDREN_no, 0, 0, 0 };
 	enum { UNIT = 64 << 10 };
 	size_t n = 3 * PAGES_BEHIND_BATCH / UNIT, len = n * UNIT, i;
-	char path[] = "/tmp/d2b-test-list.XXXXXX", err[256];
+	char path[] = "/tmp/d2b-test-list.XXXXXX";
 	struct die_sections secs = {0};
 	struct die_reader *r = NULL;
 	struct pages_behind pb;
@@ -2287,8 +2291,8 @@ static void test_list_drops_pages(void)
 	secs.sec[DIE_SEC_ABBREV] = (struct die_bytes){ abbrev, sizeof(abbrev) };
 	for (pass = 0; pass < 2; pass++) {
 		secs.unwritten = pass == 0;
-		CHECK_EQ(die_reader__new(&secs, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, &r, err,
-					 sizeof(err)), 0);
+		CHECK_EQ(die_reader__new(&secs, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, &why, &r),
+			 0);
 		REQUIRE(r);
 		CHECK_EQ(die_reader__nr_units(r, DIE_SEC_INFO), n);
 		die_reader__behind(r, DIE_SEC_INFO, &pb);

@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "dwarf/dwp_index.h"
 #include "test.h"
 
@@ -73,12 +75,15 @@ static void make_index(struct blob *x, unsigned int v, unsigned int nunits, bool
 
 static struct die_bytes secs[DIE_SEC_NR];
 
+/* dwp_index__parse(), the reason of a failure in err */
 static int parse(const struct blob *x, bool is_tu, struct dwp_row **rows, size_t *nr,
 		 char *err, size_t errlen)
 {
 	static uint8_t dummy[0x1000];
 	struct die_bytes idx = { x->b, x->n };
+	struct diag why;
 	size_t cap = 0;
+	int rc;
 
 	secs[DIE_SEC_INFO] = (struct die_bytes){ dummy, 0x100 };
 	secs[DIE_SEC_TYPES] = (struct die_bytes){ dummy, 0x100 };
@@ -86,8 +91,11 @@ static int parse(const struct blob *x, bool is_tu, struct dwp_row **rows, size_t
 	secs[DIE_SEC_STR_OFFSETS] = (struct die_bytes){ dummy, 0x20 };
 	*rows = NULL;
 	*nr = 0;
-	err[0] = 0;
-	return dwp_index__parse(&idx, is_tu, x->be, secs, rows, nr, &cap, err, errlen);
+	diag__init_held(&why);
+	rc = dwp_index__parse(&idx, is_tu, x->be, secs, rows, nr, &cap, &why);
+	snprintf(err, errlen, "%s", diag__last(&why));
+	diag__release(&why);
+	return rc;
 }
 
 static void test_good(void)

@@ -30,6 +30,7 @@
 
 #include <dwarf.h>
 
+#include "base/diag.h"
 #include "base/pages.h"
 #include "btf/btf.h"
 #include "dwarf/die_reader.h"
@@ -40,6 +41,8 @@
 static char tmpdir[] = "/tmp/d2b-test-unit.XXXXXX";
 static char dwarfgen[1024];
 static const char *no_dwarfgen;	/* why the dwarfgen cases cannot run, or NULL */
+/* why a file or a reader did not open: its newest message */
+static struct diag why = { .kept = true, .newest_only = true };
 
 /* ---- looking types up by name ---- */
 
@@ -589,13 +592,12 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 	struct d2b_btf *out = NULL;
 	struct unit u = { 0 };
 	unsigned int bad = 0;
-	char err[256];
 	size_t skipped = 0, i;
 	int rc;
 
-	rc = dwarf_file__open(obj, &df, err, sizeof(err));
+	rc = dwarf_file__open(obj, &why, &df);
 	if (rc) {
-		printf("#   %s: %s\n", obj, err);
+		printf("#   %s: %s\n", obj, diag__last(&why));
 		test_failed_now = 1;
 		return;
 	}
@@ -605,9 +607,9 @@ static void walk_and_check(const char *obj, void (*check)(const struct d2b_btf *
 		test_failed_now = 1;
 		goto out;
 	}
-	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &r, err, sizeof(err)) ||
+	if (die_reader__from_dwarf(dwarf_file__dwarf(df), &why, &r) ||
 	    unit_walker__new(df, r, NULL, &uw)) {
-		printf("#   %s: no DIE reader: %s\n", obj, err);
+		printf("#   %s: no DIE reader: %s\n", obj, diag__last(&why));
 		test_failed_now = 1;
 		goto out;
 	}
@@ -691,11 +693,10 @@ static bool object_uses(const char *obj, unsigned int at)
 {
 	struct dwarf_file *df = NULL;
 	struct dwarf_units units = { 0 };
-	char err[256];
 	size_t skipped;
 	bool found = false;
 
-	if (dwarf_file__open(obj, &df, err, sizeof(err)) == 0 &&
+	if (dwarf_file__open(obj, &why, &df) == 0 &&
 	    dwarf_file__units(df, &units, &skipped, NULL) == 0 && units.nr)
 		found = has_attr(&units.dies[0], at, 0);
 	free(units.dies);
@@ -780,7 +781,7 @@ static void test_list_reaches_units(void)
 		"  base_type name=long byte_size=8 encoding=signed\n"
 		"cu version=4 name=c.c language=C99\n"
 		"  base_type name=char byte_size=1 encoding=signed_char\n";
-	char path[1024], obj[1024], log[1024], cmd[8192], err[256];
+	char path[1024], obj[1024], log[1024], cmd[8192];
 	struct dwarf_units units = { 0 };
 	struct dwarf_file *df = NULL;
 	struct pages_behind pb;
@@ -795,7 +796,7 @@ static void test_list_reaches_units(void)
 	REQUIRE(run_cmd(cmd, log));
 	scratch = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	REQUIRE(scratch != MAP_FAILED);
-	REQUIRE(dwarf_file__open(obj, &df, err, sizeof(err)) == 0);
+	REQUIRE(dwarf_file__open(obj, &why, &df) == 0);
 	pages_behind__init(&pb, scratch, len, 1);
 	CHECK_EQ(dwarf_file__units(df, &units, &skipped, &pb), 0);
 	CHECK_EQ(units.nr, 3);
