@@ -183,7 +183,12 @@ variant_options()
 }
 
 # What the BPF selftests of tests/selftests need on top of CLIENT_OPTIONS:
-# IPv4 (bpf_testmod's sockets), fprobe (kprobe.multi), fmod_ret on
+# the system calls tinyconfig leaves out that test_progs and its C library
+# make (futexes for its threads, POSIX timers for its watchdog, membarrier,
+# epoll, eventfd, timerfd, signalfd, shmem (memfd), file locks, user IDs,
+# fadvise, file handles, Unix sockets), network namespaces (test_progs
+# restores its network namespace after each test), IPv4 (bpf_testmod's sockets),
+# fprobe (kprobe.multi), fmod_ret on
 # ALLOW_ERROR_INJECTION functions, cgroups (btf_tag's per-CPU type tag
 # program reads struct cgroup), syscall tracepoints (vmlinux's program
 # reads struct syscall_trace_enter), and what test_progs' add_key() of its
@@ -191,7 +196,9 @@ variant_options()
 # fexit_test) need: keys, X.509 and PKCS#7 with RSA and SHA-256, which
 # only a select brings in (SYSTEM_DATA_VERIFICATION has no prompt:
 # MODULE_SIG selects it)
-SELFTEST_OPTIONS="INET FPROBE FUNCTION_ERROR_INJECTION CGROUPS FTRACE_SYSCALLS
+SELFTEST_OPTIONS="FUTEX POSIX_TIMERS MEMBARRIER EPOLL EVENTFD TIMERFD SIGNALFD
+	SHMEM TMPFS FILE_LOCKING MULTIUSER ADVISE_SYSCALLS FHANDLE UNIX NAMESPACES NET_NS
+	INET FPROBE FUNCTION_ERROR_INJECTION CGROUPS FTRACE_SYSCALLS
 	MODULE_SIG SYSTEM_DATA_VERIFICATION KEYS ASYMMETRIC_KEY_TYPE
 	X509_CERTIFICATE_PARSER PKCS7_MESSAGE_PARSER CRYPTO_RSA CRYPTO_SHA256"
 
