@@ -32,7 +32,8 @@
 #   ours/results, pahole132/results  test_progs printed results
 #   ours/testmod-loaded, pahole132/testmod-loaded  test_progs loaded
 #		       bpf_testmod.ko (else the tests on it skip)
-#   TEST	       one per test of TESTS: every subtest of it, and the
+#   TEST	       one per test of TESTS' files (prog_tests/T.c's test_NAME():
+#		       core_kern.c's is core_kern_lskel): every subtest of it, and the
 #		       test, that is OK with pahole 1.32's BTF is OK with
 #		       ours.  SKIP when test_progs has not got it (a program
 #		       of it does not compile against this kernel: the build
@@ -44,6 +45,7 @@
 # Environment:
 #	D2B_SELFTESTS=1		run at all
 #	D2B_SELFTESTS_TESTS	the tests (default TESTS below)
+#	D2B_SELFTESTS_NOT_RUN	tests built but not run (default NOT_RUN below)
 #	D2B_SELFTESTS_CLANG	the BPF compiler (default clang-19)
 #	D2B_SELFTESTS_TIMEOUT	seconds a guest may run (900)
 #	D2B_KERNEL_PAHOLE, D2B_KERNEL_CACHE, D2B_KERNEL_JOBS, D2B_SID,
@@ -68,6 +70,10 @@ TESTS=${D2B_SELFTESTS_TESTS:-"btf btf_dump btf_split btf_distill btf_module
 	get_func_args_test get_func_ip_test module_fentry_shadow
 	tp_btf_nullable tracing_failure kfunc_param_nullable"}
 TESTS=$(echo "$TESTS" | xargs)
+# Built but not run: "vmlinux" panics 7.3 with either BTF (its fentry
+# program on hrtimer_start_range_ns: a call through a NULL pointer from
+# the trampoline, under nanosleep), which ends the guest's run
+NOT_RUN=${D2B_SELFTESTS_NOT_RUN-vmlinux}
 
 if [ "${D2B_SELFTESTS:-}" != 1 ]; then
 	skip selftests "opt-in: set D2B_SELFTESTS=1 to run Linux $VER's test_progs on our BTF and on pahole 1.32's (the first run builds a kernel and test_progs: about 40 minutes on 2 cores; later ones about 10)"
@@ -181,25 +187,30 @@ run()
 {
 	local name=$1 dir=$WORK/$1 log=$WORK/$1.serial.log f
 	mkdir -p "$dir/files"
+	# (resolve_btfids reads the BTF its test object was patched with)
 	for f in "$OUT/test_progs" "$OUT"/*.bpf.o "$OUT"/btf_dump_test_case_*.c \
-		 "$dir/bpf_testmod.ko"; do
+		 "$OUT"/*.test.o.BTF "$dir/bpf_testmod.ko"; do
 		ln -s "$f" "$dir/files/"
 	done
-	echo "$TESTS" | tr ' ' '\n' >"$dir/files/tests"
-	: >"$WORK/$name.verdicts"
-	if ! D2B_KERNEL_INIT=$HERE/init.sh D2B_KERNEL_FILES=$dir/files \
-	     D2B_KERNEL_IMAGE=$dir/bzImage D2B_KERNEL_MEM=2G \
-	     D2B_KERNEL_BOOT_TIMEOUT=${D2B_SELFTESTS_TIMEOUT:-900} \
+	for f in $NAMES; do
+		case " $NOT_RUN " in *" $f "*) ;; *) echo "$f" ;; esac
+	done >"$dir/files/tests"
+	: >"$WORK/$name.dmesg"
+	if D2B_KERNEL_INIT=$HERE/init.sh D2B_KERNEL_FILES=$dir/files \
+	   D2B_KERNEL_IMAGE=$dir/bzImage D2B_KERNEL_MEM=2G \
+	   D2B_KERNEL_BOOT_TIMEOUT=${D2B_SELFTESTS_TIMEOUT:-900} \
 			"$KERNEL/boot.sh" "$O" "$log" 2>"$dir/boot.err"; then
+		pass "selftests/$name/boot ($(cat "$log.accel"))"
+	else
+		# the results so far are judged all the same
 		show_tail "$dir/boot.err" 3
-		show_tail "$log" 15
+		grep -v '^D2B-TP' "$log" | tail -n 12 | sed 's/^/#   | /'
 		fail "selftests/$name/boot" "the guest did not reach the end of init.sh"
-		return 1
 	fi
-	pass "selftests/$name/boot ($(cat "$log.accel"))"
 	# "#12      btf:OK", "#12/3    btf/name with spaces:SKIP",
-	# "#7 x:OK (SKIP: 1/4)", "#9 y:SKIP (not built)"
-	sed -n 's/^D2B-TP #[0-9/]* *//p' "$log" |
+	# "#7 x:OK (SKIP: 1/4)", "#9 y:SKIP (not built)"; the summary of the
+	# failed ones at the end repeats them (the first of each is taken)
+	sed -n 's/^D2B-TP #[0-9/]* *//p' "$log" | awk '!seen[$0]++' |
 		sed -E -n 's/^(.*):(OK|FAIL|SKIP)( \(SKIP: [0-9]+\/[0-9]+\))?$/\1\t\2/p
 			   s/^(.*):SKIP \(not built\)$/\1\tNOT-BUILT/p' >"$WORK/$name.verdicts"
 	if [ ! -s "$WORK/$name.verdicts" ]; then
@@ -218,6 +229,12 @@ run()
 		grep -E 'BPF: |BTF: |btf: |WARNING:|BUG:|Oops|Kernel panic' | sort -u >"$WORK/$name.dmesg"
 }
 
+# the tests' names (a test_NAME() or serial_test_NAME() of
+# prog_tests/T.c, as the Makefile's tests.h takes them)
+NAMES=$(for t in $TESTS; do
+	sed -n -E 's/^void (serial_)?test_([a-zA-Z0-9_]+)\((void)?\).*/\2/p' \
+		"$SRC/tools/testing/selftests/bpf/prog_tests/$t.c"
+done | xargs)
 run ours
 run pahole132
 
@@ -249,7 +266,7 @@ summary()
 table=$BUILD/tests/selftests.table
 mkdir -p "$BUILD/tests"
 printf '%-22s %-40s %s\n' test "pahole 1.32" dwarf2btf >"$table"
-for t in $TESTS; do
+for t in $NAMES; do
 	ref=$(verdict pahole132 "$t")
 	printf '%-22s %-40s %s\n' "$t" "$(summary pahole132 "$t")" "$(summary ours "$t")" >>"$table"
 	# every entry of the test, with both verdicts
@@ -259,7 +276,9 @@ for t in $TESTS; do
 	awk -F'\t' '$2 != $3 || $2 == "FAIL" { print "#   " $1 ": pahole 1.32 " $2 ", ours " $3 }' \
 		"$WORK/entries" | tee -a "$table"
 	lost=$(awk -F'\t' '$2 == "OK" && $3 != "OK" { print $1 }' "$WORK/entries" | paste -sd, -)
-	if [ -z "$ref" ]; then
+	if [ -z "$ref" ] && case " $NOT_RUN " in *" $t "*) true ;; *) false ;; esac; then
+		skip "selftests/$t" "not run (NOT_RUN: it ends the guest's run with either BTF)"
+	elif [ -z "$ref" ]; then
 		skip "selftests/$t" "no result with pahole 1.32's BTF (test_progs did not run it)"
 	elif [ "$ref" = NOT-BUILT ]; then
 		skip "selftests/$t" "not built: a program or skeleton of it did not compile against this kernel ($OUT/d2b-build.log)"
