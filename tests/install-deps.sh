@@ -15,7 +15,8 @@
 #					-6.1), their build tools, qemu, busybox,
 #					and Linux 7.3's source tarball from
 #					trixie-backports, into tests/kernel's
-#					cache (kernel/fetch-source.sh)
+#					cache (kernel/fetch-source.sh); openssl
+#					and rsync for tests/selftests' build
 #
 # Only missing packages are installed (apt-get update runs once, first, and
 # only then).  Not root: prints the exact command to run and exits 1.
@@ -27,7 +28,7 @@ build_pkgs=(gcc make pkg-config libc6-dev libdw-dev libelf-dev zlib1g-dev)
 test_pkgs=(g++ clang clang-14 clang-19 bpftool libbpf-dev binutils elfutils python3 time zstd
 	   llvm llvm-19 libclang-rt-19-dev pahole e2fsprogs coreutils dwz abigail-tools)
 kernel_pkgs=(linux-source-6.12 linux-source-6.1 flex bison bc cpio kmod xz-utils libssl-dev
-	     qemu-system-x86 busybox-static)
+	     qemu-system-x86 busybox-static openssl rsync)
 
 case $what in
 build) pkgs=("${build_pkgs[@]}") ;;

@@ -6,7 +6,7 @@
 #	tests/kernel/boot.sh O_DIR LOG [MODULE.ko...]
 #
 # O_DIR is a kernel build directory (build-kernel.sh): it boots
-# O_DIR/arch/x86/boot/bzImage.
+# O_DIR/arch/x86/boot/bzImage, or D2B_KERNEL_IMAGE.
 # The initramfs holds /bin/busybox (busybox-static), /init (init.sh), the
 # modules as /mods/NAME.ko (NAME = the module's name, '-' -> '_') and
 # /mods/order.  The serial console (ttyS0) goes to LOG, the accelerator
@@ -18,6 +18,9 @@
 #
 # Environment:
 #	D2B_KERNEL_BOOT_TIMEOUT	seconds before the guest is killed (120)
+#	D2B_KERNEL_IMAGE	the kernel image to boot (a copy of one O_DIR
+#				built: tests/selftests keeps one per BTF)
+#	D2B_KERNEL_MEM		the guest's memory (256M)
 #	D2B_KERNEL_ACCEL	kvm, tcg or auto (default)
 #	D2B_KERNEL_QEMU		qemu binary (default qemu-system-x86_64)
 #	D2B_KERNEL_BUSYBOX	a static busybox (default /bin/busybox)
@@ -31,7 +34,7 @@ if [ $# -lt 2 ]; then
 	exit 3
 fi
 O=$1 LOG=$2
-KERNEL=$O/arch/x86/boot/bzImage
+KERNEL=${D2B_KERNEL_IMAGE:-$O/arch/x86/boot/bzImage}
 shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 QEMU=${D2B_KERNEL_QEMU:-qemu-system-x86_64}
@@ -86,7 +89,7 @@ run_qemu()
 {
 	local accel=$1 limit pid waited=0 rc=0
 	limit=${D2B_KERNEL_BOOT_TIMEOUT:-120}
-	timeout -k 5 "$limit" "$QEMU" -accel "$accel" -cpu max -m 256M -smp 1 \
+	timeout -k 5 "$limit" "$QEMU" -accel "$accel" -cpu max -m "${D2B_KERNEL_MEM:-256M}" -smp 1 \
 		-nographic -no-reboot -monitor none -serial stdio \
 		-kernel "$KERNEL" -initrd "$WORK/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 oops=panic rdinit=/init" \

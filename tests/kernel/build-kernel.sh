@@ -10,7 +10,7 @@
 # variant_source).  COMPILER is gcc, clang (clang-19) or clang-NN, or
 # gcc16 or clangNN (clang22, clang23): make runs in the sid chroot then,
 # with the cache and PAHOLE bound into it (lib.sh: compiler_root,
-# in_root).  VARIANT is base, ipc or split (lib.sh: variant_options).  The build
+# in_root).  VARIANT is base, ipc, split or selftests (lib.sh: variant_options).  The build
 # goes to its own O= directory in the cache, keyed by version, compiler,
 # variant and PAHOLE's path and version; its path is the last line on
 # stdout.  Steps:

@@ -169,15 +169,38 @@ in_root()
 # Kernel configuration variants: extra options on top of the base list.
 # "ipc" adds System V IPC, which adds and changes types (task_struct grows
 # sysvsem/sysvshm members), so vmlinux's BTF type IDs differ from "base".
+# "selftests" is the kernel tests/selftests runs the kernel's test_progs
+# on (SELFTEST_OPTIONS).
 variant_options()
 {
 	case $1 in
 	base) ;;
 	ipc)  echo "SYSVIPC" ;;
 	split) echo "DEBUG_INFO_SPLIT" ;;
+	selftests) echo "$SELFTEST_OPTIONS" ;;
 	*)    return 1 ;;
 	esac
 }
+
+# What the BPF selftests of tests/selftests need on top of CLIENT_OPTIONS:
+# the system calls tinyconfig leaves out that test_progs and its C library
+# make (futexes for its threads, POSIX timers for its watchdog, membarrier,
+# epoll, eventfd, timerfd, signalfd, shmem (memfd), file locks, user IDs,
+# fadvise, file handles, Unix sockets), network namespaces (test_progs
+# restores its network namespace after each test), IPv4 (bpf_testmod's sockets),
+# fprobe (kprobe.multi), fmod_ret on
+# ALLOW_ERROR_INJECTION functions, cgroups (btf_tag's per-CPU type tag
+# program reads struct cgroup), syscall tracepoints (vmlinux's program
+# reads struct syscall_trace_enter), and what test_progs' add_key() of its
+# signing certificate and the signed light skeletons (fentry_test,
+# fexit_test) need: keys, X.509 and PKCS#7 with RSA and SHA-256, which
+# only a select brings in (SYSTEM_DATA_VERIFICATION has no prompt:
+# MODULE_SIG selects it)
+SELFTEST_OPTIONS="FUTEX POSIX_TIMERS MEMBARRIER EPOLL EVENTFD TIMERFD SIGNALFD
+	SHMEM TMPFS FILE_LOCKING MULTIUSER ADVISE_SYSCALLS FHANDLE UNIX NAMESPACES NET_NS
+	INET FPROBE FUNCTION_ERROR_INJECTION CGROUPS FTRACE_SYSCALLS
+	MODULE_SIG SYSTEM_DATA_VERIFICATION KEYS ASYMMETRIC_KEY_TYPE
+	X509_CERTIFICATE_PARSER PKCS7_MESSAGE_PARSER CRYPTO_RSA CRYPTO_SHA256"
 
 # variant_source VERSION VARIANT: the tree a variant builds.  "split"
 # (-gsplit-dwarf) needs DEBUG_INFO_BTF's "depends on !DEBUG_INFO_SPLIT"
