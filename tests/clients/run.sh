@@ -31,7 +31,7 @@
 #			BTF (the sid chroot's pahole, D2B_SID), run the same
 #			programs (clients/VER-COMPILER/pahole132/CASE) and
 #			compare the verdicts (.../pahole132/same-as-ours).
-#			About a minute per kernel; CI does not set it
+#			About a minute per kernel; CI sets it
 #	D2B_CLIENTS_BREAK=MODE	relink with PAHOLE's BTF damaged on purpose
 #			(btf_break.py: swap-params, move-member) instead:
 #			the cases must FAIL
