@@ -32,6 +32,10 @@
 #			programs (clients/VER-COMPILER/pahole132/CASE) and
 #			compare the verdicts (.../pahole132/same-as-ours).
 #			About a minute per kernel; CI sets it
+#	D2B_CLIENTS_PAHOLE131=PATH	with the above, also relink with our
+#			BTF under pahole 1.31's policy and with PATH (a pahole
+#			1.31: ../shared/tools/build-pahole.sh), and compare the
+#			two runs' verdicts (.../pahole131/same-as-ours)
 #	D2B_CLIENTS_BREAK=MODE	relink with PAHOLE's BTF damaged on purpose
 #			(btf_break.py: swap-params, move-member) instead:
 #			the cases must FAIL
@@ -116,10 +120,30 @@ kmake()
 # relink NAME VER COMPILER O: vmlinux and the modules linked again in O
 # with pahole-wrap.sh as PAHOLE (D2B_CLIENTS_PAHOLE, D2B_CLIENTS_BREAK
 # exported by the caller); build-kernel.sh relinks it next time
+# btf_sum O: the sha256 of O/vmlinux's .BTF (a relink that did not run the
+# new PAHOLE would leave it, and compare a BTF with itself)
+btf_sum()
+{
+	local t
+	t=$(mktemp) && objcopy --dump-section ".BTF=$t" "$1/vmlinux" /dev/null 2>/dev/null &&
+		sha256sum < "$t" | cut -c1-64
+	rm -f "$t"
+}
+
+# differs NAME O SUM: PASS when O's vmlinux BTF is no longer SUM's
+differs()
+{
+	if [ "$(btf_sum "$2")" = "$3" ]; then
+		fail "$1/btf-differs" "the relinked vmlinux has the same .BTF as before: PAHOLE did not run"
+		return 1
+	fi
+	pass "$1/btf-differs"
+}
+
 relink()
 {
 	local o=$4 log=$WORK/relink.log
-	rm -f "$o/d2b-build-seconds" "$o/vmlinux" "$o"/.tmp_vmlinux*
+	rm -f "$o/d2b-build-seconds" "$o/vmlinux" "$o/vmlinux.unstripped" "$o"/.tmp_vmlinux*
 	find "$o" -name '*.ko' -delete
 	if ! kmake / "$o" "$3" "$HERE/pahole-wrap.sh" -j"$(kernel_jobs)" bzImage modules \
 			>"$log" 2>&1; then
@@ -294,7 +318,7 @@ kernel_clients()
 	clients "$name" "$o" "$KO" || return
 	[ "${D2B_CLIENTS_PAHOLE132:-}" = 1 ] || return 0
 
-	local ours=$VERDICTS sid p132=$name/pahole132 diffs
+	local ours=$VERDICTS sid p132=$name/pahole132 diffs sum
 	sid=$(compiler_root gcc16)
 	if [ "$root" != / ]; then
 		skip "$p132" "relinking with pahole 1.32 is done for this system's compilers only"
@@ -306,7 +330,8 @@ kernel_clients()
 		return
 	fi
 	export D2B_CLIENTS_PAHOLE=chroot:$sid
-	relink "$p132" "$ver" "$cc" "$o" &&
+	sum=$(btf_sum "$o")
+	relink "$p132" "$ver" "$cc" "$o" && differs "$p132" "$o" "$sum" &&
 		module "$p132" / "$o" "$cc" "$HERE/pahole-wrap.sh" &&
 		clients "$p132" "$o" "$KO"
 	unset D2B_CLIENTS_PAHOLE
@@ -316,6 +341,41 @@ kernel_clients()
 		pass "$p132/same-as-ours ($(grep -c ' ok$' "$ours") ok, $(grep -c ' skip$' "$ours") skip)"
 	else
 		fail "$p132/same-as-ours" "verdicts differ (<: ours, >: pahole 1.32): $diffs"
+	fi
+	pahole131 "$name" "$ver" "$cc" "$o"
+}
+
+# pahole131 NAME VER COMPILER O: with D2B_CLIENTS_PAHOLE131 (a pahole 1.31,
+# as ../shared/tools/build-pahole.sh builds it), the kernel relinked with
+# our BTF under pahole 1.31's policy (DWARF2BTF_PAHOLE_POLICY=1.31: the
+# kernel's build then asks for 1.31's features) and with pahole 1.31's own;
+# the same programs must give the same verdicts on both
+pahole131()
+{
+	local p=${D2B_CLIENTS_PAHOLE131:-} ours131 diffs sum
+	[ -n "$p" ] || return 0
+	if [ ! -x "$p" ] || [ "$("$p" --version 2>/dev/null)" != v1.31 ]; then
+		skip "$1/pahole131" "D2B_CLIENTS_PAHOLE131=$p is not a pahole v1.31"
+		return
+	fi
+	export D2B_CLIENTS_PAHOLE=$PAHOLE DWARF2BTF_PAHOLE_POLICY=1.31
+	relink "$1/policy131" "$2" "$3" "$4" &&
+		module "$1/policy131" / "$4" "$3" "$HERE/pahole-wrap.sh" &&
+		clients "$1/policy131" "$4" "$KO"
+	unset DWARF2BTF_PAHOLE_POLICY
+	ours131=$VERDICTS
+	export D2B_CLIENTS_PAHOLE=$p
+	sum=$(btf_sum "$4")
+	relink "$1/pahole131" "$2" "$3" "$4" && differs "$1/pahole131" "$4" "$sum" &&
+		module "$1/pahole131" / "$4" "$3" "$HERE/pahole-wrap.sh" &&
+		clients "$1/pahole131" "$4" "$KO"
+	unset D2B_CLIENTS_PAHOLE
+	[ -f "$ours131" ] && [ -f "$VERDICTS" ] && [ "$ours131" != "$VERDICTS" ] || return
+	diffs=$(diff "$ours131" "$VERDICTS" | grep '^[<>]' | tr '\n' ' ')
+	if [ -z "$diffs" ]; then
+		pass "$1/pahole131/same-as-ours ($(grep -c ' ok$' "$ours131") ok, $(grep -c ' skip$' "$ours131") skip)"
+	else
+		fail "$1/pahole131/same-as-ours" "verdicts differ (<: ours under the 1.31 policy, >: pahole 1.31): $diffs"
 	fi
 }
 

@@ -126,7 +126,9 @@ if [ "${D2B_KERNEL_REUSE:-}" = 1 ] && [ -z "${D2B_KERNEL_TIMESTAMP:-}" ] &&
 	echo "$O"
 	exit 0
 fi
-rm -f "$O/vmlinux" "$O"/.tmp_vmlinux* "$O/d2b-build-seconds"
+# 7.x links vmlinux.unstripped (where the BTF is made) and strips it into
+# vmlinux: both go, or make only strips again and PAHOLE never runs
+rm -f "$O/vmlinux" "$O/vmlinux.unstripped" "$O"/.tmp_vmlinux* "$O/d2b-build-seconds"
 find "$O" -name '*.ko' -delete
 start=$(date +%s)
 if ! kmake -j"$(kernel_jobs)" bzImage modules >"$LOG" 2>&1; then

@@ -156,7 +156,7 @@ keep ours "$O" "$PAHOLE" || exit 1
 # pahole 1.32's BTF: vmlinux and the modules linked again (build-kernel.sh
 # relinks with PAHOLE next time: no d2b-build-seconds)
 export D2B_CLIENTS_PAHOLE=chroot:$SID
-rm -f "$O/d2b-build-seconds" "$O/vmlinux" "$O"/.tmp_vmlinux*
+rm -f "$O/d2b-build-seconds" "$O/vmlinux" "$O/vmlinux.unstripped" "$O"/.tmp_vmlinux*
 find "$O" -name '*.ko' -delete
 if ! kmake "$O" "$WRAP" -j"$(kernel_jobs)" bzImage modules >"$WORK/relink.log" 2>&1; then
 	fail_tail selftests/pahole132/relink "make bzImage modules with pahole 1.32 failed" "$WORK/relink.log"
