@@ -156,6 +156,7 @@ keep ours "$O" "$PAHOLE" || exit 1
 # pahole 1.32's BTF: vmlinux and the modules linked again (build-kernel.sh
 # relinks with PAHOLE next time: no d2b-build-seconds)
 export D2B_CLIENTS_PAHOLE=chroot:$SID
+ours_sum=$(objcopy --dump-section ".BTF=/dev/stdout" "$O/vmlinux" /dev/null 2>/dev/null | sha256sum)
 rm -f "$O/d2b-build-seconds" "$O/vmlinux" "$O/vmlinux.unstripped" "$O"/.tmp_vmlinux*
 find "$O" -name '*.ko' -delete
 if ! kmake "$O" "$WRAP" -j"$(kernel_jobs)" bzImage modules >"$WORK/relink.log" 2>&1; then
@@ -163,6 +164,11 @@ if ! kmake "$O" "$WRAP" -j"$(kernel_jobs)" bzImage modules >"$WORK/relink.log" 2
 	exit 1
 fi
 pass selftests/pahole132/relink
+if [ "$(objcopy --dump-section ".BTF=/dev/stdout" "$O/vmlinux" /dev/null 2>/dev/null | sha256sum)" = "$ours_sum" ]; then
+	fail selftests/pahole132/btf-differs "the relinked vmlinux has our .BTF still: pahole 1.32 did not run on it"
+	exit 1
+fi
+pass selftests/pahole132/btf-differs
 keep pahole132 "$O" "$WRAP" || exit 1
 unset D2B_CLIENTS_PAHOLE
 
