@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# The ELF writer (d2b_elf__write_btf, lib/elf/elf_out.c), end to end:
+# The ELF writer (d2b_elf__write_btf, lib/output/elf_out.c), end to end:
 #
 #	tests/elf/run.sh BUILD_DIR
 #

@@ -57,9 +57,9 @@ USES = {
 	"merge": ["base", "btf"],
 	"finish": ["base", "btf"],
 	"kernel": ["base", "btf", "dwarf", "unit", "merge"],
-	"elf": ["base", "btf"],
+	"output": ["base", "btf"],
 }
-LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "elf"]
+LAYERS = ["base", "btf", "dwarf", "unit", "merge", "finish", "kernel", "output"]
 TOP = "top"			# the files at the top of lib/ (no folder)
 PUBLIC_HEADER = "dwarf2btf.h"
 MAX_LINES = 1200
@@ -494,7 +494,7 @@ def self_test():
 	inc = check_includes({
 		"base/a.c": [(1, "base/a.h"), (2, "dwarf2btf.h")],
 		"btf/b.c": [(1, "base/a.h"), (2, "btf/b.h")],
-		"convert.c": [(1, "elf/e.h"), (2, "base/a.h"), (3, "top.h")],
+		"convert.c": [(1, "output/e.h"), (2, "base/a.h"), (3, "top.h")],
 	}, lambda p: True)
 	rep.case("selftest:includes-ok", [] if P(inc) == 0 else ["flagged: %s" % inc])
 	inc = check_includes({
@@ -541,7 +541,7 @@ def self_test():
 			     ["base", "unit", "merge"])
 	rep.case("selftest:readme-top", [] if len(probs) == 1 and "merge/" in probs[0] else
 		 ["expected merge/ reported: %s" % probs])
-	rep.case("selftest:readme-missing", [] if len(check_readme(None, "elf", set(), [])) == 1
+	rep.case("selftest:readme-missing", [] if len(check_readme(None, "output", set(), [])) == 1
 		 else ["a missing README not reported"])
 	uses = {"base": [], "btf": ["base"], "unit": ["base", "btf"]}
 	probs = check_uses("lib/unit: units.  Uses lib/base (for vec.c).\n", "unit", uses)
