@@ -186,6 +186,26 @@ grep -a 'SKIP-\(BPF\|SKEL\|TEST\)' "$OUT/d2b-build.log" | sort -u | sed 's/^ */#
 
 # ---- the two runs ------------------------------------------------------------
 
+# What test_progs reaches outside itself, to WORK/extras: the kernel's
+# configuration, which libbpf reads at /boot/config-RELEASE (core_extern's
+# and get_func_ip_test's programs have __kconfig externs), and the tree's
+# bpftool, which core_reloc_btfgen runs ("./bpftool gen min_core_btf", a
+# BTF of what a program uses, cut from the kernel's), with the shared
+# libraries it is linked with (test_progs itself is static); init.sh puts
+# them in place ("lib-NAME" as /lib/x86_64-linux-gnu/NAME)
+EXTRAS=$WORK/extras
+mkdir -p "$EXTRAS"
+cp "$O/.config" "$EXTRAS/kconfig"
+BPFTOOL_BIN=$OUT/tools/sbin/bpftool
+if [ -x "$BPFTOOL_BIN" ]; then
+	cp "$BPFTOOL_BIN" "$EXTRAS/bpftool"
+	for f in $(ldd "$BPFTOOL_BIN" | grep -o '/[^ ]*'); do
+		cp -L "$f" "$EXTRAS/lib-$(basename "$f")"
+	done
+else
+	note "no $BPFTOOL_BIN: core_reloc_btfgen cannot run bpftool in the guest"
+fi
+
 # run NAME: boot NAME's kernel with test_progs and NAME's bpf_testmod.ko;
 # its results, "NAME<TAB>VERDICT" (OK, FAIL, SKIP, NOT-BUILT), to
 # WORK/NAME.verdicts
@@ -195,7 +215,7 @@ run()
 	mkdir -p "$dir/files"
 	# (resolve_btfids reads the BTF its test object was patched with)
 	for f in "$OUT/test_progs" "$OUT"/*.bpf.o "$OUT"/btf_dump_test_case_*.c \
-		 "$OUT"/*.test.o.BTF "$dir/bpf_testmod.ko"; do
+		 "$OUT"/*.test.o.BTF "$dir/bpf_testmod.ko" "$EXTRAS"/*; do
 		ln -s "$f" "$dir/files/"
 	done
 	for f in $NAMES; do
