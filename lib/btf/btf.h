@@ -236,16 +236,28 @@ void btf_strs_mixed(struct d2b_btf *btf);
 /*
  * Add s to btf's own strings without looking for it in the bases: for a
  * string the caller knows none of them has (an own string of another BTF
- * over the same base, for which btf_strs_apart() holds).
+ * over the same base, for which btf_strs_apart() holds).  btf_add_own_str():
+ * the same of s's len > 0 bytes, whose hash_bytes() is h (a str_adder's,
+ * after its memo missed).
  */
 int btf_add_str_apart(struct d2b_btf *btf, const char *s);
+int btf_add_own_str(struct d2b_btf *btf, const char *s, size_t len, uint64_t h);
 /*
- * d2b_btf__add_str() of s[0 .. n) into offs[] (NULL gives 0), with the same
- * answers and in the same order; over one base through a memo, the cache
- * misses of a few lookups overlap (a struct's member names).  Stops at the
- * first error.
+ * The builders of named kinds, of a name already added (by a str_adder:
+ * its offset, or a negative errno, returned as it is): d2b_btf__add_*()'s
+ * answers.  0 is no name (a kind that must have one: -EINVAL).
  */
-int btf_add_strs(struct d2b_btf *btf, const char *const *s, uint32_t *offs, size_t n);
+int btf_add_int_off(struct d2b_btf *btf, int name_off, uint32_t size, unsigned int encoding);
+int btf_add_float_off(struct d2b_btf *btf, int name_off, uint32_t size);
+int btf_add_ref_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t type);
+int btf_add_composite_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t size);
+int btf_add_fwd_off(struct d2b_btf *btf, int name_off, bool is_union);
+int btf_add_enum_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t size,
+		     bool is_signed);
+int btf_add_enum_value_off(struct d2b_btf *btf, int name_off, int64_t value);
+int btf_add_param_off(struct d2b_btf *btf, int name_off, uint32_t type);
+int btf_add_func_off(struct d2b_btf *btf, int name_off, enum d2b_linkage linkage, uint32_t proto);
+int btf_add_decl_tag_off(struct d2b_btf *btf, int value_off, uint32_t target, int component_idx);
 /*
  * For the builders outside btf.c (btf_loc.c): add a type of nwords words
  * with name (NULL: none), info and size_or_type, the rest zeroed (*ret: it,
@@ -304,46 +316,23 @@ struct btf_field_iter {
 };
 
 /*
- * Append a copy of src's type id to dst: type IDs translated through map
- * (indexed by src IDs, covering all of them; map[0] = 0), strings added to
- * dst (or found in its base).  Returns the new ID.
- */
-/*
  * A string-only base: no types, and as strings "" then those of data (a
  * string section such as .debug_str, len bytes), each indexed at its first
  * occurrence, so that equal strings have one offset.  BTFs over it share
  * its strings by offset.  Past them lies its tails range: the same bytes
  * again, at btf_names_tails(btf) + their offset, for the names that lie in
  * data only as the tail of a longer string (a linker's string merging
- * keeps "int" only inside "unsigned int", say; see btf_set_memo()).  NULL:
+ * keeps "int" only inside "unsigned int", say; see str_adder.h).  NULL:
  * no memory, or data too large for BTF string offsets.
  */
 struct d2b_btf *btf_new_names(const char *data, size_t len);
 /* The first offset of a names base's tails range (0: not a names base) */
 uint32_t btf_names_tails(const struct d2b_btf *names);
 /*
- * btf's base must be a names base, made from the bytes memo covers, which
- * must not change.  d2b_btf__add_str(btf, s) then gives a string memo
- * covers its base offset: its first occurrence as a whole string; or, for
- * the tail of longer strings only, its place in the tails range (where it
- * lies in the section: as many places as strings it ends, in a section
- * whose strings were merged by another linker than GNU ld's); and
- * remembers it in memo, for every BTF over that base.  A string from
- * elsewhere that is not a whole string of the base becomes btf's own.  One
- * name can so have several offsets (own, and tails); the dedup, the only
- * reader of such BTFs, gives it one in the destination (an own string of
- * the destination, for a name that is no whole string of the base).
- * -EINVAL if btf's base is not such a base.
+ * Append a copy of src's type id to dst: type IDs translated through map
+ * (indexed by src IDs, covering all of them; map[0] = 0), strings added to
+ * dst (or found in its base).  Returns the new ID.
  */
-struct ptr_cache;
-int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
-/*
- * Look strings up in btf's base through memo (one thread's): for a BTF
- * over a base of types that has no base itself, without a names memo.
- * The offsets are those the base's own lookups give.  -EINVAL otherwise.
- */
-struct str_memo;
-int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
 /* The same, with smemo[o - btf_start_str(src)] (btf_end_str(src) -
  * btf_start_str(src) entries, zeroed by the caller for a new dst) keeping
