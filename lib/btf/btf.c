@@ -48,15 +48,10 @@ struct d2b_btf {
 	/* words and offs are borrowed (btf_new_borrowed()): copied before
 	 * the first change */
 	bool borrowed;
-	/* the lazy blob (lazy.h) the types and strings were borrowed from,
-	 * or NULL; and whether the types are still its (not copied) */
-	struct lazy *lazy;
-	bool lazy_types;
-	struct btf_keep {
-		void *p;
-		void (*release)(void *p);
-	} keep[BTF_MAX_KEEP];	/* what to release with the BTF */
-	unsigned int nr_keep;
+	/* what the bytes were loaded from and with (btf_set_backing()), or
+	 * NULL: where backing->lazy is set, borrowed types and the strings
+	 * are read through it */
+	struct btf_backing *backing;
 };
 
 static const struct d2b_type void_type;
@@ -117,8 +112,6 @@ struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
 
 void d2b_btf__free(struct d2b_btf *btf)
 {
-	unsigned int i;
-
 	if (!btf)
 		return;
 	strtab__free(btf->strs);
@@ -127,9 +120,9 @@ void d2b_btf__free(struct d2b_btf *btf)
 		free(btf->offs);
 	}
 	free(btf->layout);
-	/* (last: the above may lie in what they release) */
-	for (i = btf->nr_keep; i-- > 0;)
-		btf->keep[i].release(btf->keep[i].p);
+	/* (last: the above may lie in what it holds) */
+	if (btf->backing)
+		btf->backing->release(btf->backing);
 	free(btf);
 }
 
@@ -153,15 +146,22 @@ struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uin
 	return btf;
 }
 
+/* The lazy blob a borrowed BTF's types are still read from, or NULL */
+static inline struct lazy *types_lazy(const struct d2b_btf *btf)
+{
+	return btf->borrowed && btf->backing ? btf->backing->lazy : NULL;
+}
+
 /* Before the first change to a borrowed BTF's types: copies of its own. */
 static int unshare(struct d2b_btf *btf)
 {
+	struct lazy *lz = types_lazy(btf);
 	uint32_t *words, *offs;
 
 	if (!btf->borrowed)
 		return 0;
-	if (btf->lazy_types && (lazy__need_all(btf->lazy) || lazy__error(btf->lazy)))
-		return lazy__error(btf->lazy);
+	if (lz && (lazy__need_all(lz) || lazy__error(lz)))
+		return lazy__error(lz);
 	words = malloc(btf->nwords ? btf->nwords * 4 : 1);
 	offs = malloc(btf->nr ? btf->nr * 4 : 1);
 	if (!words || !offs) {
@@ -174,31 +174,25 @@ static int unshare(struct d2b_btf *btf)
 	btf->words = words;
 	btf->offs = offs;
 	btf->borrowed = false;
-	btf->lazy_types = false;
 	return 0;
 }
 
-int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p))
+void btf_set_backing(struct d2b_btf *btf, struct btf_backing *bk)
 {
-	if (btf->nr_keep == BTF_MAX_KEEP)
-		return -ENOSPC;
-	btf->keep[btf->nr_keep].p = p;
-	btf->keep[btf->nr_keep++].release = release;
-	return 0;
+	btf->backing = bk;
+	strtab__set_lazy(btf->strs, bk ? bk->lazy : NULL);
 }
 
-void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz)
+struct btf_backing *btf_backing(const struct d2b_btf *btf)
 {
-	btf->lazy = lz;
-	btf->lazy_types = lz != NULL;
-	strtab__set_lazy(btf->strs, lz);
+	return btf->backing;
 }
 
 int btf_lazy_error(const struct d2b_btf *btf)
 {
 	for (; btf; btf = btf->base) {
-		if (btf->lazy && lazy__error(btf->lazy))
-			return lazy__error(btf->lazy);
+		if (btf->backing && btf->backing->lazy && lazy__error(btf->backing->lazy))
+			return lazy__error(btf->backing->lazy);
 	}
 	return 0;
 }
@@ -207,17 +201,6 @@ const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr)
 {
 	*nr = btf->nr;
 	return btf->offs;
-}
-
-void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p))
-{
-	unsigned int i;
-
-	for (i = 0; i < btf->nr_keep; i++) {
-		if (btf->keep[i].release == release)
-			return btf->keep[i].p;
-	}
-	return NULL;
 }
 
 const struct d2b_btf *d2b_btf__base(const struct d2b_btf *btf)
@@ -404,10 +387,10 @@ static const struct d2b_type *lazy_type(const struct d2b_btf *btf, uint32_t off)
 	size_t n;
 
 	if (off > btf->nwords || btf->nwords - off < 3 ||
-	    lazy__need(btf->lazy, t, sizeof(*t)))
+	    lazy__need(btf->backing->lazy, t, sizeof(*t)))
 		return NULL;
 	n = btf_type_words(t);
-	if (n > btf->nwords - off || lazy__need(btf->lazy, t, n * 4))
+	if (n > btf->nwords - off || lazy__need(btf->backing->lazy, t, n * 4))
 		return NULL;
 	return t;
 }
@@ -425,7 +408,7 @@ const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
 	off = btf->offs[id - btf->start_id];
 	if (off == BTF_OFF_RESERVED)
 		return NULL;
-	return btf->lazy_types ? lazy_type(btf, off) : (const struct d2b_type *)(btf->words + off);
+	return types_lazy(btf) ? lazy_type(btf, off) : (const struct d2b_type *)(btf->words + off);
 }
 
 void btf_view_init(struct btf_view *v, const struct d2b_btf *btf)

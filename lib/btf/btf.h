@@ -142,19 +142,29 @@ void btf_encode_why(const struct d2b_btf *btf, int err, char *buf, size_t len);
  * A BTF (no base) over types and strings it does not own, as a cache keeps
  * them: words (nwords, host order), offs (the word where each of the nr
  * types starts) and strs (strtab__borrow_frozen()), which must outlive
- * it, or be released with it (btf_keep()).  They are taken as they are, unchecked:
- * only for what was checked when the cache was made.  The first change
+ * it, or be released with it (its backing's).  They are taken as they are,
+ * unchecked: only for what was checked when the cache was made.  The first change
  * copies them.  NULL if out of memory (strs is not freed then).
  */
 struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uint32_t *offs,
 				 size_t nr, struct strtab *strs);
-/* Call release(p) when btf is freed, after its own arrays (at most
- * BTF_MAX_KEEP such; -ENOSPC past them). */
-enum { BTF_MAX_KEEP = 4 };
-int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p));
-/* The first p that btf keeps with release, or NULL: a module's side table
- * of a BTF (what it makes once of a base, say) is found by its release. */
-void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p));
+/*
+ * What a BTF's bytes were loaded from and with, where they are not only its
+ * own arrays: btf_cache.c's (the file's blob, its cache entry, what the
+ * cache's user made of the base) embeds one.  lazy: the blob's bytes are
+ * read where asked for (lazy.h), and every reader of the borrowed types
+ * and of the strings asks it first; NULL: they are in memory.  release()
+ * frees it with the BTF, after the BTF's own arrays (they may lie in it).
+ */
+struct lazy;
+struct btf_backing {
+	struct lazy *lazy;
+	void (*release)(struct btf_backing *bk);
+};
+/* btf's backing is bk now (NULL: none, nothing released), its strings read
+ * through bk->lazy; the one it had is not released. */
+void btf_set_backing(struct d2b_btf *btf, struct btf_backing *bk);
+struct btf_backing *btf_backing(const struct d2b_btf *btf);
 
 /*
  * The bytes of a file's BTF (raw BTF, or an ELF file's .BTF section) where
@@ -163,9 +173,8 @@ void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p));
  * reader asks it first).  ptr_size: the ELF file's (0 for raw BTF).
  * -EOPNOTSUPP where they cannot be used in place (a compressed section, not
  * a regular file): d2b_btf__load_file() reads such files.  Released by
- * btf_blob__release() (a btf_keep() release).
+ * btf_blob__release().
  */
-struct lazy;
 struct btf_blob {
 	const void *data;
 	size_t size;
@@ -181,16 +190,12 @@ void btf_blob__release(void *b);
 struct strtab_index;
 /* d2b_btf__parse_raw() of a blob it took before, whose type offsets and
  * string index (frozen: strtab__freeze()) a cache kept (btf_io.c says what
- * is checked again);
+ * is checked again), the blob's bytes read through bk->lazy, bk the BTF's
+ * backing (released with it; not, if the parse fails);
  * -EOPNOTSUPP for a blob not in host order or whose types are unaligned. */
-int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
+int btf_parse_known(const void *data, size_t size, struct btf_backing *bk, const uint32_t *offs,
 		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
 		    char *errbuf, size_t errlen);
-/*
- * The bytes of btf's types and strings are lz's (a lazy blob's): each type
- * and string is asked for before it is read.  lz lives as long as btf.
- */
-void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz);
 /* The first read error of the lazy bytes of btf or of its bases, or 0:
  * until it is asked, a type or string they could not read is missing. */
 int btf_lazy_error(const struct d2b_btf *btf);
@@ -202,10 +207,9 @@ const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr);
  * entry beside the base's parse (btf_cache.c): make() makes it of a base,
  * freeze() gives its nr_sec sections to be written (*mem freed after),
  * borrow() takes it again from an entry's sections, checked against the
- * base (-EBADMSG: not this library's); each is kept with the base
- * (btf_keep(), with release(), by which its user finds it: btf_kept()).
- * format: the entry's version, which changes with anything either part
- * keeps.
+ * base (-EBADMSG: not this library's); the base's backing keeps it, to be
+ * found by btf_cache__user() and freed by release().  format: the entry's
+ * version, which changes with anything either part keeps.
  */
 struct cache_section;
 enum { BTF_CACHE_OWN_SECTIONS = 3 };	/* the base's own, before the user's */
@@ -221,6 +225,8 @@ struct btf_cache_ext {
  * negative errno. */
 int btf_cache__load(const char *path, const char *cache_dir, const struct btf_cache_ext *ext,
 		    struct d2b_btf **ret, char *errbuf, size_t errlen);
+/* What ext made of base, kept with it by btf_cache__load(), or NULL */
+void *btf_cache__user(const struct d2b_btf *base, const struct btf_cache_ext *ext);
 
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);

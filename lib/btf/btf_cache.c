@@ -43,6 +43,13 @@
  * place (a compressed section, another byte order) is read as
  * d2b_btf__load_file() reads it, and not cached.
  *
+ * Ownership.  What a base loaded here carries beside its types is its
+ * backing (struct cache_backing): the blob its bytes are read from, the
+ * entry they were found in, and what the user made of the base, which the
+ * user finds again by btf_cache__user().  The type graph knows only that
+ * it has a backing, to read lazy bytes through and to release it when it
+ * goes; nothing of the user's is in the graph.
+ *
  * ext->format changes with anything that changes what is kept: the
  * cache_meta below, strtab's frozen slots, and the user's sections.
  */
@@ -81,13 +88,55 @@ struct cache_meta {
 	uint64_t str_nslots, str_nused, str_dups;
 };
 
-static void cache_release(void *arg)
+static void cache_release(struct cache_file *cf)
 {
-	struct cache_file *cf = arg;
-
 	if (cf)
 		cache_file__close(cf);
 	free(cf);
+}
+
+/*
+ * A base's backing: the blob its types and strings are borrowed from and
+ * the entry that indexed them (a cache hit; else NULL, the BTF's own
+ * arrays hold copies), and the user's part (ext's, made or borrowed).
+ * Freed in the opposite order.
+ */
+struct cache_backing {
+	struct btf_backing bk;	/* (first: what the BTF holds) */
+	struct btf_blob *blob;
+	struct cache_file *cf;
+	const struct btf_cache_ext *ext;
+	void *user;
+};
+
+static void backing_release(struct btf_backing *bk)
+{
+	struct cache_backing *cb = (struct cache_backing *)bk;
+
+	if (cb->user)
+		cb->ext->release(cb->user);
+	cache_release(cb->cf);
+	btf_blob__release(cb->blob);
+	free(cb);
+}
+
+static struct cache_backing *backing_new(const struct btf_cache_ext *ext)
+{
+	struct cache_backing *cb = calloc(1, sizeof(*cb));
+
+	if (cb) {
+		cb->bk.release = backing_release;
+		cb->ext = ext;
+	}
+	return cb;
+}
+
+void *btf_cache__user(const struct d2b_btf *base, const struct btf_cache_ext *ext)
+{
+	struct btf_backing *bk = btf_backing(base);
+	const struct cache_backing *cb = (const struct cache_backing *)bk;
+
+	return bk && bk->release == backing_release && cb->ext == ext ? cb->user : NULL;
 }
 
 /* Do the nr type offsets rise, and end inside the blob's type section?
@@ -131,40 +180,38 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 {
 	const struct cache_meta *meta = cf->sec[SEC_META].data;
 	struct strtab_index six = { 0 };
+	struct cache_backing *cb;
 	struct d2b_btf *btf = NULL;
-	void *p = NULL;
 	int err;
 
 	*ret = NULL;
 	if (!entry_fits(cf, b, dg, ext))
 		return -EBADMSG;
+	cb = backing_new(ext);
+	if (!cb)
+		return -ENOMEM;
+	cb->bk.lazy = b->lazy;
 	six.slots = cf->sec[SEC_STRS].data;
 	six.nslots = (size_t)meta->str_nslots;
 	six.nused = (size_t)meta->str_nused;
 	six.dups = meta->str_dups != 0;
-	err = btf_parse_known(b->data, b->size, b->lazy, cf->sec[SEC_OFFS].data,
+	err = btf_parse_known(b->data, b->size, &cb->bk, cf->sec[SEC_OFFS].data,
 			      (size_t)meta->nr_types, &six, &btf, NULL, 0);
-	if (err)
+	if (err) {
+		free(cb);
 		return err == -ENOMEM ? err : -EBADMSG;
+	}
 	if (b->ptr_size)
 		d2b_btf__set_pointer_size(btf, b->ptr_size);
-	err = ext->borrow(btf, cf->sec + SEC_EXT, &p);
+	err = ext->borrow(btf, cf->sec + SEC_EXT, &cb->user);
 	if (err) {
+		btf_set_backing(btf, NULL);	/* (b and cf stay the caller's) */
 		d2b_btf__free(btf);
+		free(cb);
 		return err;
 	}
-	/* (in this order: freed in the opposite one, the user's first) */
-	if (btf_keep(btf, b, btf_blob__release) || btf_keep(btf, cf, cache_release)) {
-		ext->release(p);
-		d2b_btf__free(btf);	/* (releases b if it took it) */
-		return -ENOMEM;
-	}
-	err = btf_keep(btf, p, ext->release);
-	if (err) {
-		ext->release(p);
-		d2b_btf__free(btf);
-		return err;
-	}
+	cb->blob = b;
+	cb->cf = cf;
 	*ret = btf;
 	return 0;
 }
@@ -191,7 +238,7 @@ static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf
 		return -ENOMEM;
 	err = strtab__freeze(btf_strtab(btf), strs, nslots);
 	if (!err)
-		err = ext->freeze(btf_kept(btf, ext->release), sec + SEC_EXT, &mem);
+		err = ext->freeze(btf_cache__user(btf, ext), sec + SEC_EXT, &mem);
 	if (!err) {
 		meta.nr_types = nr;
 		meta.str_nslots = nslots;
@@ -211,18 +258,22 @@ static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf
 	return err;
 }
 
-/* Keep what the user makes of btf with it. */
+/* Keep what the user makes of btf with it (btf's own arrays: a backing
+ * of the user's part only). */
 static int make_ext(struct d2b_btf *btf, const struct btf_cache_ext *ext)
 {
-	void *p;
-	int err = ext->make(btf, &p);
+	struct cache_backing *cb = backing_new(ext);
+	int err;
 
-	if (!err) {
-		err = btf_keep(btf, p, ext->release);
-		if (err)
-			ext->release(p);
+	if (!cb)
+		return -ENOMEM;
+	err = ext->make(btf, &cb->user);
+	if (err) {
+		free(cb);
+		return err;
 	}
-	return err;
+	btf_set_backing(btf, &cb->bk);
+	return 0;
 }
 
 /*

@@ -527,10 +527,11 @@ static int lazy_sections(struct lazy *lz, const struct raw_parse *p)
 	return err == -ERANGE ? 0 : err;
 }
 
-int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
+int btf_parse_known(const void *data, size_t size, struct btf_backing *bk, const uint32_t *offs,
 		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
 		    char *errbuf, size_t errlen)
 {
+	struct lazy *lz = bk->lazy;
 	struct raw_parse p = {
 		.data = data, .size = size, .errbuf = errbuf, .errlen = errlen, .start_id = 1,
 	};
@@ -566,10 +567,10 @@ int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32
 		return io_err(-ENOMEM, errbuf, errlen, "cannot make the BTF");
 	}
 	btf_strs_mixed(btf);
-	if (lz)
-		btf_set_lazy(btf, lz);
+	btf_set_backing(btf, bk);
 	err = raw_parse_adopt_layout(&p, btf);
 	if (err) {
+		btf_set_backing(btf, NULL);	/* (the caller's still) */
 		d2b_btf__free(btf);
 		return io_err(err, errbuf, errlen, "cannot add the layout section");
 	}
@@ -734,7 +735,7 @@ out:
 	return io_ensure_msg(err, errbuf, errlen);
 }
 
-/* A struct btf_blob's mapping goes (btf_keep()'s release). */
+/* A struct btf_blob's mapping goes. */
 void btf_blob__release(void *arg)
 {
 	struct btf_blob *b = arg;
