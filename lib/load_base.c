@@ -7,10 +7,17 @@
  * knows nothing of merging.
  */
 #include "btf/btf.h"
+#include "base/diag.h"
 #include "merge/base_index.h"
 
 int d2b_btf__load_base(const char *path, const char *cache_dir, struct d2b_btf **ret,
 		       char *errbuf, size_t errlen)
 {
-	return btf_cache__load(path, cache_dir, base_index__cache_ext(), ret, errbuf, errlen);
+	const struct d2b_opts opts = { .errbuf = errbuf, .errlen = errlen };
+	struct diag diag;	/* (the first error into errbuf: dwarf2btf.h) */
+
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
+	diag__init(&diag, &opts, NULL);
+	return btf_cache__load(path, cache_dir, base_index__cache_ext(), &diag, ret);
 }

@@ -172,8 +172,8 @@ struct btf_backing *btf_backing(const struct d2b_btf *btf);
  * block where asked for (lazy.h: then b->lazy says what is read, and every
  * reader asks it first).  ptr_size: the ELF file's (0 for raw BTF).
  * -EOPNOTSUPP where they cannot be used in place (a compressed section, not
- * a regular file): d2b_btf__load_file() reads such files.  Released by
- * btf_blob__release().
+ * a regular file): d2b_btf__load_file() reads such files.  Why it failed:
+ * one D2B_ERROR through diag.  Released by btf_blob__release().
  */
 struct btf_blob {
 	const void *data;
@@ -184,9 +184,9 @@ struct btf_blob {
 	bool want_lazy;
 	struct lazy *lazy;
 };
-int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errbuf,
-		  size_t errlen);
-void btf_blob__release(void *b);
+struct diag;
+int btf_blob__map(const char *path, bool lazy, struct diag *diag, struct btf_blob **ret);
+void btf_blob__release(struct btf_blob *b);
 struct strtab_index;
 /* d2b_btf__parse_raw() of a blob it took before, whose type offsets and
  * string index (frozen: strtab__freeze()) a cache kept (btf_io.c says what
@@ -194,8 +194,8 @@ struct strtab_index;
  * backing (released with it; not, if the parse fails);
  * -EOPNOTSUPP for a blob not in host order or whose types are unaligned. */
 int btf_parse_known(const void *data, size_t size, struct btf_backing *bk, const uint32_t *offs,
-		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
-		    char *errbuf, size_t errlen);
+		    size_t nr, const struct strtab_index *six, struct diag *diag,
+		    struct d2b_btf **ret);
 /* The first read error of the lazy bytes of btf or of its bases, or 0:
  * until it is asked, a type or string they could not read is missing. */
 int btf_lazy_error(const struct d2b_btf *btf);
@@ -222,9 +222,9 @@ struct btf_cache_ext {
 	void (*release)(void *p);
 };
 /* d2b_btf__load_base() for a user ext of the base: D2B_BASE_CACHE_* or a
- * negative errno. */
+ * negative errno, said through diag. */
 int btf_cache__load(const char *path, const char *cache_dir, const struct btf_cache_ext *ext,
-		    struct d2b_btf **ret, char *errbuf, size_t errlen);
+		    struct diag *diag, struct d2b_btf **ret);
 /* What ext made of base, kept with it by btf_cache__load(), or NULL */
 void *btf_cache__user(const struct d2b_btf *base, const struct btf_cache_ext *ext);
 

@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "base/cache_file.h"
+#include "base/diag.h"
 #include "base/digest.h"
 #include "base/lazy.h"
 #include "base/strtab.h"
@@ -182,6 +183,7 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 	struct strtab_index six = { 0 };
 	struct cache_backing *cb;
 	struct d2b_btf *btf = NULL;
+	struct diag quiet;
 	int err;
 
 	*ret = NULL;
@@ -195,8 +197,9 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 	six.nslots = (size_t)meta->str_nslots;
 	six.nused = (size_t)meta->str_nused;
 	six.dups = meta->str_dups != 0;
+	diag__init_kept(&quiet, false);	/* (a failure: made again) */
 	err = btf_parse_known(b->data, b->size, &cb->bk, cf->sec[SEC_OFFS].data,
-			      (size_t)meta->nr_types, &six, &btf, NULL, 0);
+			      (size_t)meta->nr_types, &six, &quiet, &btf);
 	if (err) {
 		free(cb);
 		return err == -ENOMEM ? err : -EBADMSG;
@@ -276,31 +279,46 @@ static int make_ext(struct d2b_btf *btf, const struct btf_cache_ext *ext)
 	return 0;
 }
 
+/* A file whose BTF cannot be used in place: read, not cached; a failure
+ * said through diag (*said). */
+static int load_uncached(const char *path, const struct btf_cache_ext *ext, struct diag *diag,
+			 bool *said, struct d2b_btf **ret)
+{
+	char why[1024];
+	int err = d2b_btf__load_file(path, NULL, ret, why, sizeof(why));
+
+	if (err) {
+		diag__say(diag, D2B_ERROR, "%s", why);
+		*said = true;
+	} else if (d2b_btf__nr_types(*ret)) {
+		err = make_ext(*ret, ext);
+	}
+	return err;
+}
+
 /*
  * The base at path read from cache_dir's entry of its bytes (a hit), or
  * parsed and the entry written.  D2B_BASE_CACHE_* as d2b_btf__load_base()
- * returns them (under a 90-line budget: the four outcomes of one entry).
+ * returns them (under an 80-line budget: the four outcomes of one entry).
  */
 int btf_cache__load(const char *path, const char *cache_dir, const struct btf_cache_ext *ext,
-		    struct d2b_btf **ret, char *errbuf, size_t errlen)
+		    struct diag *diag, struct d2b_btf **ret)
 {
 	struct cache_file *cf = NULL;
 	struct btf_blob *b = NULL;
 	struct d2b_btf *btf = NULL;
 	char name[NAME_LEN], why[256];
 	int err, r = D2B_BASE_CACHE_NONE;
+	struct diag quiet;
+	bool said = false;
 	uint64_t dg = 0;
 
 	*ret = NULL;
-	if (errbuf && errlen)
-		errbuf[0] = '\0';
 	if (SEC_EXT + ext->nr_sec > CACHE_MAX_SECTIONS)
 		return -EINVAL;
-	/* a file whose BTF cannot be used in place: read, and not cached */
-	if (btf_blob__map(path, cache_dir != NULL, &b, NULL, 0)) {
-		err = d2b_btf__load_file(path, NULL, &btf, errbuf, errlen);
-		if (!err && d2b_btf__nr_types(btf))
-			err = make_ext(btf, ext);
+	diag__init_kept(&quiet, false);	/* (why not in place: read otherwise) */
+	if (btf_blob__map(path, cache_dir != NULL, &quiet, &b)) {
+		err = load_uncached(path, ext, diag, &said, &btf);
 		goto out;
 	}
 	if (cache_dir) {
@@ -333,8 +351,10 @@ int btf_cache__load(const char *path, const char *cache_dir, const struct btf_ca
 	if (err)
 		goto out;
 	err = d2b_btf__parse_raw(b->data, b->size, NULL, &btf, why, sizeof(why));
-	if (err && errbuf && errlen)	/* (as d2b_btf__load_file() says it) */
-		snprintf(errbuf, errlen, "%s%s", b->ptr_size ? ".BTF: " : "", why);
+	if (err) {	/* (as d2b_btf__load_file() says it) */
+		diag__say(diag, D2B_ERROR, "%s%s", b->ptr_size ? ".BTF: " : "", why);
+		said = true;
+	}
 	if (!err && b->ptr_size)
 		d2b_btf__set_pointer_size(btf, b->ptr_size);
 	if (err || !d2b_btf__nr_types(btf))
@@ -353,8 +373,8 @@ out:
 	cache_release(cf);
 	if (err) {
 		d2b_btf__free(btf);
-		if (errbuf && errlen && !errbuf[0])
-			snprintf(errbuf, errlen, "%s", strerror(-err));
+		if (!said)
+			diag__say(diag, D2B_ERROR, "%s", strerror(-err));
 		return err;
 	}
 	*ret = btf;
