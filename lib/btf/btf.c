@@ -730,10 +730,10 @@ int btf_grow_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords, ui
 
 /*
  * Each builder of a named kind comes twice: d2b_btf__add_*() of a name,
- * which it checks, with its other arguments, before it adds it (a call
- * refused adds nothing), and btf_add_*_off() of a name a str_adder added
- * (its offset, or its negative errno: returned as it is).  An offset is
- * 0 exactly for NULL and "".
+ * which it checks, with its other arguments, before it adds it, and
+ * btf_add_*_off() of a name a str_adder added (its offset, or its negative
+ * errno: returned as it is), checked the same.  An offset is 0 exactly for
+ * NULL and "".
  */
 static bool int_ok(uint32_t size, unsigned int encoding)
 {

@@ -892,6 +892,46 @@ static void test_add_strs(void)
 	d2b_btf__free(base);
 }
 
+/*
+ * The builders of a name already added (btf_add_*_off()): a str_adder's
+ * error is returned as it is, no name where one is wanted is -EINVAL, and
+ * what they build is what d2b_btf__add_*() builds of the same name.
+ */
+static void test_add_off(void)
+{
+	struct d2b_btf *a = d2b_btf__new(NULL), *b = d2b_btf__new(NULL);
+	void *ra = NULL, *rb = NULL;
+	size_t na = 0, nb = 0;
+	int s;
+
+	REQUIRE(a && b);
+	CHECK_EQ(btf_add_int_off(a, -ENOMEM, 4, D2B_INT_SIGNED), -ENOMEM);
+	CHECK_EQ(btf_add_ref_off(a, D2B_KIND_TYPEDEF, -E2BIG, 1), -E2BIG);
+	CHECK_EQ(btf_add_fwd_off(a, 0, false), -EINVAL);
+	CHECK_EQ(btf_add_func_off(a, 0, D2B_LINKAGE_GLOBAL, 0), -EINVAL);
+	CHECK_EQ(btf_add_ref_off(a, D2B_KIND_CONST, d2b_btf__add_str(a, "c"), 0), -EINVAL);
+	CHECK_EQ(d2b_btf__nr_types(a), 0);
+	s = d2b_btf__add_str(a, "c");	/* (b adds it first too) */
+	CHECK_EQ(d2b_btf__add_str(b, "c"), s);
+	CHECK_EQ(btf_add_int_off(a, d2b_btf__add_str(a, "int"), 4, D2B_INT_SIGNED), 1);
+	CHECK_EQ(d2b_btf__add_int(b, "int", 4, D2B_INT_SIGNED), 1);
+	CHECK_EQ(btf_add_enum_off(a, D2B_KIND_ENUM, d2b_btf__add_str(a, "e"), 4, false), 2);
+	CHECK_EQ(d2b_btf__add_enum(b, "e", 4, false), 2);
+	CHECK_EQ(btf_add_enum_value_off(a, d2b_btf__add_str(a, "E1"), 7), 0);
+	CHECK_EQ(d2b_btf__add_enum_value(b, "E1", 7), 0);
+	CHECK_EQ(btf_add_composite_off(a, D2B_KIND_STRUCT, 0, 4), 3);
+	CHECK_EQ(d2b_btf__add_composite(b, D2B_KIND_STRUCT, NULL, 4), 3);
+	CHECK_EQ(btf_add_ref_off(a, D2B_KIND_TYPEDEF, d2b_btf__add_str(a, "t"), 3), 4);
+	CHECK_EQ(d2b_btf__add_ref(b, D2B_KIND_TYPEDEF, "t", 3), 4);
+	CHECK_EQ(d2b_btf__encode(a, &ra, &na), 0);
+	CHECK_EQ(d2b_btf__encode(b, &rb, &nb), 0);
+	CHECK(ra && rb && na == nb && !memcmp(ra, rb, na));
+	free(ra);
+	free(rb);
+	d2b_btf__free(a);
+	d2b_btf__free(b);
+}
+
 /* The target's pointer size: set, used by resolve_size, inherited by a
  * split BTF, and inferred from 'long' when raw bytes are read back. */
 static void test_pointer_size(void)
@@ -996,6 +1036,7 @@ int main(void)
 	RUN(test_field_iter);
 	RUN(test_split_strings);
 	RUN(test_add_strs);
+	RUN(test_add_off);
 	RUN(test_pointer_size);
 	RUN(test_member_offset_limit);
 	return test_done();
