@@ -4,7 +4,10 @@
  * it can: lib/btf's cache of the base's parse (btf_cache.c, which says why
  * and how), with lib/merge's index of the base kept beside it
  * (base_index.c).  Here, at the top, because it joins the two: lib/btf
- * knows nothing of merging.
+ * knows nothing of merging, and dwarf2btf.h promises that every
+ * conversion over the BTF returned, in this process, finds the index made
+ * (the base's backing keeps it, btf_cache__user()), so the index cannot
+ * be the merge's alone.
  */
 #include "btf/btf.h"
 #include "base/diag.h"

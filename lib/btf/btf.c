@@ -12,6 +12,12 @@
  * the encoded form) and its pointer size, which BTF does not record (a PTR
  * has no size) but a DATASEC entry's size depends on.  A split BTF starts
  * with its base's.
+ *
+ * The struct keeps the type graph only.  What helps a builder fill it (the
+ * memos of names, str_adder.c) is the builder's; what a loaded BTF's bytes
+ * live in (a mapping, a lazy reader, a cache entry) and what a cache's
+ * user made of it are its backing's (struct btf_backing, btf_cache.c),
+ * which the graph only reads lazy bytes through and releases with itself.
  */
 #include <errno.h>
 #include <stdlib.h>
