@@ -12,6 +12,12 @@
  * the encoded form) and its pointer size, which BTF does not record (a PTR
  * has no size) but a DATASEC entry's size depends on.  A split BTF starts
  * with its base's.
+ *
+ * The struct keeps the type graph only.  What helps a builder fill it (the
+ * memos of names, str_adder.c) is the builder's; what a loaded BTF's bytes
+ * live in (a mapping, a lazy reader, a cache entry) and what a cache's
+ * user made of it are its backing's (struct btf_backing, btf_cache.c),
+ * which the graph only reads lazy bytes through and releases with itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,8 +26,6 @@
 #include "btf/btf.h"
 #include "base/lazy.h"
 #include "base/hmap.h"
-#include "base/ptr_cache.h"
-#include "base/str_memo.h"
 #include "base/strtab.h"
 #include "base/vec.h"
 
@@ -38,14 +42,6 @@ struct d2b_btf {
 	uint32_t ptr_size;	/* bytes; 0: not recorded */
 	uint32_t define_id;	/* next add_*() defines this reserved ID */
 	uint32_t open_id;	/* type accepting members/values/params, or 0 */
-	struct ptr_cache *memo;	/* base string offsets of stable pointers, or NULL */
-	struct str_memo *base_memo;	/* lookups in base (which has none), or NULL */
-	/* with memo: the names' section, and whether each of its strings is
-	 * there once (a linked file's merged .debug_str): a string that starts
-	 * there is then its own first occurrence, at base offset 1 + its offset */
-	const char *names_lo;
-	size_t names_len;
-	bool names_unique;
 	/* every own string was looked for in the bases first, and missed */
 	bool strs_apart;
 	/* a names base: its tails range starts here (btf_new_names()) */
@@ -58,15 +54,10 @@ struct d2b_btf {
 	/* words and offs are borrowed (btf_new_borrowed()): copied before
 	 * the first change */
 	bool borrowed;
-	/* the lazy blob (lazy.h) the types and strings were borrowed from,
-	 * or NULL; and whether the types are still its (not copied) */
-	struct lazy *lazy;
-	bool lazy_types;
-	struct btf_keep {
-		void *p;
-		void (*release)(void *p);
-	} keep[BTF_MAX_KEEP];	/* what to release with the BTF */
-	unsigned int nr_keep;
+	/* what the bytes were loaded from and with (btf_set_backing()), or
+	 * NULL: where backing->lazy is set, borrowed types and the strings
+	 * are read through it */
+	struct btf_backing *backing;
 };
 
 static const struct d2b_type void_type;
@@ -127,8 +118,6 @@ struct d2b_btf *d2b_btf__new(const struct d2b_btf *base)
 
 void d2b_btf__free(struct d2b_btf *btf)
 {
-	unsigned int i;
-
 	if (!btf)
 		return;
 	strtab__free(btf->strs);
@@ -137,9 +126,9 @@ void d2b_btf__free(struct d2b_btf *btf)
 		free(btf->offs);
 	}
 	free(btf->layout);
-	/* (last: the above may lie in what they release) */
-	for (i = btf->nr_keep; i-- > 0;)
-		btf->keep[i].release(btf->keep[i].p);
+	/* (last: the above may lie in what it holds) */
+	if (btf->backing)
+		btf->backing->release(btf->backing);
 	free(btf);
 }
 
@@ -163,15 +152,22 @@ struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uin
 	return btf;
 }
 
+/* The lazy blob a borrowed BTF's types are still read from, or NULL */
+static inline struct lazy *types_lazy(const struct d2b_btf *btf)
+{
+	return btf->borrowed && btf->backing ? btf->backing->lazy : NULL;
+}
+
 /* Before the first change to a borrowed BTF's types: copies of its own. */
 static int unshare(struct d2b_btf *btf)
 {
+	struct lazy *lz = types_lazy(btf);
 	uint32_t *words, *offs;
 
 	if (!btf->borrowed)
 		return 0;
-	if (btf->lazy_types && (lazy__need_all(btf->lazy) || lazy__error(btf->lazy)))
-		return lazy__error(btf->lazy);
+	if (lz && (lazy__need_all(lz) || lazy__error(lz)))
+		return lazy__error(lz);
 	words = malloc(btf->nwords ? btf->nwords * 4 : 1);
 	offs = malloc(btf->nr ? btf->nr * 4 : 1);
 	if (!words || !offs) {
@@ -184,31 +180,25 @@ static int unshare(struct d2b_btf *btf)
 	btf->words = words;
 	btf->offs = offs;
 	btf->borrowed = false;
-	btf->lazy_types = false;
 	return 0;
 }
 
-int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p))
+void btf_set_backing(struct d2b_btf *btf, struct btf_backing *bk)
 {
-	if (btf->nr_keep == BTF_MAX_KEEP)
-		return -ENOSPC;
-	btf->keep[btf->nr_keep].p = p;
-	btf->keep[btf->nr_keep++].release = release;
-	return 0;
+	btf->backing = bk;
+	strtab__set_lazy(btf->strs, bk ? bk->lazy : NULL);
 }
 
-void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz)
+struct btf_backing *btf_backing(const struct d2b_btf *btf)
 {
-	btf->lazy = lz;
-	btf->lazy_types = lz != NULL;
-	strtab__set_lazy(btf->strs, lz);
+	return btf->backing;
 }
 
 int btf_lazy_error(const struct d2b_btf *btf)
 {
 	for (; btf; btf = btf->base) {
-		if (btf->lazy && lazy__error(btf->lazy))
-			return lazy__error(btf->lazy);
+		if (btf->backing && btf->backing->lazy && lazy__error(btf->backing->lazy))
+			return lazy__error(btf->backing->lazy);
 	}
 	return 0;
 }
@@ -217,17 +207,6 @@ const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr)
 {
 	*nr = btf->nr;
 	return btf->offs;
-}
-
-void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p))
-{
-	unsigned int i;
-
-	for (i = 0; i < btf->nr_keep; i++) {
-		if (btf->keep[i].release == release)
-			return btf->keep[i].p;
-	}
-	return NULL;
 }
 
 const struct d2b_btf *d2b_btf__base(const struct d2b_btf *btf)
@@ -414,10 +393,10 @@ static const struct d2b_type *lazy_type(const struct d2b_btf *btf, uint32_t off)
 	size_t n;
 
 	if (off > btf->nwords || btf->nwords - off < 3 ||
-	    lazy__need(btf->lazy, t, sizeof(*t)))
+	    lazy__need(btf->backing->lazy, t, sizeof(*t)))
 		return NULL;
 	n = btf_type_words(t);
-	if (n > btf->nwords - off || lazy__need(btf->lazy, t, n * 4))
+	if (n > btf->nwords - off || lazy__need(btf->backing->lazy, t, n * 4))
 		return NULL;
 	return t;
 }
@@ -435,7 +414,7 @@ const struct d2b_type *d2b_btf__type(const struct d2b_btf *btf, uint32_t id)
 	off = btf->offs[id - btf->start_id];
 	if (off == BTF_OFF_RESERVED)
 		return NULL;
-	return btf->lazy_types ? lazy_type(btf, off) : (const struct d2b_type *)(btf->words + off);
+	return types_lazy(btf) ? lazy_type(btf, off) : (const struct d2b_type *)(btf->words + off);
 }
 
 void btf_view_init(struct btf_view *v, const struct d2b_btf *btf)
@@ -523,14 +502,8 @@ static int own_str(const struct d2b_btf *btf, int64_t off)
 	return (int)(btf->start_str + off);
 }
 
-/* Over one base: its lookups through the memo, the hash kept for our own
- * index (s of len > 0 bytes, hash h). */
-static int add_str_memo(struct d2b_btf *btf, const char *s, size_t len, uint64_t h)
+int btf_add_own_str(struct d2b_btf *btf, const char *s, size_t len, uint64_t h)
 {
-	int64_t off = str_memo__find(btf->base_memo, btf->base->strs, s, len, h);
-
-	if (off > 0)
-		return (int)off;
 	return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
 }
 
@@ -540,38 +513,9 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 	int64_t off;
 	uint64_t h;
 	size_t len;
-	uint32_t v;
 
 	if (!s || !*s)
 		return 0;
-	if (btf->memo) {
-		/* (below the section, the difference wraps past names_len) */
-		uintptr_t o = (uintptr_t)s - (uintptr_t)btf->names_lo;
-
-		if (o < btf->names_len) {
-			if (btf->names_unique && (o == 0 || s[-1] == '\0'))
-				return (int)(1 + o);
-			if (!ptr_cache__get(btf->memo, s, &v)) {
-				/* a string of the names base, at its first
-				 * occurrence; or only the tail of longer ones
-				 * (a linker merged it into "unsigned int",
-				 * say): its place in the tails range, which
-				 * the merge maps to one offset by its bytes */
-				off = strtab__find(btf->base->strs, s);
-				v = off > 0 ? (uint32_t)off
-					    : btf->base->names_tails + 1 + (uint32_t)o;
-				ptr_cache__put(btf->memo, s, v);
-			}
-			return (int)v;
-		}
-		/* from elsewhere (.debug_info, or one of ours): looked for
-		 * in the base below, so that every own string is one the
-		 * base lacks, as a tail is, and the merge maps it without
-		 * looking again (strs_apart); no base_memo beside a memo */
-	} else if (btf->base_memo) {
-		len = strlen(s);
-		return add_str_memo(btf, s, len, hash_bytes(s, len, 0));
-	}
 	/* hashed once for every table it is looked for in */
 	len = strlen(s);
 	h = hash_bytes(s, len, 0);
@@ -581,49 +525,6 @@ int d2b_btf__add_str(struct d2b_btf *btf, const char *s)
 			return (int)(b->start_str + off);
 	}
 	return own_str(btf, strtab__add_hashed(btf->strs, s, len, h));
-}
-
-/* btf_add_strs() looks up this many strings together */
-enum { ADD_STRS_BATCH = 16 };
-
-int btf_add_strs(struct d2b_btf *btf, const char *const *s, uint32_t *offs, size_t n)
-{
-	uint64_t h[ADD_STRS_BATCH];
-	size_t len[ADD_STRS_BATCH], i, j, k;
-	int r;
-
-	if (!btf->base_memo) {
-		for (i = 0; i < n; i++) {
-			r = d2b_btf__add_str(btf, s[i]);
-			if (r < 0)
-				return r;
-			offs[i] = (uint32_t)r;
-		}
-		return 0;
-	}
-	/* each batch in three rounds: every string's memo slot fetched, then
-	 * what each slot leads to, then the lookups, in order */
-	for (i = 0; i < n; i += k) {
-		k = n - i < ADD_STRS_BATCH ? n - i : ADD_STRS_BATCH;
-		for (j = 0; j < k; j++) {
-			len[j] = s[i + j] ? strlen(s[i + j]) : 0;
-			if (len[j]) {
-				h[j] = hash_bytes(s[i + j], len[j], 0);
-				str_memo__prefetch(btf->base_memo, h[j]);
-			}
-		}
-		for (j = 0; j < k; j++) {
-			if (len[j])
-				str_memo__prefetch_next(btf->base_memo, btf->base->strs, h[j]);
-		}
-		for (j = 0; j < k; j++) {
-			r = len[j] ? add_str_memo(btf, s[i + j], len[j], h[j]) : 0;
-			if (r < 0)
-				return r;
-			offs[i + j] = (uint32_t)r;
-		}
-	}
-	return 0;
 }
 
 bool btf_strs_apart(const struct d2b_btf *btf)
@@ -664,28 +565,6 @@ struct d2b_btf *btf_new_names(const char *data, size_t len)
 uint32_t btf_names_tails(const struct d2b_btf *names)
 {
 	return names->names_tails;
-}
-
-int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo)
-{
-	if (!btf->base || btf->base->base || btf->base->start_str || btf->memo)
-		return -EINVAL;
-	btf->base_memo = memo;
-	return 0;
-}
-
-int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo)
-{
-	if (btf->base_memo)
-		return -EINVAL;
-	if (!btf->base || btf->base->base || btf->base->nr ||
-	    ptr_cache__size(memo) + 2 != strtab__size(btf->base->strs))
-		return -EINVAL;
-	btf->memo = memo;
-	btf->names_lo = ptr_cache__lo(memo);
-	btf->names_len = ptr_cache__size(memo);
-	btf->names_unique = !strtab__loaded_dups(btf->base->strs);
-	return 0;
 }
 
 /* ---- types ---- */
@@ -810,11 +689,12 @@ static inline int btf_extend_open(struct d2b_btf *btf, unsigned int kind_mask, s
 	return 0;
 }
 
-static int btf_simple(struct d2b_btf *btf, const char *name, uint32_t info, uint32_t size_or_type,
-		      size_t nwords, struct d2b_type **ret)
+/* A type named name_off (a string offset, or the negative errno of adding
+ * the name: returned as it is) */
+static int btf_simple_off(struct d2b_btf *btf, int name_off, uint32_t info, uint32_t size_or_type,
+			  size_t nwords, struct d2b_type **ret)
 {
 	struct d2b_type *t;
-	int name_off = d2b_btf__add_str(btf, name);
 	int id;
 
 	if (name_off < 0)
@@ -828,6 +708,12 @@ static int btf_simple(struct d2b_btf *btf, const char *name, uint32_t info, uint
 	if (ret)
 		*ret = t;
 	return id;
+}
+
+static int btf_simple(struct d2b_btf *btf, const char *name, uint32_t info, uint32_t size_or_type,
+		      size_t nwords, struct d2b_type **ret)
+{
+	return btf_simple_off(btf, d2b_btf__add_str(btf, name), info, size_or_type, nwords, ret);
 }
 
 int btf_add_type(struct d2b_btf *btf, const char *name, uint32_t info, uint32_t size_or_type,
@@ -848,36 +734,82 @@ int btf_grow_open(struct d2b_btf *btf, unsigned int kind_mask, size_t nwords, ui
 	return btf_extend_open(btf, kind_mask, nwords, &t, ret_tail);
 }
 
-int d2b_btf__add_int(struct d2b_btf *btf, const char *name, uint32_t size, unsigned int encoding)
+/*
+ * Each builder of a named kind comes twice: d2b_btf__add_*() of a name,
+ * which it checks, with its other arguments, before it adds it, and
+ * btf_add_*_off() of a name a str_adder added (its offset, or its negative
+ * errno: returned as it is), checked the same.  An offset is 0 exactly for
+ * NULL and "".
+ */
+static bool int_ok(uint32_t size, unsigned int encoding)
+{
+	return size && size <= BTF_MAX_INT_SIZE &&
+	       !(encoding & ~(unsigned int)(D2B_INT_SIGNED | D2B_INT_CHAR | D2B_INT_BOOL));
+}
+
+int btf_add_int_off(struct d2b_btf *btf, int name_off, uint32_t size, unsigned int encoding)
 {
 	struct d2b_type *t;
 	int id;
 
-	if (!name || !*name || size == 0 || size > BTF_MAX_INT_SIZE ||
-	    (encoding & ~(unsigned int)(D2B_INT_SIGNED | D2B_INT_CHAR | D2B_INT_BOOL)))
-		return -EINVAL;
-	id = btf_simple(btf, name, d2b_info(D2B_KIND_INT, false, 0), size, 4, &t);
+	if (name_off <= 0 || !int_ok(size, encoding))
+		return name_off < 0 ? name_off : -EINVAL;
+	id = btf_simple_off(btf, name_off, d2b_info(D2B_KIND_INT, false, 0), size, 4, &t);
 	if (id >= 0)
 		*(uint32_t *)(t + 1) = encoding << 24 | size * 8;
 	return id;
 }
 
+int d2b_btf__add_int(struct d2b_btf *btf, const char *name, uint32_t size, unsigned int encoding)
+{
+	if (!name || !*name || !int_ok(size, encoding))
+		return -EINVAL;
+	return btf_add_int_off(btf, d2b_btf__add_str(btf, name), size, encoding);
+}
+
+static bool float_ok(uint32_t size)
+{
+	return size == 2 || size == 4 || size == 8 || size == 12 || size == 16;
+}
+
+int btf_add_float_off(struct d2b_btf *btf, int name_off, uint32_t size)
+{
+	if (name_off <= 0 || !float_ok(size))
+		return name_off < 0 ? name_off : -EINVAL;
+	return btf_simple_off(btf, name_off, d2b_info(D2B_KIND_FLOAT, false, 0), size, 3, NULL);
+}
+
 int d2b_btf__add_float(struct d2b_btf *btf, const char *name, uint32_t size)
 {
-	if (!name || !*name || (size != 2 && size != 4 && size != 8 && size != 12 && size != 16))
+	if (!name || !*name || !float_ok(size))
 		return -EINVAL;
-	return btf_simple(btf, name, d2b_info(D2B_KIND_FLOAT, false, 0), size, 3, NULL);
+	return btf_add_float_off(btf, d2b_btf__add_str(btf, name), size);
+}
+
+/* A reference of kind, named or not (TYPEDEF and TYPE_TAG must be, the
+ * others must not) */
+static bool ref_ok(enum d2b_kind kind, bool has_name)
+{
+	bool named = kind == D2B_KIND_TYPEDEF || kind == D2B_KIND_TYPE_TAG;
+
+	return (kind == D2B_KIND_PTR || kind == D2B_KIND_TYPEDEF || btf_kind_is_modifier(kind)) &&
+	       named == has_name;
+}
+
+int btf_add_ref_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t type)
+{
+	if (name_off < 0)
+		return name_off;
+	if (!ref_ok(kind, name_off != 0))
+		return -EINVAL;
+	return btf_simple_off(btf, name_off, d2b_info(kind, false, 0), type, 3, NULL);
 }
 
 int d2b_btf__add_ref(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t type)
 {
-	bool named = kind == D2B_KIND_TYPEDEF || kind == D2B_KIND_TYPE_TAG;
-
-	if (kind != D2B_KIND_PTR && kind != D2B_KIND_TYPEDEF && !btf_kind_is_modifier(kind))
+	if (!ref_ok(kind, name && *name))
 		return -EINVAL;
-	if (named != (name && *name))
-		return -EINVAL;
-	return btf_simple(btf, named ? name : NULL, d2b_info(kind, false, 0), type, 3, NULL);
+	return btf_add_ref_off(btf, kind, d2b_btf__add_str(btf, name), type);
 }
 
 int d2b_btf__add_type_tag(struct d2b_btf *btf, const char *value, uint32_t type)
@@ -900,16 +832,25 @@ int d2b_btf__add_array(struct d2b_btf *btf, uint32_t elem_type, uint32_t index_t
 	return id;
 }
 
-int d2b_btf__add_composite(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t size)
+int btf_add_composite_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t size)
 {
 	int id;
 
+	if (name_off < 0)
+		return name_off;
 	if (!btf_kind_is_composite(kind))
 		return -EINVAL;
-	id = btf_simple(btf, name, d2b_info(kind, false, 0), size, 3, NULL);
+	id = btf_simple_off(btf, name_off, d2b_info(kind, false, 0), size, 3, NULL);
 	if (id >= 0)
 		btf->open_id = id;
 	return id;
+}
+
+int d2b_btf__add_composite(struct d2b_btf *btf, enum d2b_kind kind, const char *name, uint32_t size)
+{
+	if (!btf_kind_is_composite(kind))
+		return -EINVAL;
+	return btf_add_composite_off(btf, kind, d2b_btf__add_str(btf, name), size);
 }
 
 int d2b_btf__add_member(struct d2b_btf *btf, const char *name, uint32_t type,
@@ -962,21 +903,36 @@ int btf_add_member_off(struct d2b_btf *btf, uint32_t name_off, uint32_t type,
 	return 0;
 }
 
+int btf_add_fwd_off(struct d2b_btf *btf, int name_off, bool is_union)
+{
+	if (name_off <= 0)
+		return name_off < 0 ? name_off : -EINVAL;
+	return btf_simple_off(btf, name_off, d2b_info(D2B_KIND_FWD, is_union, 0), 0, 3, NULL);
+}
+
 int d2b_btf__add_fwd(struct d2b_btf *btf, const char *name, bool is_union)
 {
 	if (!name || !*name)
 		return -EINVAL;
-	return btf_simple(btf, name, d2b_info(D2B_KIND_FWD, is_union, 0), 0, 3, NULL);
+	return btf_add_fwd_off(btf, d2b_btf__add_str(btf, name), is_union);
 }
 
-static int btf_add_enum_kind(struct d2b_btf *btf, enum d2b_kind kind, const char *name,
-			     uint32_t size, bool is_signed)
+static bool enum_size_ok(uint32_t size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* kind: ENUM or ENUM64 */
+int btf_add_enum_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t size,
+		     bool is_signed)
 {
 	int id;
 
-	if (size != 1 && size != 2 && size != 4 && size != 8)
+	if (name_off < 0)
+		return name_off;
+	if (!btf_kind_is_enum(kind) || !enum_size_ok(size))
 		return -EINVAL;
-	id = btf_simple(btf, name, d2b_info(kind, is_signed, 0), size, 3, NULL);
+	id = btf_simple_off(btf, name_off, d2b_info(kind, is_signed, 0), size, 3, NULL);
 	if (id >= 0)
 		btf->open_id = id;
 	return id;
@@ -984,25 +940,33 @@ static int btf_add_enum_kind(struct d2b_btf *btf, enum d2b_kind kind, const char
 
 int d2b_btf__add_enum(struct d2b_btf *btf, const char *name, uint32_t size, bool is_signed)
 {
-	return btf_add_enum_kind(btf, D2B_KIND_ENUM, name, size, is_signed);
+	if (!enum_size_ok(size))
+		return -EINVAL;
+	return btf_add_enum_off(btf, D2B_KIND_ENUM, d2b_btf__add_str(btf, name), size, is_signed);
 }
 
 int d2b_btf__add_enum64(struct d2b_btf *btf, const char *name, uint32_t size, bool is_signed)
 {
-	return btf_add_enum_kind(btf, D2B_KIND_ENUM64, name, size, is_signed);
+	if (!enum_size_ok(size))
+		return -EINVAL;
+	return btf_add_enum_off(btf, D2B_KIND_ENUM64, d2b_btf__add_str(btf, name), size, is_signed);
 }
 
 int d2b_btf__add_enum_value(struct d2b_btf *btf, const char *name, int64_t value)
 {
-	struct d2b_type *t;
-	uint32_t *w;
-	int name_off, err;
-
 	if (!name || !*name)
 		return -EINVAL;
-	name_off = d2b_btf__add_str(btf, name);
-	if (name_off < 0)
-		return name_off;
+	return btf_add_enum_value_off(btf, d2b_btf__add_str(btf, name), value);
+}
+
+int btf_add_enum_value_off(struct d2b_btf *btf, int name_off, int64_t value)
+{
+	struct d2b_type *t;
+	uint32_t *w;
+	int err;
+
+	if (name_off <= 0)
+		return name_off < 0 ? name_off : -EINVAL;
 	if (!btf->open_id)
 		return -EINVAL;
 	t = btf_type_mut(btf, btf->open_id);
@@ -1038,9 +1002,13 @@ int d2b_btf__add_func_proto(struct d2b_btf *btf, uint32_t ret_type)
 
 int d2b_btf__add_param(struct d2b_btf *btf, const char *name, uint32_t type)
 {
+	return btf_add_param_off(btf, d2b_btf__add_str(btf, name), type);
+}
+
+int btf_add_param_off(struct d2b_btf *btf, int name_off, uint32_t type)
+{
 	struct d2b_type *t;
 	uint32_t *w;
-	int name_off = d2b_btf__add_str(btf, name);
 	int err;
 
 	if (name_off < 0)
@@ -1053,11 +1021,19 @@ int d2b_btf__add_param(struct d2b_btf *btf, const char *name, uint32_t type)
 	return 0;
 }
 
+int btf_add_func_off(struct d2b_btf *btf, int name_off, enum d2b_linkage linkage, uint32_t proto)
+{
+	if (name_off <= 0 || linkage > D2B_LINKAGE_EXTERN)
+		return name_off < 0 ? name_off : -EINVAL;
+	return btf_simple_off(btf, name_off, d2b_info(D2B_KIND_FUNC, false, linkage), proto, 3,
+			      NULL);
+}
+
 int d2b_btf__add_func(struct d2b_btf *btf, const char *name, enum d2b_linkage linkage, uint32_t proto)
 {
 	if (!name || !*name || linkage > D2B_LINKAGE_EXTERN)
 		return -EINVAL;
-	return btf_simple(btf, name, d2b_info(D2B_KIND_FUNC, false, linkage), proto, 3, NULL);
+	return btf_add_func_off(btf, d2b_btf__add_str(btf, name), linkage, proto);
 }
 
 int d2b_btf__add_var(struct d2b_btf *btf, const char *name, enum d2b_linkage linkage, uint32_t type)
@@ -1101,12 +1077,19 @@ int d2b_btf__add_datasec_var(struct d2b_btf *btf, uint32_t var, uint32_t offset,
 
 int d2b_btf__add_decl_tag(struct d2b_btf *btf, const char *value, uint32_t target, int component_idx)
 {
+	if (!value || !*value || component_idx < -1)
+		return -EINVAL;
+	return btf_add_decl_tag_off(btf, d2b_btf__add_str(btf, value), target, component_idx);
+}
+
+int btf_add_decl_tag_off(struct d2b_btf *btf, int value_off, uint32_t target, int component_idx)
+{
 	struct d2b_type *t;
 	int id;
 
-	if (!value || !*value || component_idx < -1)
-		return -EINVAL;
-	id = btf_simple(btf, value, d2b_info(D2B_KIND_DECL_TAG, false, 0), target, 4, &t);
+	if (value_off <= 0 || component_idx < -1)
+		return value_off < 0 ? value_off : -EINVAL;
+	id = btf_simple_off(btf, value_off, d2b_info(D2B_KIND_DECL_TAG, false, 0), target, 4, &t);
 	if (id >= 0)
 		((struct d2b_decl_tag *)(t + 1))->component_idx = component_idx;
 	return id;

@@ -142,19 +142,29 @@ void btf_encode_why(const struct d2b_btf *btf, int err, char *buf, size_t len);
  * A BTF (no base) over types and strings it does not own, as a cache keeps
  * them: words (nwords, host order), offs (the word where each of the nr
  * types starts) and strs (strtab__borrow_frozen()), which must outlive
- * it, or be released with it (btf_keep()).  They are taken as they are, unchecked:
- * only for what was checked when the cache was made.  The first change
+ * it, or be released with it (its backing's).  They are taken as they are,
+ * unchecked: only for what was checked when the cache was made.  The first change
  * copies them.  NULL if out of memory (strs is not freed then).
  */
 struct d2b_btf *btf_new_borrowed(const uint32_t *words, size_t nwords, const uint32_t *offs,
 				 size_t nr, struct strtab *strs);
-/* Call release(p) when btf is freed, after its own arrays (at most
- * BTF_MAX_KEEP such; -ENOSPC past them). */
-enum { BTF_MAX_KEEP = 4 };
-int btf_keep(struct d2b_btf *btf, void *p, void (*release)(void *p));
-/* The first p that btf keeps with release, or NULL: a module's side table
- * of a BTF (what it makes once of a base, say) is found by its release. */
-void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p));
+/*
+ * What a BTF's bytes were loaded from and with, where they are not only its
+ * own arrays: btf_cache.c's (the file's blob, its cache entry, what the
+ * cache's user made of the base) embeds one.  lazy: the blob's bytes are
+ * read where asked for (lazy.h), and every reader of the borrowed types
+ * and of the strings asks it first; NULL: they are in memory.  release()
+ * frees it with the BTF, after the BTF's own arrays (they may lie in it).
+ */
+struct lazy;
+struct btf_backing {
+	struct lazy *lazy;
+	void (*release)(struct btf_backing *bk);
+};
+/* btf's backing is bk now (NULL: none, nothing released), its strings read
+ * through bk->lazy; the one it had is not released. */
+void btf_set_backing(struct d2b_btf *btf, struct btf_backing *bk);
+struct btf_backing *btf_backing(const struct d2b_btf *btf);
 
 /*
  * The bytes of a file's BTF (raw BTF, or an ELF file's .BTF section) where
@@ -162,10 +172,9 @@ void *btf_kept(const struct d2b_btf *btf, void (*release)(void *p));
  * block where asked for (lazy.h: then b->lazy says what is read, and every
  * reader asks it first).  ptr_size: the ELF file's (0 for raw BTF).
  * -EOPNOTSUPP where they cannot be used in place (a compressed section, not
- * a regular file): d2b_btf__load_file() reads such files.  Released by
- * btf_blob__release() (a btf_keep() release).
+ * a regular file): d2b_btf__load_file() reads such files.  Why it failed:
+ * one D2B_ERROR through diag.  Released by btf_blob__release().
  */
-struct lazy;
 struct btf_blob {
 	const void *data;
 	size_t size;
@@ -175,22 +184,18 @@ struct btf_blob {
 	bool want_lazy;
 	struct lazy *lazy;
 };
-int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errbuf,
-		  size_t errlen);
-void btf_blob__release(void *b);
+struct diag;
+int btf_blob__map(const char *path, bool lazy, struct diag *diag, struct btf_blob **ret);
+void btf_blob__release(struct btf_blob *b);
 struct strtab_index;
 /* d2b_btf__parse_raw() of a blob it took before, whose type offsets and
  * string index (frozen: strtab__freeze()) a cache kept (btf_io.c says what
- * is checked again);
+ * is checked again), the blob's bytes read through bk->lazy, bk the BTF's
+ * backing (released with it; not, if the parse fails);
  * -EOPNOTSUPP for a blob not in host order or whose types are unaligned. */
-int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
-		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
-		    char *errbuf, size_t errlen);
-/*
- * The bytes of btf's types and strings are lz's (a lazy blob's): each type
- * and string is asked for before it is read.  lz lives as long as btf.
- */
-void btf_set_lazy(struct d2b_btf *btf, struct lazy *lz);
+int btf_parse_known(const void *data, size_t size, struct btf_backing *bk, const uint32_t *offs,
+		    size_t nr, const struct strtab_index *six, struct diag *diag,
+		    struct d2b_btf **ret);
 /* The first read error of the lazy bytes of btf or of its bases, or 0:
  * until it is asked, a type or string they could not read is missing. */
 int btf_lazy_error(const struct d2b_btf *btf);
@@ -202,10 +207,9 @@ const uint32_t *btf_type_offsets(const struct d2b_btf *btf, size_t *nr);
  * entry beside the base's parse (btf_cache.c): make() makes it of a base,
  * freeze() gives its nr_sec sections to be written (*mem freed after),
  * borrow() takes it again from an entry's sections, checked against the
- * base (-EBADMSG: not this library's); each is kept with the base
- * (btf_keep(), with release(), by which its user finds it: btf_kept()).
- * format: the entry's version, which changes with anything either part
- * keeps.
+ * base (-EBADMSG: not this library's); the base's backing keeps it, to be
+ * found by btf_cache__user() and freed by release().  format: the entry's
+ * version, which changes with anything either part keeps.
  */
 struct cache_section;
 enum { BTF_CACHE_OWN_SECTIONS = 3 };	/* the base's own, before the user's */
@@ -218,9 +222,11 @@ struct btf_cache_ext {
 	void (*release)(void *p);
 };
 /* d2b_btf__load_base() for a user ext of the base: D2B_BASE_CACHE_* or a
- * negative errno. */
+ * negative errno, said through diag. */
 int btf_cache__load(const char *path, const char *cache_dir, const struct btf_cache_ext *ext,
-		    struct d2b_btf **ret, char *errbuf, size_t errlen);
+		    struct diag *diag, struct d2b_btf **ret);
+/* What ext made of base, kept with it by btf_cache__load(), or NULL */
+void *btf_cache__user(const struct d2b_btf *base, const struct btf_cache_ext *ext);
 
 /* Own types only; NULL for a base or invalid ID. */
 struct d2b_type *btf_type_mut(struct d2b_btf *btf, uint32_t id);
@@ -236,16 +242,28 @@ void btf_strs_mixed(struct d2b_btf *btf);
 /*
  * Add s to btf's own strings without looking for it in the bases: for a
  * string the caller knows none of them has (an own string of another BTF
- * over the same base, for which btf_strs_apart() holds).
+ * over the same base, for which btf_strs_apart() holds).  btf_add_own_str():
+ * the same of s's len > 0 bytes, whose hash_bytes() is h (a str_adder's,
+ * after its memo missed).
  */
 int btf_add_str_apart(struct d2b_btf *btf, const char *s);
+int btf_add_own_str(struct d2b_btf *btf, const char *s, size_t len, uint64_t h);
 /*
- * d2b_btf__add_str() of s[0 .. n) into offs[] (NULL gives 0), with the same
- * answers and in the same order; over one base through a memo, the cache
- * misses of a few lookups overlap (a struct's member names).  Stops at the
- * first error.
+ * The builders of named kinds, of a name already added (by a str_adder:
+ * its offset, or a negative errno, returned as it is): d2b_btf__add_*()'s
+ * answers.  0 is no name (a kind that must have one: -EINVAL).
  */
-int btf_add_strs(struct d2b_btf *btf, const char *const *s, uint32_t *offs, size_t n);
+int btf_add_int_off(struct d2b_btf *btf, int name_off, uint32_t size, unsigned int encoding);
+int btf_add_float_off(struct d2b_btf *btf, int name_off, uint32_t size);
+int btf_add_ref_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t type);
+int btf_add_composite_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t size);
+int btf_add_fwd_off(struct d2b_btf *btf, int name_off, bool is_union);
+int btf_add_enum_off(struct d2b_btf *btf, enum d2b_kind kind, int name_off, uint32_t size,
+		     bool is_signed);
+int btf_add_enum_value_off(struct d2b_btf *btf, int name_off, int64_t value);
+int btf_add_param_off(struct d2b_btf *btf, int name_off, uint32_t type);
+int btf_add_func_off(struct d2b_btf *btf, int name_off, enum d2b_linkage linkage, uint32_t proto);
+int btf_add_decl_tag_off(struct d2b_btf *btf, int value_off, uint32_t target, int component_idx);
 /*
  * For the builders outside btf.c (btf_loc.c): add a type of nwords words
  * with name (NULL: none), info and size_or_type, the rest zeroed (*ret: it,
@@ -304,46 +322,23 @@ struct btf_field_iter {
 };
 
 /*
- * Append a copy of src's type id to dst: type IDs translated through map
- * (indexed by src IDs, covering all of them; map[0] = 0), strings added to
- * dst (or found in its base).  Returns the new ID.
- */
-/*
  * A string-only base: no types, and as strings "" then those of data (a
  * string section such as .debug_str, len bytes), each indexed at its first
  * occurrence, so that equal strings have one offset.  BTFs over it share
  * its strings by offset.  Past them lies its tails range: the same bytes
  * again, at btf_names_tails(btf) + their offset, for the names that lie in
  * data only as the tail of a longer string (a linker's string merging
- * keeps "int" only inside "unsigned int", say; see btf_set_memo()).  NULL:
+ * keeps "int" only inside "unsigned int", say; see str_adder.h).  NULL:
  * no memory, or data too large for BTF string offsets.
  */
 struct d2b_btf *btf_new_names(const char *data, size_t len);
 /* The first offset of a names base's tails range (0: not a names base) */
 uint32_t btf_names_tails(const struct d2b_btf *names);
 /*
- * btf's base must be a names base, made from the bytes memo covers, which
- * must not change.  d2b_btf__add_str(btf, s) then gives a string memo
- * covers its base offset: its first occurrence as a whole string; or, for
- * the tail of longer strings only, its place in the tails range (where it
- * lies in the section: as many places as strings it ends, in a section
- * whose strings were merged by another linker than GNU ld's); and
- * remembers it in memo, for every BTF over that base.  A string from
- * elsewhere that is not a whole string of the base becomes btf's own.  One
- * name can so have several offsets (own, and tails); the dedup, the only
- * reader of such BTFs, gives it one in the destination (an own string of
- * the destination, for a name that is no whole string of the base).
- * -EINVAL if btf's base is not such a base.
+ * Append a copy of src's type id to dst: type IDs translated through map
+ * (indexed by src IDs, covering all of them; map[0] = 0), strings added to
+ * dst (or found in its base).  Returns the new ID.
  */
-struct ptr_cache;
-int btf_set_memo(struct d2b_btf *btf, struct ptr_cache *memo);
-/*
- * Look strings up in btf's base through memo (one thread's): for a BTF
- * over a base of types that has no base itself, without a names memo.
- * The offsets are those the base's own lookups give.  -EINVAL otherwise.
- */
-struct str_memo;
-int btf_set_base_memo(struct d2b_btf *btf, struct str_memo *memo);
 int btf_add_copy(struct d2b_btf *dst, const struct d2b_btf *src, uint32_t id, const uint32_t *map);
 /* The same, with smemo[o - btf_start_str(src)] (btf_end_str(src) -
  * btf_start_str(src) entries, zeroed by the caller for a new dst) keeping

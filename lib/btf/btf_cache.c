@@ -43,6 +43,13 @@
  * place (a compressed section, another byte order) is read as
  * d2b_btf__load_file() reads it, and not cached.
  *
+ * Ownership.  What a base loaded here carries beside its types is its
+ * backing (struct cache_backing): the blob its bytes are read from, the
+ * entry they were found in, and what the user made of the base, which the
+ * user finds again by btf_cache__user().  The type graph knows only that
+ * it has a backing, to read lazy bytes through and to release it when it
+ * goes; nothing of the user's is in the graph.
+ *
  * ext->format changes with anything that changes what is kept: the
  * cache_meta below, strtab's frozen slots, and the user's sections.
  */
@@ -54,6 +61,7 @@
 #include <string.h>
 
 #include "base/cache_file.h"
+#include "base/diag.h"
 #include "base/digest.h"
 #include "base/lazy.h"
 #include "base/strtab.h"
@@ -81,13 +89,55 @@ struct cache_meta {
 	uint64_t str_nslots, str_nused, str_dups;
 };
 
-static void cache_release(void *arg)
+static void cache_release(struct cache_file *cf)
 {
-	struct cache_file *cf = arg;
-
 	if (cf)
 		cache_file__close(cf);
 	free(cf);
+}
+
+/*
+ * A base's backing: the blob its types and strings are borrowed from and
+ * the entry that indexed them (a cache hit; else NULL, the BTF's own
+ * arrays hold copies), and the user's part (ext's, made or borrowed).
+ * Freed in the opposite order.
+ */
+struct cache_backing {
+	struct btf_backing bk;	/* (first: what the BTF holds) */
+	struct btf_blob *blob;
+	struct cache_file *cf;
+	const struct btf_cache_ext *ext;
+	void *user;
+};
+
+static void backing_release(struct btf_backing *bk)
+{
+	struct cache_backing *cb = (struct cache_backing *)bk;
+
+	if (cb->user)
+		cb->ext->release(cb->user);
+	cache_release(cb->cf);
+	btf_blob__release(cb->blob);
+	free(cb);
+}
+
+static struct cache_backing *backing_new(const struct btf_cache_ext *ext)
+{
+	struct cache_backing *cb = calloc(1, sizeof(*cb));
+
+	if (cb) {
+		cb->bk.release = backing_release;
+		cb->ext = ext;
+	}
+	return cb;
+}
+
+void *btf_cache__user(const struct d2b_btf *base, const struct btf_cache_ext *ext)
+{
+	struct btf_backing *bk = btf_backing(base);
+	const struct cache_backing *cb = (const struct cache_backing *)bk;
+
+	return bk && bk->release == backing_release && cb->ext == ext ? cb->user : NULL;
 }
 
 /* Do the nr type offsets rise, and end inside the blob's type section?
@@ -131,40 +181,40 @@ static int from_cache(struct btf_blob *b, uint64_t dg, struct cache_file *cf,
 {
 	const struct cache_meta *meta = cf->sec[SEC_META].data;
 	struct strtab_index six = { 0 };
+	struct cache_backing *cb;
 	struct d2b_btf *btf = NULL;
-	void *p = NULL;
+	struct diag quiet;
 	int err;
 
 	*ret = NULL;
 	if (!entry_fits(cf, b, dg, ext))
 		return -EBADMSG;
+	cb = backing_new(ext);
+	if (!cb)
+		return -ENOMEM;
+	cb->bk.lazy = b->lazy;
 	six.slots = cf->sec[SEC_STRS].data;
 	six.nslots = (size_t)meta->str_nslots;
 	six.nused = (size_t)meta->str_nused;
 	six.dups = meta->str_dups != 0;
-	err = btf_parse_known(b->data, b->size, b->lazy, cf->sec[SEC_OFFS].data,
-			      (size_t)meta->nr_types, &six, &btf, NULL, 0);
-	if (err)
+	diag__init_kept(&quiet, false);	/* (a failure: made again) */
+	err = btf_parse_known(b->data, b->size, &cb->bk, cf->sec[SEC_OFFS].data,
+			      (size_t)meta->nr_types, &six, &quiet, &btf);
+	if (err) {
+		free(cb);
 		return err == -ENOMEM ? err : -EBADMSG;
+	}
 	if (b->ptr_size)
 		d2b_btf__set_pointer_size(btf, b->ptr_size);
-	err = ext->borrow(btf, cf->sec + SEC_EXT, &p);
+	err = ext->borrow(btf, cf->sec + SEC_EXT, &cb->user);
 	if (err) {
+		btf_set_backing(btf, NULL);	/* (b and cf stay the caller's) */
 		d2b_btf__free(btf);
+		free(cb);
 		return err;
 	}
-	/* (in this order: freed in the opposite one, the user's first) */
-	if (btf_keep(btf, b, btf_blob__release) || btf_keep(btf, cf, cache_release)) {
-		ext->release(p);
-		d2b_btf__free(btf);	/* (releases b if it took it) */
-		return -ENOMEM;
-	}
-	err = btf_keep(btf, p, ext->release);
-	if (err) {
-		ext->release(p);
-		d2b_btf__free(btf);
-		return err;
-	}
+	cb->blob = b;
+	cb->cf = cf;
 	*ret = btf;
 	return 0;
 }
@@ -191,7 +241,7 @@ static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf
 		return -ENOMEM;
 	err = strtab__freeze(btf_strtab(btf), strs, nslots);
 	if (!err)
-		err = ext->freeze(btf_kept(btf, ext->release), sec + SEC_EXT, &mem);
+		err = ext->freeze(btf_cache__user(btf, ext), sec + SEC_EXT, &mem);
 	if (!err) {
 		meta.nr_types = nr;
 		meta.str_nslots = nslots;
@@ -211,16 +261,37 @@ static int to_cache(const char *dir, const char *name, const struct d2b_btf *btf
 	return err;
 }
 
-/* Keep what the user makes of btf with it. */
+/* Keep what the user makes of btf with it (btf's own arrays: a backing
+ * of the user's part only). */
 static int make_ext(struct d2b_btf *btf, const struct btf_cache_ext *ext)
 {
-	void *p;
-	int err = ext->make(btf, &p);
+	struct cache_backing *cb = backing_new(ext);
+	int err;
 
-	if (!err) {
-		err = btf_keep(btf, p, ext->release);
-		if (err)
-			ext->release(p);
+	if (!cb)
+		return -ENOMEM;
+	err = ext->make(btf, &cb->user);
+	if (err) {
+		free(cb);
+		return err;
+	}
+	btf_set_backing(btf, &cb->bk);
+	return 0;
+}
+
+/* A file whose BTF cannot be used in place: read, not cached; a failure
+ * said through diag (*said). */
+static int load_uncached(const char *path, const struct btf_cache_ext *ext, struct diag *diag,
+			 bool *said, struct d2b_btf **ret)
+{
+	char why[1024];
+	int err = d2b_btf__load_file(path, NULL, ret, why, sizeof(why));
+
+	if (err) {
+		diag__say(diag, D2B_ERROR, "%s", why);
+		*said = true;
+	} else if (d2b_btf__nr_types(*ret)) {
+		err = make_ext(*ret, ext);
 	}
 	return err;
 }
@@ -228,28 +299,26 @@ static int make_ext(struct d2b_btf *btf, const struct btf_cache_ext *ext)
 /*
  * The base at path read from cache_dir's entry of its bytes (a hit), or
  * parsed and the entry written.  D2B_BASE_CACHE_* as d2b_btf__load_base()
- * returns them (under a 90-line budget: the four outcomes of one entry).
+ * returns them (under an 80-line budget: the four outcomes of one entry).
  */
 int btf_cache__load(const char *path, const char *cache_dir, const struct btf_cache_ext *ext,
-		    struct d2b_btf **ret, char *errbuf, size_t errlen)
+		    struct diag *diag, struct d2b_btf **ret)
 {
 	struct cache_file *cf = NULL;
 	struct btf_blob *b = NULL;
 	struct d2b_btf *btf = NULL;
 	char name[NAME_LEN], why[256];
 	int err, r = D2B_BASE_CACHE_NONE;
+	struct diag quiet;
+	bool said = false;
 	uint64_t dg = 0;
 
 	*ret = NULL;
-	if (errbuf && errlen)
-		errbuf[0] = '\0';
 	if (SEC_EXT + ext->nr_sec > CACHE_MAX_SECTIONS)
 		return -EINVAL;
-	/* a file whose BTF cannot be used in place: read, and not cached */
-	if (btf_blob__map(path, cache_dir != NULL, &b, NULL, 0)) {
-		err = d2b_btf__load_file(path, NULL, &btf, errbuf, errlen);
-		if (!err && d2b_btf__nr_types(btf))
-			err = make_ext(btf, ext);
+	diag__init_kept(&quiet, false);	/* (why not in place: read otherwise) */
+	if (btf_blob__map(path, cache_dir != NULL, &quiet, &b)) {
+		err = load_uncached(path, ext, diag, &said, &btf);
 		goto out;
 	}
 	if (cache_dir) {
@@ -282,8 +351,10 @@ int btf_cache__load(const char *path, const char *cache_dir, const struct btf_ca
 	if (err)
 		goto out;
 	err = d2b_btf__parse_raw(b->data, b->size, NULL, &btf, why, sizeof(why));
-	if (err && errbuf && errlen)	/* (as d2b_btf__load_file() says it) */
-		snprintf(errbuf, errlen, "%s%s", b->ptr_size ? ".BTF: " : "", why);
+	if (err) {	/* (as d2b_btf__load_file() says it) */
+		diag__say(diag, D2B_ERROR, "%s%s", b->ptr_size ? ".BTF: " : "", why);
+		said = true;
+	}
 	if (!err && b->ptr_size)
 		d2b_btf__set_pointer_size(btf, b->ptr_size);
 	if (err || !d2b_btf__nr_types(btf))
@@ -302,8 +373,8 @@ out:
 	cache_release(cf);
 	if (err) {
 		d2b_btf__free(btf);
-		if (errbuf && errlen && !errbuf[0])
-			snprintf(errbuf, errlen, "%s", strerror(-err));
+		if (!said)
+			diag__say(diag, D2B_ERROR, "%s", strerror(-err));
 		return err;
 	}
 	*ret = btf;

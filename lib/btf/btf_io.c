@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "btf/btf.h"
+#include "base/diag.h"
 #include "base/elf_ident.h"
 #include "base/lazy.h"
 #include "base/pages.h"
@@ -79,6 +80,18 @@ io_err(int err, char *errbuf, size_t errlen, const char *fmt, ...)
 		vsnprintf(errbuf, errlen, fmt, ap);
 		va_end(ap);
 	}
+	return err;
+}
+
+/* The internal calls' (btf.h) failure, said through diag as one D2B_ERROR */
+static int __attribute__((format(printf, 3, 4)))
+diag_err(struct diag *diag, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag__vat(diag, D2B_ERROR, NULL, UINT64_MAX, 0, fmt, ap);
+	va_end(ap);
 	return err;
 }
 
@@ -527,12 +540,14 @@ static int lazy_sections(struct lazy *lz, const struct raw_parse *p)
 	return err == -ERANGE ? 0 : err;
 }
 
-int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32_t *offs,
-		    size_t nr, const struct strtab_index *six, struct d2b_btf **ret,
-		    char *errbuf, size_t errlen)
+int btf_parse_known(const void *data, size_t size, struct btf_backing *bk, const uint32_t *offs,
+		    size_t nr, const struct strtab_index *six, struct diag *diag,
+		    struct d2b_btf **ret)
 {
+	char why[256] = "";
+	struct lazy *lz = bk->lazy;
 	struct raw_parse p = {
-		.data = data, .size = size, .errbuf = errbuf, .errlen = errlen, .start_id = 1,
+		.data = data, .size = size, .errbuf = why, .errlen = sizeof(why), .start_id = 1,
 	};
 	struct d2b_btf *btf = NULL;
 	struct strtab *strs;
@@ -542,20 +557,20 @@ int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32
 	*ret = NULL;
 	err = lz ? lazy_header(lz, data, size) : 0;
 	if (err)
-		return io_err(err, errbuf, errlen, "cannot read the header: %s", strerror(-err));
+		return diag_err(diag, err, "cannot read the header: %s", strerror(-err));
 	err = raw_parse_header(&p);
 	if (!err && lz) {
 		err = lazy_sections(lz, &p);
 		if (err)
-			return io_err(err, errbuf, errlen, "cannot read: %s", strerror(-err));
+			return diag_err(diag, err, "cannot read: %s", strerror(-err));
 	}
 	if (!err)
 		err = raw_parse_sections(&p);
 	if (err)
-		return err;
+		return diag_err(diag, err, "%s", why);
 	types = p.data + p.hdr.hdr_len + p.hdr.type_off;
 	if (p.swap || (uintptr_t)types % 4)
-		return io_err(-EOPNOTSUPP, errbuf, errlen, "not in host order, or not aligned");
+		return diag_err(diag, -EOPNOTSUPP, "not in host order, or not aligned");
 	/* (a cache keeps the strings' index frozen: strtab.h) */
 	strs = strtab__borrow_frozen((const char *)p.data + p.hdr.hdr_len + p.hdr.str_off,
 				     p.hdr.str_len, six);
@@ -563,15 +578,15 @@ int btf_parse_known(const void *data, size_t size, struct lazy *lz, const uint32
 		btf = btf_new_borrowed((const uint32_t *)types, p.hdr.type_len / 4, offs, nr, strs);
 	if (!btf) {
 		strtab__free(strs);
-		return io_err(-ENOMEM, errbuf, errlen, "cannot make the BTF");
+		return diag_err(diag, -ENOMEM, "cannot make the BTF");
 	}
 	btf_strs_mixed(btf);
-	if (lz)
-		btf_set_lazy(btf, lz);
+	btf_set_backing(btf, bk);
 	err = raw_parse_adopt_layout(&p, btf);
 	if (err) {
+		btf_set_backing(btf, NULL);	/* (the caller's still) */
 		d2b_btf__free(btf);
-		return io_err(err, errbuf, errlen, "cannot add the layout section");
+		return diag_err(diag, err, "cannot add the layout section");
 	}
 	d2b_btf__set_endian(btf, host_endian());
 	infer_pointer_size(btf);
@@ -734,11 +749,9 @@ out:
 	return io_ensure_msg(err, errbuf, errlen);
 }
 
-/* A struct btf_blob's mapping goes (btf_keep()'s release). */
-void btf_blob__release(void *arg)
+/* A struct btf_blob's mapping goes. */
+void btf_blob__release(struct btf_blob *b)
 {
-	struct btf_blob *b = arg;
-
 	if (b && b->map)
 		munmap(b->map, b->map_len);
 	if (b)
@@ -746,19 +759,20 @@ void btf_blob__release(void *arg)
 	free(b);
 }
 
-/* Map [off, off + size) of fd read-only into b (or read it lazily). */
-static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size)
+/* Map [off, off + size) of fd read-only into b (or read it lazily); why
+ * not, said through diag (errno's words). */
+static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size, struct diag *diag)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t lo = off & ~(uint64_t)(page - 1);
 	int err;
 
 	if (!size || size > SIZE_MAX - (off - lo))
-		return -EINVAL;
+		return diag_err(diag, -EINVAL, "%s", strerror(EINVAL));
 	if (b->want_lazy) {
 		err = lazy__open(fd, off, (size_t)size, &b->lazy);
 		if (err)
-			return err;
+			return diag_err(diag, err, "%s", strerror(-err));
 		b->data = lazy__data(b->lazy);
 		b->size = (size_t)size;
 		return 0;
@@ -766,8 +780,9 @@ static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size)
 	b->map_len = (size_t)(size + (off - lo));
 	b->map = mmap(NULL, b->map_len, PROT_READ, MAP_PRIVATE, fd, (off_t)lo);
 	if (b->map == MAP_FAILED) {
+		err = -errno;
 		b->map = NULL;
-		return -errno;
+		return diag_err(diag, err, "%s", strerror(-err));
 	}
 	b->data = (const uint8_t *)b->map + (off - lo);
 	b->size = (size_t)size;
@@ -775,7 +790,7 @@ static int blob_map(struct btf_blob *b, int fd, uint64_t off, uint64_t size)
 }
 
 /* The .BTF section of an ELF file, where it lies in the file as it is. */
-static int blob_elf(struct btf_blob *b, int fd, uint64_t file_size, char *errbuf, size_t errlen)
+static int blob_elf(struct btf_blob *b, int fd, uint64_t file_size, struct diag *diag)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -784,11 +799,11 @@ static int blob_elf(struct btf_blob *b, int fd, uint64_t file_size, char *errbuf
 	int err = -ENOENT;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return io_err(-EINVAL, errbuf, errlen, "libelf is unusable");
+		return diag_err(diag, -EINVAL, "libelf is unusable");
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
 		elf_end(elf);
-		return io_err(-EINVAL, errbuf, errlen, "not a valid ELF file");
+		return diag_err(diag, -EINVAL, "not a valid ELF file");
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
@@ -800,20 +815,19 @@ static int blob_elf(struct btf_blob *b, int fd, uint64_t file_size, char *errbuf
 			break;
 	}
 	if (!scn)
-		err = io_err(-ENOENT, errbuf, errlen, "no .BTF section");
+		err = diag_err(diag, -ENOENT, "no .BTF section");
 	else if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
 		 sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset)
-		err = io_err(-EOPNOTSUPP, errbuf, errlen, ".BTF is not in the file as it is");
+		err = diag_err(diag, -EOPNOTSUPP, ".BTF is not in the file as it is");
 	else
-		err = blob_map(b, fd, sh.sh_offset, sh.sh_size);
+		err = blob_map(b, fd, sh.sh_offset, sh.sh_size, diag);
 	if (!err)
 		b->ptr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
 	elf_end(elf);
 	return err;
 }
 
-int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errbuf,
-		  size_t errlen)
+int btf_blob__map(const char *path, bool lazy, struct diag *diag, struct btf_blob **ret)
 {
 	struct btf_blob *b;
 	uint8_t magic[4] = { 0 };
@@ -822,31 +836,30 @@ int btf_blob__map(const char *path, bool lazy, struct btf_blob **ret, char *errb
 	ssize_t n;
 
 	*ret = NULL;
-	if (errbuf && errlen)
-		errbuf[0] = '\0';
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return -ENOMEM;
+		return diag_err(diag, -ENOMEM, "%s", strerror(ENOMEM));
 	b->want_lazy = lazy;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
+		err = -errno;
 		free(b);
-		return io_err(-errno, errbuf, errlen, "%s", strerror(errno));
+		return diag_err(diag, err, "%s", strerror(-err));
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		err = io_err(-EOPNOTSUPP, errbuf, errlen, "not a regular file");
+		err = diag_err(diag, -EOPNOTSUPP, "not a regular file");
 		goto out;
 	}
 	n = pread(fd, magic, sizeof(magic), 0);
 	if (n > 0 && elf_ident__check(magic, n) != ELF_IDENT_NOT_ELF)
-		err = blob_elf(b, fd, (uint64_t)st.st_size, errbuf, errlen);
+		err = blob_elf(b, fd, (uint64_t)st.st_size, diag);
 	else
-		err = blob_map(b, fd, 0, (uint64_t)st.st_size);
+		err = blob_map(b, fd, 0, (uint64_t)st.st_size, diag);
 out:
 	close(fd);
 	if (err) {
-		btf_blob__release(b);
-		return io_ensure_msg(err, errbuf, errlen);
+		btf_blob__release(b);	/* (every failure above said why) */
+		return err;
 	}
 	*ret = b;
 	return 0;

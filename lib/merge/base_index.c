@@ -56,7 +56,7 @@ static bool scan_chained_arrays(const struct d2b_btf *btf)
 
 const struct base_index *base_index__of(const struct d2b_btf *base)
 {
-	return btf_kept(base, base_index__free);
+	return btf_cache__user(base, base_index__cache_ext());
 }
 
 bool base_index__chained_arrays(const struct d2b_btf *btf)

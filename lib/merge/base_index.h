@@ -4,12 +4,11 @@
  * vmlinux) makes of the base before its first merge: the index of the
  * base's types by merge key (merge_index_base()), the exact index of its
  * single references, its structs' and enums' names, and whether it nests
- * arrays.  Made once per base and
- * kept with it (btf_keep()), every dedup over the base reads
- * it instead of making its own; a cache keeps it beside the base
- * (lib/btf's btf_cache.c, through base_index__cache_ext(): what
- * d2b_btf__load_base() loads), so that the next process over the same
- * base maps it instead of making it.
+ * arrays.  Made once per base by d2b_btf__load_base() (lib/btf's
+ * btf_cache.c, through base_index__cache_ext()), which keeps it with the
+ * base's cache entry: every dedup over the base reads it instead of making
+ * its own (base_index__of()), and the next process over the same base
+ * maps it instead of making it.
  */
 #ifndef D2B_BASE_INDEX_H
 #define D2B_BASE_INDEX_H
@@ -46,7 +45,7 @@ struct base_index {
 
 /* Make base's index (base: no base of its own, at least one type). */
 int base_index__make(const struct d2b_btf *base, struct base_index **ret);
-/* Free it (a btf_keep() release). */
+/* Free it (the cache's release of it). */
 void base_index__free(void *bi);
 /* The index kept with base (d2b_btf__load_base()'s), or NULL. */
 const struct base_index *base_index__of(const struct d2b_btf *base);

@@ -28,7 +28,7 @@
  * a flat map costs tens of times what the types use); from then on names
  * compare as offsets.  A source over the destination's names base shares
  * its strings by offset but for the tails (names a linker kept only inside
- * longer strings, btf_set_memo()): one name can lie at several places, so
+ * longer strings, str_adder__use_names()): one name can lie at several places, so
  * each becomes the destination's own string of its bytes, remembered by
  * place (map_tail()).
  *

@@ -22,7 +22,7 @@
 enum { TAIL_ORDER = 16 };
 
 /*
- * A tail of the shared names base (btf_set_memo()): the destination's own
+ * A tail of the shared names base (str_adder__use_names()): the destination's own
  * string of its bytes, which no whole string of the base has, one offset
  * for each of its places (and for the same bytes from elsewhere).  In a
  * section that GNU ld merged each name has one place, which m->d.tails

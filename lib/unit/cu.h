@@ -31,6 +31,7 @@
 #include "dwarf2btf.h"
 #include "base/diag.h"
 #include "base/hmap.h"
+#include "btf/str_adder.h"
 #include "dwarf/die_reader.h"
 #include "unit/unit.h"
 
@@ -125,6 +126,9 @@ struct unit_walker {
 	struct ptr_cache *memo;
 	const struct d2b_btf *base;	/* or units' BTFs split over this one */
 	struct str_memo *base_memo;	/* then: lookups of names in base */
+	/* how the unit walked adds its names to u->btf, through the memos
+	 * above (cu__add_str()) */
+	struct str_adder strs;
 };
 
 /* A function inlined in the unit (cu_sites.c) */
@@ -204,6 +208,13 @@ struct fn_facts {
 	struct cu_die varargs;	/* the code's DW_TAG_unspecified_parameters (du: NULL if none) */
 	int err;		/* -ENOMEM: a list could not be made */
 };
+
+/* Add a name to the unit's BTF (through the walker's memos): its offset,
+ * or a negative errno, which the btf_add_*_off() builders return as it is */
+static inline int cu__add_str(struct cu *w, const char *s)
+{
+	return str_adder__add(&w->uw->strs, s);
+}
 
 /* Record a diagnostic in the unit (die may be NULL). */
 void cu__diag(struct cu *w, enum d2b_level level, const struct cu_die *die, const char *fmt, ...)

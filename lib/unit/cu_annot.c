@@ -251,7 +251,7 @@ int cu_annot__decl_tags(struct cu *w, const struct cu_die *die, uint32_t target,
 	if (n > UNIT_MAX_TAGS)
 		n = UNIT_MAX_TAGS;
 	for (i = 0; i < n; i++) {
-		err = d2b_btf__add_decl_tag(w->btf, vals[i], target, component_idx);
+		err = btf_add_decl_tag_off(w->btf, cu__add_str(w, vals[i]), target, component_idx);
 		if (err < 0)
 			return err;
 	}
@@ -277,7 +277,7 @@ int cu_annot__wrap(struct cu *w, uint32_t type, const char **vals, int n)
 	int i, id = (int)type;
 
 	for (i = 0; i < n; i++) {
-		id = d2b_btf__add_type_tag(w->btf, vals[i], id);
+		id = btf_add_ref_off(w->btf, D2B_KIND_TYPE_TAG, cu__add_str(w, vals[i]), id);
 		if (id < 0)
 			return id;
 	}

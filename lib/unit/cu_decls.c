@@ -365,9 +365,9 @@ static int subprogram(struct cu *w, const struct cu_die *die)
 	if (err)
 		return err;
 	external = has_flag(w, &named, DW_AT_external);
-	func = d2b_btf__add_func(w->btf, name,
-				 external && !(pol && pol->static_linkage) ?
-				 D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC, proto);
+	func = btf_add_func_off(w->btf, cu__add_str(w, name),
+				external && !(pol && pol->static_linkage) ?
+				D2B_LINKAGE_GLOBAL : D2B_LINKAGE_STATIC, proto);
 	if (func < 0)
 		return func;
 	if (pol) {
@@ -472,7 +472,7 @@ int cu_decls__variable(struct cu *w, const struct cu_die *die)
 		cu__diag(w, D2B_INFO, die, "variable '%s' of void type left out", name);
 		return 0;
 	}
-	name_off = d2b_btf__add_str(w->btf, name);
+	name_off = cu__add_str(w, name);
 	if (name_off < 0)
 		return name_off;
 	err = VEC_RESERVE(w->u->vars, w->u->vars_cap, w->u->nr_vars, 1);
@@ -498,7 +498,7 @@ int cu_decls__variable(struct cu *w, const struct cu_die *die)
 		if (n > UNIT_MAX_TAGS)
 			n = UNIT_MAX_TAGS;
 		for (i = 0; i < n; i++) {
-			int off_tag = d2b_btf__add_str(w->btf, vals[i]);
+			int off_tag = cu__add_str(w, vals[i]);
 
 			if (off_tag < 0)
 				return off_tag;

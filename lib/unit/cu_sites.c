@@ -213,7 +213,7 @@ static int make_origin(struct cu *w, const struct cu_die *fn, struct cu_site_ori
 	name = cu_scope__decl_name(w, &named, &err);
 	if (err)
 		return err;
-	name_off = d2b_btf__add_str(w->btf, name);
+	name_off = cu__add_str(w, name);
 	if (name_off < 0)
 		return name_off;
 	err = VEC_RESERVE(w->u->site_fns, w->u->site_fns_cap, w->u->nr_site_fns, 1);

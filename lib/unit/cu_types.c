@@ -87,7 +87,7 @@ static int int_type(struct cu *w)
 
 	if (w->int_id)
 		return w->int_id;
-	id = d2b_btf__add_int(w->btf, "int", 4, D2B_INT_SIGNED);
+	id = btf_add_int_off(w->btf, cu__add_str(w, "int"), 4, D2B_INT_SIGNED);
 	if (id > 0)
 		w->int_id = id;
 	return id;
@@ -95,7 +95,7 @@ static int int_type(struct cu *w)
 
 static int unsigned_char(struct cu *w)
 {
-	return d2b_btf__add_int(w->btf, "unsigned char", 1, 0);
+	return btf_add_int_off(w->btf, cu__add_str(w, "unsigned char"), 1, 0);
 }
 
 /* Type DIEs have no abstract origin: their own attributes, not integrated. */
@@ -192,7 +192,7 @@ static int base_type(struct cu *w, const struct cu_die *die)
 			return byte_array(w, die, size, "unsupported float size");
 		if (w->opts->no_float)
 			break;
-		return d2b_btf__add_float(w->btf, name, (uint32_t)size);
+		return btf_add_float_off(w->btf, cu__add_str(w, name), (uint32_t)size);
 	case DW_ATE_complex_float: {
 		const char *comp = complex_component_name(name);
 		int f, idx;
@@ -200,7 +200,7 @@ static int base_type(struct cu *w, const struct cu_die *die)
 		if (w->opts->no_float || !comp || size % 2 || !float_size_ok(size / 2))
 			return byte_array(w, die, size, "complex type");
 		/* documented choice: _Complex T is an array of two T */
-		f = d2b_btf__add_float(w->btf, comp, (uint32_t)(size / 2));
+		f = btf_add_float_off(w->btf, cu__add_str(w, comp), (uint32_t)(size / 2));
 		if (f < 0)
 			return f;
 		idx = int_type(w);
@@ -227,7 +227,7 @@ static int base_type(struct cu *w, const struct cu_die *die)
 	if (bits == 0 || bits > size * 8)
 		return byte_array(w, die, size, "bit size out of range");
 	{
-		int id = d2b_btf__add_int(w->btf, name, (uint32_t)size, btf_enc);
+		int id = btf_add_int_off(w->btf, cu__add_str(w, name), (uint32_t)size, btf_enc);
 		struct d2b_type *t;
 
 		/* the unit's own int doubles as the array index type */
@@ -258,14 +258,15 @@ static int hoisted_ref(struct cu *w, enum d2b_kind kind, const char *name, uint3
 		tags[n++] = target;
 		target = t->type;
 	}
-	id = d2b_btf__add_ref(w->btf, kind, name, target);
+	id = btf_add_ref_off(w->btf, kind, cu__add_str(w, name), target);
 	if (id < 0)
 		return id;
 	if (ret_core)
 		*ret_core = id;
 	/* re-wrap innermost first; names are read now, after any string growth */
 	while (n-- > 0) {
-		id = d2b_btf__add_type_tag(w->btf, d2b_btf__name(w->btf, tags[n]), id);
+		id = btf_add_ref_off(w->btf, D2B_KIND_TYPE_TAG,
+				     cu__add_str(w, d2b_btf__name(w->btf, tags[n])), id);
 		if (id < 0)
 			return id;
 	}
@@ -447,7 +448,7 @@ static int composite_type(struct cu *w, const struct cu_die *die, unsigned int t
 			cu__diag(w, D2B_INFO, die, "anonymous declaration: void");
 			return 0;
 		}
-		return d2b_btf__add_fwd(w->btf, name, tag == DW_TAG_union_type);
+		return btf_add_fwd_off(w->btf, cu__add_str(w, name), tag == DW_TAG_union_type);
 	}
 	id = btf_reserve(w->btf);
 	if (id < 0)
@@ -639,8 +640,8 @@ static int legacy_bitfields(struct cu *w, size_t base, size_t n, uint64_t size, 
 			t = d2b_btf__type(w->btf, type = t->type);
 		if (!type || !t || d2b_kind(t) != D2B_KIND_INT || bits > t->size * 8u)
 			continue;
-		id = d2b_btf__add_int(w->btf, d2b_btf__name(w->btf, type), t->size,
-				      d2b_int_encoding(btf_int_word(t)));
+		id = btf_add_int_off(w->btf, cu__add_str(w, d2b_btf__name(w->btf, type)), t->size,
+				     d2b_int_encoding(btf_int_word(t)));
 		if (id < 0) {
 			free(ids);
 			return id;
@@ -654,7 +655,7 @@ static int legacy_bitfields(struct cu *w, size_t base, size_t n, uint64_t size, 
 }
 
 /* a member as add_members() adds it: kid (in uw->kids, which pass 2 does
- * not move) and its layout; its name apart, for btf_add_strs() */
+ * not move) and its layout; its name apart, for str_adder__add_many() */
 struct member_plan {
 	uint32_t kid, type, bit_off, bit_size;
 };
@@ -711,7 +712,7 @@ enum { MEMBERS_BATCH = 16 };
 /*
  * Pass 2 of a composite: its members, from kids [base, base + n); legacy:
  * see legacy_bitfields().  Names are added a batch at a time, so that their
- * lookups in a base overlap (btf_add_strs()); a name made in the walker's
+ * lookups in a base overlap (str_adder__add_many()); a name made in the walker's
  * name buffer ends its batch, before the next name reuses the buffer.
  */
 static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *legacy)
@@ -729,7 +730,7 @@ static int add_members(struct cu *w, size_t base, size_t n, const uint32_t *lega
 			if (names[k++] == w->name_buf)
 				break;
 		}
-		err = btf_add_strs(w->btf, names, offs, k);
+		err = str_adder__add_many(&w->uw->strs, names, offs, k);
 		if (err < 0)
 			return err;
 		for (j = 0; j < k; j++) {
@@ -781,7 +782,7 @@ static int define_composite(struct cu *w, const struct cu_die *die, uint32_t id)
 	end = d2b_btf__end_id(w->btf);
 	err = btf_define(w->btf, id);
 	if (!err)
-		err = d2b_btf__add_composite(w->btf, kind, name, (uint32_t)size);
+		err = btf_add_composite_off(w->btf, kind, cu__add_str(w, name), (uint32_t)size);
 	if (err >= 0)
 		err = add_members(w, base, n, legacy);
 	if (err < 0)
@@ -905,9 +906,11 @@ static int enum_type(struct cu *w, const struct cu_die *die)
 	if (err)
 		return err;
 	if (wide && !w->opts->no_enum64)
-		id = d2b_btf__add_enum64(w->btf, name, (uint32_t)size, is_signed);
+		id = btf_add_enum_off(w->btf, D2B_KIND_ENUM64, cu__add_str(w, name), (uint32_t)size,
+				      is_signed);
 	else
-		id = d2b_btf__add_enum(w->btf, name, (uint32_t)size, is_signed);
+		id = btf_add_enum_off(w->btf, D2B_KIND_ENUM, cu__add_str(w, name), (uint32_t)size,
+				      is_signed);
 	if (id < 0 || !has_children)
 		return id;
 	child = first;
@@ -921,7 +924,7 @@ static int enum_type(struct cu *w, const struct cu_die *die)
 		v = enumerator_value(&attr, is_signed);
 		if (!wide || w->opts->no_enum64)
 			v = is_signed ? (int32_t)v : (int64_t)(uint32_t)v;
-		err = d2b_btf__add_enum_value(w->btf, vname, v);
+		err = btf_add_enum_value_off(w->btf, cu__add_str(w, vname), v);
 		if (err == -E2BIG) {
 			cu__diag(w, D2B_WARN, die, "enum with more than %d values: rest left out",
 				      D2B_MAX_VLEN);
@@ -968,7 +971,7 @@ static int add_params(struct cu *w, size_t base, size_t n, bool names, const cha
 	for (i = 0; i < n; i++) {
 		p = w->uw->kids[base + i];
 		if (p.d.tag == DW_TAG_unspecified_parameters)
-			return d2b_btf__add_param(w->btf, NULL, 0);	/* varargs come last */
+			return btf_add_param_off(w->btf, 0, 0);	/* varargs come last */
 		type = w->uw->kid_types[base + i];
 		if (type == 0) {
 			cu__diag(w, D2B_INFO, &p, "parameter of void type: using int");
@@ -977,7 +980,7 @@ static int add_params(struct cu *w, size_t base, size_t n, bool names, const cha
 				return type;
 		}
 		name = as && as[i] ? as[i] : names ? cu_scope__field_name(w, &p) : NULL;
-		err = d2b_btf__add_param(w->btf, name, type);
+		err = btf_add_param_off(w->btf, cu__add_str(w, name), type);
 		if (err < 0)
 			return err;
 	}

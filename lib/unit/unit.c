@@ -424,7 +424,8 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 	u->btf = d2b_btf__new(uw->names ? uw->names : uw->base);
 	if (!u->btf)
 		return -ENOMEM;
-	if (uw->memo && btf_set_memo(u->btf, uw->memo)) {
+	str_adder__init(&uw->strs, u->btf);
+	if (uw->memo && str_adder__use_names(&uw->strs, uw->memo)) {
 		d2b_btf__free(u->btf);
 		u->btf = NULL;
 		return -EINVAL;
@@ -435,7 +436,7 @@ int unit__walk(struct unit *u, const struct d2b_opts *opts,
 		if (!uw->base_memo)
 			uw->base_memo = str_memo__new(BASE_MEMO_ORDER);
 		if (uw->base_memo)
-			(void)btf_set_base_memo(u->btf, uw->base_memo);
+			(void)str_adder__use_base_memo(&uw->strs, uw->base_memo);
 	}
 	w.btf = u->btf;
 	hmap__init(&w.far_ids, false);
@@ -465,6 +466,7 @@ out:
 	if (w.corrupt && err >= 0)
 		err = -EBADMSG;
 	unload_unit(&w);
+	str_adder__init(&uw->strs, NULL);	/* (u->btf is the caller's now) */
 	hmap__release(&w.far_ids);
 	hmap__release(&w.scopes);
 	hmap__release(&w.scoped_units);

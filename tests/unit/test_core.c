@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "btf/btf.h"
+#include "btf/str_adder.h"
 #include "base/hmap.h"
 #include "base/pages.h"
 #include "base/ptr_cache.h"
@@ -387,6 +388,7 @@ static void test_names_base(void)
 	static const char sec[] = "int\0long\0int\0ng\0";
 	struct d2b_btf *names = btf_new_names(sec, sizeof(sec) - 1), *u1, *u2;
 	struct ptr_cache *memo = ptr_cache__new(sec, sizeof(sec) - 1, 4);
+	struct str_adder s1, s2, sn;
 	int a, b, c, d, e, f;
 
 	REQUIRE(names && memo);
@@ -395,23 +397,26 @@ static void test_names_base(void)
 	u1 = d2b_btf__new(names);
 	u2 = d2b_btf__new(names);
 	REQUIRE(u1 && u2);
-	CHECK_EQ(btf_set_memo(u1, memo), 0);
-	CHECK_EQ(btf_set_memo(u2, memo), 0);
-	CHECK_EQ(btf_set_memo(names, memo), -EINVAL);	/* not over a names base */
+	str_adder__init(&s1, u1);
+	str_adder__init(&s2, u2);
+	str_adder__init(&sn, names);
+	CHECK_EQ(str_adder__use_names(&s1, memo), 0);
+	CHECK_EQ(str_adder__use_names(&s2, memo), 0);
+	CHECK_EQ(str_adder__use_names(&sn, memo), -EINVAL);	/* not over a names base */
 	CHECK_EQ(d2b_btf__start_id(u1), 1);
-	a = d2b_btf__add_str(u1, sec);		/* "int" at its first offset */
-	b = d2b_btf__add_str(u1, sec + 9);	/* the second "int": the same */
-	c = d2b_btf__add_str(u2, sec + 9);	/* from the memo */
-	d = d2b_btf__add_str(u2, sec + 6);	/* "ng", a string of its own */
-	e = d2b_btf__add_str(u1, "not there");	/* u1's own */
+	a = str_adder__add(&s1, sec);		/* "int" at its first offset */
+	b = str_adder__add(&s1, sec + 9);	/* the second "int": the same */
+	c = str_adder__add(&s2, sec + 9);	/* from the memo */
+	d = str_adder__add(&s2, sec + 6);	/* "ng", a string of its own */
+	e = str_adder__add(&s1, "not there");	/* u1's own */
 	/* "ong", only a suffix of "long": its place in the tails range,
 	 * twice the same, and the same in another BTF (from the memo) */
-	f = d2b_btf__add_str(u1, sec + 5);
+	f = str_adder__add(&s1, sec + 5);
 	CHECK_EQ(f, (int)(btf_names_tails(names) + 1 + 5));
 	CHECK_STR(d2b_btf__str(u1, (uint32_t)f), "ong");
 	CHECK_STR(d2b_btf__str(names, (uint32_t)f), "ong");
-	CHECK_EQ(d2b_btf__add_str(u1, sec + 5), f);
-	CHECK_EQ(d2b_btf__add_str(u2, sec + 5), f);
+	CHECK_EQ(str_adder__add(&s1, sec + 5), f);
+	CHECK_EQ(str_adder__add(&s2, sec + 5), f);
 	CHECK_EQ(btf_end_str(names), 2 * btf_names_tails(names));
 	CHECK_EQ(btf_start_str(u1), btf_end_str(names));
 	CHECK_EQ(a, 1);
@@ -435,17 +440,19 @@ static void test_names_base_unique(void)
 	static const char sec[] = "int\0long\0ng\0";
 	struct d2b_btf *names = btf_new_names(sec, sizeof(sec) - 1), *u;
 	struct ptr_cache *memo = ptr_cache__new(sec, sizeof(sec) - 1, 4);
+	struct str_adder a;
 
 	REQUIRE(names && memo);
 	u = d2b_btf__new(names);
 	REQUIRE(u);
-	CHECK_EQ(btf_set_memo(u, memo), 0);
-	CHECK_EQ(d2b_btf__add_str(u, sec), 1);
-	CHECK_EQ(d2b_btf__add_str(u, sec + 9), 10);	/* "ng" itself, not long's tail */
-	CHECK_EQ(d2b_btf__add_str(u, sec + 6), 10);	/* "ng" as long's tail: the same */
+	str_adder__init(&a, u);
+	CHECK_EQ(str_adder__use_names(&a, memo), 0);
+	CHECK_EQ(str_adder__add(&a, sec), 1);
+	CHECK_EQ(str_adder__add(&a, sec + 9), 10);	/* "ng" itself, not long's tail */
+	CHECK_EQ(str_adder__add(&a, sec + 6), 10);	/* "ng" as long's tail: the same */
 	/* "ong": only a tail, at its place in the tails range */
-	CHECK_EQ(d2b_btf__add_str(u, sec + 5), (int)(btf_names_tails(names) + 1 + 5));
-	CHECK_EQ(d2b_btf__add_str(u, sec + 4), 5);
+	CHECK_EQ(str_adder__add(&a, sec + 5), (int)(btf_names_tails(names) + 1 + 5));
+	CHECK_EQ(str_adder__add(&a, sec + 4), 5);
 	d2b_btf__free(u);
 	d2b_btf__free(names);
 	ptr_cache__free(memo);
@@ -476,10 +483,13 @@ static void test_names_base_tails_merge(void)
 	REQUIRE(names && memo && out);
 	CHECK_EQ(dedup__new(out, &opts, &d), 0);
 	for (k = 0; k < 3 && d; k++) {
+		struct str_adder a;
+
 		u[k] = d2b_btf__new(names);
 		REQUIRE(u[k]);
-		CHECK_EQ(btf_set_memo(u[k], memo), 0);
-		CHECK_EQ(d2b_btf__add_int(u[k], name[k], 4, D2B_INT_SIGNED), 1);
+		str_adder__init(&a, u[k]);
+		CHECK_EQ(str_adder__use_names(&a, memo), 0);
+		CHECK_EQ(btf_add_int_off(u[k], str_adder__add(&a, name[k]), 4, D2B_INT_SIGNED), 1);
 		CHECK_STR(d2b_btf__str(u[k], d2b_btf__type(u[k], 1)->name_off), "int");
 		CHECK_EQ(dedup__add_unit(d, u[k], NULL), 0);
 	}
@@ -822,7 +832,7 @@ static void test_split_strings(void)
 	d2b_btf__free(base);
 }
 
-/* btf_add_strs() gives d2b_btf__add_str()'s answers, in order, past one
+/* str_adder__add_many() gives d2b_btf__add_str()'s answers, in order, past one
  * batch: over a base through a memo (one slot for all, and many), with no
  * memo, and with no base; NULL and "" give 0, repeats their first answer */
 static void add_strs_case(const struct d2b_btf *base, unsigned int order)
@@ -835,18 +845,21 @@ static void add_strs_case(const struct d2b_btf *base, unsigned int order)
 	enum { N = sizeof(names) / sizeof(names[0]) };
 	struct d2b_btf *one = d2b_btf__new(base), *all = d2b_btf__new(base);
 	struct str_memo *m1 = str_memo__new(order), *m2 = str_memo__new(order);
+	struct str_adder a1, a2;
 	uint32_t offs[N];
 	size_t i;
 	int want;
 
 	REQUIRE(one && all && m1 && m2);
+	str_adder__init(&a1, one);
+	str_adder__init(&a2, all);
 	if (base && order) {
-		CHECK_EQ(btf_set_base_memo(one, m1), 0);
-		CHECK_EQ(btf_set_base_memo(all, m2), 0);
+		CHECK_EQ(str_adder__use_base_memo(&a1, m1), 0);
+		CHECK_EQ(str_adder__use_base_memo(&a2, m2), 0);
 	}
-	CHECK_EQ(btf_add_strs(all, names, offs, N), 0);
+	CHECK_EQ(str_adder__add_many(&a2, names, offs, N), 0);
 	for (i = 0; i < N; i++) {
-		want = d2b_btf__add_str(one, names[i]);
+		want = str_adder__add(&a1, names[i]);
 		CHECK_EQ(offs[i], (uint32_t)want);
 		if (names[i] && *names[i])
 			CHECK_STR(d2b_btf__str(all, offs[i]), names[i]);
@@ -854,7 +867,7 @@ static void add_strs_case(const struct d2b_btf *base, unsigned int order)
 			CHECK_EQ(offs[i], 0);
 	}
 	CHECK_EQ(btf_end_str(all), btf_end_str(one));
-	CHECK_EQ(btf_add_strs(all, names, offs, 0), 0);
+	CHECK_EQ(str_adder__add_many(&a2, names, offs, 0), 0);
 	d2b_btf__free(one);
 	d2b_btf__free(all);
 	str_memo__free(m1);
@@ -877,6 +890,46 @@ static void test_add_strs(void)
 	add_strs_case(base, 0);		/* (no memo set) */
 	add_strs_case(NULL, 0);
 	d2b_btf__free(base);
+}
+
+/*
+ * The builders of a name already added (btf_add_*_off()): a str_adder's
+ * error is returned as it is, no name where one is wanted is -EINVAL, and
+ * what they build is what d2b_btf__add_*() builds of the same name.
+ */
+static void test_add_off(void)
+{
+	struct d2b_btf *a = d2b_btf__new(NULL), *b = d2b_btf__new(NULL);
+	void *ra = NULL, *rb = NULL;
+	size_t na = 0, nb = 0;
+	int s;
+
+	REQUIRE(a && b);
+	CHECK_EQ(btf_add_int_off(a, -ENOMEM, 4, D2B_INT_SIGNED), -ENOMEM);
+	CHECK_EQ(btf_add_ref_off(a, D2B_KIND_TYPEDEF, -E2BIG, 1), -E2BIG);
+	CHECK_EQ(btf_add_fwd_off(a, 0, false), -EINVAL);
+	CHECK_EQ(btf_add_func_off(a, 0, D2B_LINKAGE_GLOBAL, 0), -EINVAL);
+	CHECK_EQ(btf_add_ref_off(a, D2B_KIND_CONST, d2b_btf__add_str(a, "c"), 0), -EINVAL);
+	CHECK_EQ(d2b_btf__nr_types(a), 0);
+	s = d2b_btf__add_str(a, "c");	/* (b adds it first too) */
+	CHECK_EQ(d2b_btf__add_str(b, "c"), s);
+	CHECK_EQ(btf_add_int_off(a, d2b_btf__add_str(a, "int"), 4, D2B_INT_SIGNED), 1);
+	CHECK_EQ(d2b_btf__add_int(b, "int", 4, D2B_INT_SIGNED), 1);
+	CHECK_EQ(btf_add_enum_off(a, D2B_KIND_ENUM, d2b_btf__add_str(a, "e"), 4, false), 2);
+	CHECK_EQ(d2b_btf__add_enum(b, "e", 4, false), 2);
+	CHECK_EQ(btf_add_enum_value_off(a, d2b_btf__add_str(a, "E1"), 7), 0);
+	CHECK_EQ(d2b_btf__add_enum_value(b, "E1", 7), 0);
+	CHECK_EQ(btf_add_composite_off(a, D2B_KIND_STRUCT, 0, 4), 3);
+	CHECK_EQ(d2b_btf__add_composite(b, D2B_KIND_STRUCT, NULL, 4), 3);
+	CHECK_EQ(btf_add_ref_off(a, D2B_KIND_TYPEDEF, d2b_btf__add_str(a, "t"), 3), 4);
+	CHECK_EQ(d2b_btf__add_ref(b, D2B_KIND_TYPEDEF, "t", 3), 4);
+	CHECK_EQ(d2b_btf__encode(a, &ra, &na), 0);
+	CHECK_EQ(d2b_btf__encode(b, &rb, &nb), 0);
+	CHECK(ra && rb && na == nb && !memcmp(ra, rb, na));
+	free(ra);
+	free(rb);
+	d2b_btf__free(a);
+	d2b_btf__free(b);
 }
 
 /* The target's pointer size: set, used by resolve_size, inherited by a
@@ -983,6 +1036,7 @@ int main(void)
 	RUN(test_field_iter);
 	RUN(test_split_strings);
 	RUN(test_add_strs);
+	RUN(test_add_off);
 	RUN(test_pointer_size);
 	RUN(test_member_offset_limit);
 	return test_done();
