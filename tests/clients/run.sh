@@ -26,16 +26,17 @@
 #
 # Environment (and tests/kernel's: D2B_KERNEL_MATRIX, D2B_KERNEL_PAHOLE,
 # D2B_KERNEL_CACHE, D2B_KERNEL_JOBS, D2B_SID, boot.sh's):
-#	D2B_CLIENTS_PAHOLE132=1	also relink each kernel (gcc and clang
-#			entries: compilers of this system) with pahole 1.32's
-#			BTF (the sid chroot's pahole, D2B_SID), run the same
+#	D2B_CLIENTS_PAHOLE132=1	also relink each kernel with pahole 1.32's
+#			BTF (the sid chroot's pahole, D2B_SID; a kernel its
+#			compilers built is relinked there), run the same
 #			programs (clients/VER-COMPILER/pahole132/CASE) and
 #			compare the verdicts (.../pahole132/same-as-ours).
 #			About a minute per kernel; CI sets it
 #	D2B_CLIENTS_PAHOLE131=PATH	with the above, also relink with our
 #			BTF under pahole 1.31's policy and with PATH (a pahole
 #			1.31: ../shared/tools/build-pahole.sh), and compare the
-#			two runs' verdicts (.../pahole131/same-as-ours)
+#			two runs' verdicts (.../pahole131/same-as-ours); for
+#			kernels of this system's compilers
 #	D2B_CLIENTS_BREAK=MODE	relink with PAHOLE's BTF damaged on purpose
 #			(btf_break.py: swap-params, move-member) instead:
 #			the cases must FAIL
@@ -108,12 +109,15 @@ pass clients/loader
 # ---- helpers -----------------------------------------------------------------
 
 # kmake ROOT O COMPILER PAHOLE ARGS...: make in O's tree with that PAHOLE
+# (CHROOT_PAHOLE: the pahole of the chroot ROOT itself, not bound from here)
+CHROOT_PAHOLE=/usr/bin/pahole
 kmake()
 {
-	local root=$1 o=$2 cc=$3 pahole=$4
+	local root=$1 o=$2 cc=$3 pahole=$4 bind=$4
 	shift 4
+	[ "$root" != / ] && [ "$pahole" = "$CHROOT_PAHOLE" ] && bind=
 	# shellcheck disable=SC2046	# the compiler's make arguments are words
-	in_root "$root" "$pahole" make -C "$o" ARCH=x86_64 $(compiler_make_args "$cc") \
+	in_root "$root" "$bind" make -C "$o" ARCH=x86_64 $(compiler_make_args "$cc") \
 		PAHOLE="$pahole" "$@"
 }
 
@@ -140,14 +144,16 @@ differs()
 	pass "$1/btf-differs"
 }
 
+# (ROOT and PAHOLE, when given: make runs in that chroot with that PAHOLE,
+# the chroot's own pahole 1.32 for a kernel its compilers built)
 relink()
 {
-	local o=$4 log=$WORK/relink.log
+	local o=$4 root=${5:-/} pahole=${6:-$HERE/pahole-wrap.sh} log=$WORK/relink.log
 	rm -f "$o/d2b-build-seconds" "$o/vmlinux" "$o/vmlinux.unstripped" "$o"/.tmp_vmlinux*
 	find "$o" -name '*.ko' -delete
-	if ! kmake / "$o" "$3" "$HERE/pahole-wrap.sh" -j"$(kernel_jobs)" bzImage modules \
+	if ! kmake "$root" "$o" "$3" "$pahole" -j"$(kernel_jobs)" bzImage modules \
 			>"$log" 2>&1; then
-		fail_tail "$1/relink" "make bzImage modules with pahole-wrap.sh failed" "$log"
+		fail_tail "$1/relink" "make bzImage modules with $(basename "$pahole") failed" "$log"
 		return 1
 	fi
 	grep -a '^pahole-wrap.sh: ' "$log" | sed 's/^/# /'
@@ -320,21 +326,25 @@ kernel_clients()
 
 	local ours=$VERDICTS sid p132=$name/pahole132 diffs sum
 	sid=$(compiler_root gcc16)
-	if [ "$root" != / ]; then
-		skip "$p132" "relinking with pahole 1.32 is done for this system's compilers only"
-		return
-	fi
 	why=$(root_missing "$sid" pahole)
 	if [ -n "$why" ] || [ "$(in_root "$sid" "" pahole --version 2>/dev/null)" != v1.32 ]; then
 		skip "$p132" "${why:-the chroot $sid has no pahole v1.32}"
 		return
 	fi
-	export D2B_CLIENTS_PAHOLE=chroot:$sid
 	sum=$(btf_sum "$o")
-	relink "$p132" "$ver" "$cc" "$o" && differs "$p132" "$o" "$sum" &&
-		module "$p132" / "$o" "$cc" "$HERE/pahole-wrap.sh" &&
-		clients "$p132" "$o" "$KO"
-	unset D2B_CLIENTS_PAHOLE
+	if [ "$root" != / ]; then
+		# built in the chroot: relinked there, by its own pahole
+		relink "$p132" "$ver" "$cc" "$o" "$root" "$CHROOT_PAHOLE" &&
+			differs "$p132" "$o" "$sum" &&
+			module "$p132" "$root" "$o" "$cc" "$CHROOT_PAHOLE" &&
+			clients "$p132" "$o" "$KO"
+	else
+		export D2B_CLIENTS_PAHOLE=chroot:$sid
+		relink "$p132" "$ver" "$cc" "$o" && differs "$p132" "$o" "$sum" &&
+			module "$p132" / "$o" "$cc" "$HERE/pahole-wrap.sh" &&
+			clients "$p132" "$o" "$KO"
+		unset D2B_CLIENTS_PAHOLE
+	fi
 	[ -f "$VERDICTS" ] || return
 	diffs=$(diff "$ours" "$VERDICTS" | grep '^[<>]' | tr '\n' ' ')
 	if [ -z "$diffs" ]; then
@@ -354,6 +364,10 @@ pahole131()
 {
 	local p=${D2B_CLIENTS_PAHOLE131:-} ours131 diffs sum
 	[ -n "$p" ] || return 0
+	if [ "$(compiler_root "$3")" != / ]; then
+		skip "$1/pahole131" "pahole 1.31 relinks kernels of this system's compilers only"
+		return
+	fi
 	if [ ! -x "$p" ] || [ "$("$p" --version 2>/dev/null)" != v1.31 ]; then
 		skip "$1/pahole131" "D2B_CLIENTS_PAHOLE131=$p is not a pahole v1.31"
 		return
@@ -382,7 +396,7 @@ pahole131()
 for entry in $(echo "${D2B_KERNEL_MATRIX:-6.12-gcc}" | tr ',' ' '); do
 	ver=${entry%%-*} what=${entry#*-}
 	case $what in
-	gcc|clang|clang-[0-9]*|gcc16|clang22) ;;
+	gcc|clang|clang-[0-9]*|gcc16|clang[0-9][0-9]) ;;
 	*) continue ;;			# tests/kernel's own entries
 	esac
 	if [ ! -f "$(kernel_tarball "$ver")" ]; then
