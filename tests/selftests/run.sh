@@ -14,7 +14,7 @@
 # cores); a later run reuses both, relinks the kernel twice and boots it
 # twice (about 10 minutes): more than tests/run.sh gives a group, so run
 # it alone, or with D2B_TEST_TIMEOUT=3600.  The cases (selftests/...):
-#   kernel	       tests/kernel/build-kernel.sh VER gcc selftests PAHOLE
+#   kernel	       tests/kernel/build-kernel.sh VER COMPILER selftests PAHOLE
 #		       (tests/kernel/lib.sh: SELFTEST_OPTIONS), reused when
 #		       current
 #   ours/testmod       the tree's bpf_testmod.ko (test_kmods/) built
@@ -47,6 +47,10 @@
 #	D2B_SELFTESTS_TESTS	the tests (default TESTS below)
 #	D2B_SELFTESTS_NOT_RUN	tests built but not run (default NOT_RUN below)
 #	D2B_SELFTESTS_CLANG	the BPF compiler (default clang-19)
+#	D2B_SELFTESTS_COMPILER	the kernel's compiler (default gcc; also
+#				tests/kernel's others, e.g. clang, or the sid
+#				chroot's clang23 and gcc16: make runs there and
+#				pahole 1.32's relink is the chroot's own pahole)
 #	D2B_SELFTESTS_TIMEOUT	seconds a guest may run (900)
 #	D2B_KERNEL_PAHOLE, D2B_KERNEL_CACHE, D2B_KERNEL_JOBS, D2B_SID,
 #	D2B_KERNEL_KEEP (tests/kernel), D2B_KERNEL_ACCEL (boot.sh)
@@ -110,6 +114,17 @@ if [ -n "$why" ] || [ "$(in_root "$SID" "" pahole --version 2>/dev/null)" != v1.
 	skip selftests "${why:-the chroot $SID has no pahole v1.32}: no BTF to compare with"
 	exit 0
 fi
+# the kernel's compiler, and the root it runs in
+CC_NAME=${D2B_SELFTESTS_COMPILER:-gcc}
+ROOT=$(compiler_root "$CC_NAME")
+why=$(root_missing "$ROOT" "$(compiler_cc "$CC_NAME")")
+# (the selftests kernel signs its modules: make runs openssl)
+[ -n "$why" ] || [ "$ROOT" = / ] || [ -x "$ROOT/usr/bin/openssl" ] ||
+	why="no openssl in the chroot (chroot $ROOT apt-get install openssl)"
+if [ -n "$why" ]; then
+	skip selftests "the kernel's compiler $CC_NAME: $why"
+	exit 0
+fi
 SRC=$(kernel_source "$VER") || { fail selftests/setup "cannot unpack linux-source-$VER"; exit 1; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/d2b-selftests.XXXXXX")
@@ -121,8 +136,18 @@ fi
 
 # ---- the kernel with each BTF ------------------------------------------------
 
-# kmake O PAHOLE ARGS...: make in the kernel build O with that PAHOLE
-kmake() { local o=$1 pahole=$2; shift 2; make -C "$o" ARCH=x86_64 CC=gcc PAHOLE="$pahole" "$@"; }
+# kmake O PAHOLE ARGS...: make in the kernel build O with that PAHOLE, by
+# the kernel's compiler (in its root; CHROOT_PAHOLE: that root's own)
+CHROOT_PAHOLE=/usr/bin/pahole
+kmake()
+{
+	local o=$1 pahole=$2 bind=$2
+	shift 2
+	[ "$ROOT" != / ] && [ "$pahole" = "$CHROOT_PAHOLE" ] && bind=
+	# shellcheck disable=SC2046	# the compiler's make arguments are words
+	in_root "$ROOT" "$bind" make -C "$o" ARCH=x86_64 $(compiler_make_args "$CC_NAME") \
+		PAHOLE="$pahole" "$@"
+}
 
 # keep NAME O PAHOLE: what one BTF's guest boots, to WORK/NAME: the kernel
 # image, vmlinux's BTF, and bpf_testmod.ko built against O with PAHOLE
@@ -144,7 +169,7 @@ keep()
 }
 
 err=$WORK/build.err
-if ! O=$(D2B_KERNEL_REUSE=1 "$KERNEL/build-kernel.sh" "$VER" gcc selftests "$PAHOLE" \
+if ! O=$(D2B_KERNEL_REUSE=1 "$KERNEL/build-kernel.sh" "$VER" "$CC_NAME" selftests "$PAHOLE" \
 		2>"$err" | tail -n1); then
 	fail selftests/kernel "$(sed -n 's/^build-kernel: //p' "$err" | tail -n1)"
 	exit 1
@@ -156,10 +181,13 @@ keep ours "$O" "$PAHOLE" || exit 1
 # pahole 1.32's BTF: vmlinux and the modules linked again (build-kernel.sh
 # relinks with PAHOLE next time: no d2b-build-seconds)
 export D2B_CLIENTS_PAHOLE=chroot:$SID
+# a kernel the chroot's compilers built is relinked there, by its pahole
+REF=$WRAP
+[ "$ROOT" = / ] || REF=$CHROOT_PAHOLE
 ours_sum=$(objcopy --dump-section ".BTF=/dev/stdout" "$O/vmlinux" /dev/null 2>/dev/null | sha256sum)
 rm -f "$O/d2b-build-seconds" "$O/vmlinux" "$O/vmlinux.unstripped" "$O"/.tmp_vmlinux*
 find "$O" -name '*.ko' -delete
-if ! kmake "$O" "$WRAP" -j"$(kernel_jobs)" bzImage modules >"$WORK/relink.log" 2>&1; then
+if ! kmake "$O" "$REF" -j"$(kernel_jobs)" bzImage modules >"$WORK/relink.log" 2>&1; then
 	fail_tail selftests/pahole132/relink "make bzImage modules with pahole 1.32 failed" "$WORK/relink.log"
 	exit 1
 fi
@@ -169,7 +197,7 @@ if [ "$(objcopy --dump-section ".BTF=/dev/stdout" "$O/vmlinux" /dev/null 2>/dev/
 	exit 1
 fi
 pass selftests/pahole132/btf-differs
-keep pahole132 "$O" "$WRAP" || exit 1
+keep pahole132 "$O" "$REF" || exit 1
 unset D2B_CLIENTS_PAHOLE
 
 # ---- test_progs --------------------------------------------------------------
